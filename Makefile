@@ -1,0 +1,47 @@
+# Two commands: `make book` builds the executed website, `make test` runs every
+# test.  Both create .venv on first use and install the pinned requirements.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+JB_FLAGS := -W -n --keep-going
+
+.PHONY: venv book test unit notebooks nbval-refs bench clean help
+
+help:
+	@echo "make book   build the executed website into _build/html"
+	@echo "make test   unit + property tests, chapters under nbval, then the site"
+	@echo "make bench  run the benchmarks (ratios against brute force)"
+	@echo "make nbval-refs  re-record the reference outputs nbval checks"
+
+$(STAMP): requirements.txt constraints.txt pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt -c constraints.txt
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+book: venv
+	$(BIN)/jupyter-book build . $(JB_FLAGS)
+	@echo ""
+	@echo "The book is built: open $(CURDIR)/_build/html/index.html"
+
+unit: venv
+	$(BIN)/python -m pytest tests -q
+
+notebooks: venv
+	$(BIN)/python tools/nbval_notebooks.py check
+	$(BIN)/python -m pytest -q -p no:cacheprovider --nbval-lax \
+	    --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=300 tests/notebooks
+
+nbval-refs: venv
+	$(BIN)/python tools/nbval_notebooks.py record
+
+test: unit notebooks book
+
+bench: venv
+	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf _build

@@ -1,0 +1,8 @@
+"""Checkers for the book's exercises, one module per chapter.
+
+Chapter: *For teachers*.  Every ``check_...`` function returns a
+:class:`Verdict` -- "correct", "wrong" (with a hint) or "not yet" for the
+``...`` placeholder of a student notebook -- and never reveals the answer.
+"""
+from ._verdict import Verdict, is_placeholder
+from .neighbours import *  # noqa: F401,F403  (check_... functions of the chapter)

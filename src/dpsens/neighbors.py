@@ -1,0 +1,323 @@
+"""Universes and neighbouring datasets.
+
+Chapter: *Neighbouring datasets*.
+
+A dataset is a *multiset* of numbers: order does not matter, repeats do.  The
+package represents one as a sorted tuple.  Two kinds of universe say where the
+records of a dataset and of its neighbours come from:
+
+* :class:`Pool` -- a finite population (itself a multiset), as in the
+  sources' school table.  A release is a sub-multiset of the pool, and a
+  neighbour can only gain records that the pool still has once the kept
+  records are taken out (nobody appears twice).
+* :class:`Domain` -- a set of possible values, as in the sources' mood and
+  driving scores.  A release holds any values of the domain, each any number
+  of times, and a neighbour can gain any value of the domain.
+
+Neighbour relations at group size (Hamming distance) ``k``, as in the sources:
+
+* ``"unbounded"`` -- exactly ``k`` records removed, or exactly ``k`` records
+  added (never a mix);
+* ``"bounded"`` -- ``k`` records removed and ``k`` records added, so the size
+  stays ``n`` and at most ``k`` records are replaced.  Each neighbour is
+  compared with the release itself.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations_with_replacement
+from math import comb
+from typing import Iterator
+
+import numpy as np
+
+from ._validate import as_data, as_int, check_relation
+
+
+class _Universe:
+    kind = "universe"
+
+    def __init__(self, values):
+        arr = as_data(values, name="values")
+        self.values = np.sort(arr)
+        self.values.setflags(write=False)
+
+    @property
+    def distinct(self) -> np.ndarray:
+        """The distinct values, sorted."""
+        return np.unique(self.values)
+
+    @property
+    def lower(self) -> float:
+        """The smallest value a record can take."""
+        return float(self.values[0])
+
+    @property
+    def upper(self) -> float:
+        """The largest value a record can take."""
+        return float(self.values[-1])
+
+    def __eq__(self, other):
+        return type(self) is type(other) and np.array_equal(self.values, other.values)
+
+    def __hash__(self):
+        return hash((type(self).__name__, self.values.tobytes()))
+
+    def __repr__(self):
+        vals = ", ".join(f"{v:g}" for v in self.values[:12])
+        more = ", ..." if len(self.values) > 12 else ""
+        return f"{type(self).__name__}([{vals}{more}])"
+
+
+class Pool(_Universe):
+    """A finite population (multiset) that releases are drawn from.
+
+    Chapter: *Neighbouring datasets*.
+
+    Parameters
+    ----------
+    values : array-like of numbers
+        The population, repeats allowed (two students can have the same
+        number of school years).
+
+    Examples
+    --------
+    >>> Pool([1, 2, 2, 5])
+    Pool([1, 2, 2, 5])
+    """
+
+    kind = "pool"
+
+    def counts(self) -> Counter:
+        """Multiplicity of each value in the pool."""
+        return Counter(self.values.tolist())
+
+
+class Domain(_Universe):
+    """A set of possible values, each usable any number of times.
+
+    Chapter: *Neighbouring datasets*.
+
+    Parameters
+    ----------
+    values : array-like of numbers
+        The possible values; repeats are dropped.
+
+    Examples
+    --------
+    >>> Domain([3, 1, 2, 2])
+    Domain([1, 2, 3])
+    """
+
+    kind = "domain"
+
+    def __init__(self, values):
+        super().__init__(values)
+        self.values = np.unique(self.values)
+        self.values.setflags(write=False)
+
+
+def check_universe(universe) -> _Universe:
+    """Return ``universe`` if it is a :class:`Pool` or :class:`Domain`, else raise ``TypeError``."""
+    if not isinstance(universe, _Universe):
+        raise TypeError(
+            "universe must be dpsens.Pool(values) (a finite population) or "
+            f"dpsens.Domain(values) (a set of possible values), got {type(universe).__name__}"
+        )
+    return universe
+
+
+def check_release(x, universe) -> np.ndarray:
+    """Validate a release ``x`` against its universe and return it sorted.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is not a sub-multiset of a :class:`Pool`, or holds a value
+        outside a :class:`Domain`.
+    """
+    universe = check_universe(universe)
+    x = np.sort(as_data(x, name="x"))
+    if isinstance(universe, Pool):
+        missing = Counter(x.tolist()) - universe.counts()
+        if missing:
+            v, c = next(iter(missing.items()))
+            raise ValueError(
+                f"x is not part of its pool: it holds {c} more record(s) of value {v:g} than "
+                f"{universe!r} has; a release must be a sub-multiset of the pool"
+            )
+    else:
+        bad = ~np.isin(x, universe.values)
+        if np.any(bad):
+            raise ValueError(
+                f"x holds value {x[bad][0]:g}, which is not in {universe!r}; every record must be "
+                "a value of the domain"
+            )
+    return x
+
+
+def submultisets(counts: Counter | dict, size: int) -> Iterator[tuple]:
+    """Yield every distinct sub-multiset of ``size`` elements, as sorted tuples.
+
+    Chapter: *Neighbouring datasets*.
+
+    ``counts`` maps value -> multiplicity.  Each distinct multiset is yielded
+    once, so a pool with repeated values gives no duplicates.
+
+    Examples
+    --------
+    >>> list(submultisets({1: 1, 2: 2}, 2))
+    [(1.0, 2.0), (2.0, 2.0)]
+    """
+    items = sorted((float(v), int(c)) for v, c in counts.items() if c > 0)
+    suffix = [0] * (len(items) + 1)
+    for i in range(len(items) - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + items[i][1]
+
+    def rec(i: int, need: int, prefix: tuple):
+        if need == 0:
+            yield prefix
+            return
+        if i == len(items) or suffix[i] < need:
+            return
+        v, c = items[i]
+        for take in range(min(c, need), -1, -1):
+            yield from rec(i + 1, need - take, prefix + (v,) * take)
+
+    yield from rec(0, size, ())
+
+
+def count_submultisets(counts: Counter | dict, size: int) -> int:
+    """Number of distinct sub-multisets of ``size`` elements (without listing them)."""
+    poly = [1]
+    for c in counts.values():
+        new = [0] * (len(poly) + int(c))
+        for i, a in enumerate(poly):
+            if a:
+                for j in range(int(c) + 1):
+                    new[i + j] += a
+        poly = new[: size + 1]
+    return poly[size] if size < len(poly) else 0
+
+
+def _additions(universe: _Universe, kept: Counter, k: int) -> Iterator[tuple]:
+    if isinstance(universe, Pool):
+        yield from submultisets(universe.counts() - kept, k)
+    else:
+        yield from combinations_with_replacement(universe.values.tolist(), k)
+
+
+def _count_additions(universe: _Universe, kept: Counter, k: int) -> int:
+    if isinstance(universe, Pool):
+        return count_submultisets(universe.counts() - kept, k)
+    return comb(len(universe.values) + k - 1, k)
+
+
+def _merge(a: tuple, b: tuple) -> tuple:
+    return tuple(sorted(a + b))
+
+
+def enumerate_neighbors(x, universe, k: int = 1, neighbors: str = "unbounded") -> list[tuple]:
+    """List every distinct neighbour of ``x`` at group size ``k``.
+
+    Chapter: *Neighbouring datasets*.
+
+    Parameters
+    ----------
+    x : array-like of numbers
+        The released dataset (a multiset; order is ignored).
+    universe : Pool or Domain
+        Where new records come from.
+    k : int
+        Group size: records removed and/or added, ``1 <= k <= len(x) - 1``
+        (``k >= 1`` for additions only would allow ``k = n`` too, but then the
+        removal side would empty the dataset; the book never lets a dataset
+        become empty).
+    neighbors : {"unbounded", "bounded"}
+        ``"unbounded"``: exactly ``k`` records removed, or exactly ``k``
+        added.  ``"bounded"``: ``k`` removed and ``k`` added (so at most ``k``
+        replaced).
+
+    Returns
+    -------
+    list of tuple
+        Each neighbour as a sorted tuple of floats, each listed once.  For
+        ``"bounded"`` the list can contain ``x`` itself (remove a record and
+        add the same value back), which changes no query.
+
+    Examples
+    --------
+    >>> enumerate_neighbors([1, 2], Domain([1, 2]), k=1)
+    [(1.0,), (2.0,), (1.0, 1.0, 2.0), (1.0, 2.0, 2.0)]
+    >>> enumerate_neighbors([1, 2], Domain([1, 2]), k=1, neighbors="bounded")
+    [(1.0, 1.0), (1.0, 2.0), (2.0, 2.0)]
+    """
+    x = check_release(x, universe)
+    check_relation(neighbors)
+    k = as_int(k, "k", 1, len(x) - 1) if len(x) > 1 else _no_k(x)
+    xc = Counter(x.tolist())
+    out: dict[tuple, None] = {}
+    if neighbors == "unbounded":
+        for removed in submultisets(xc, k):
+            out[tuple(sorted((xc - Counter(removed)).elements()))] = None
+        xt = tuple(x.tolist())
+        for added in _additions(universe, xc, k):
+            out[_merge(xt, added)] = None
+    else:
+        for removed in submultisets(xc, k):
+            kept = xc - Counter(removed)
+            kept_t = tuple(sorted(kept.elements()))
+            for added in _additions(universe, kept, k):
+                out[_merge(kept_t, added)] = None
+    return list(out)
+
+
+def _no_k(x):
+    raise ValueError(
+        f"x has a single record, so no group size k in 1..n-1 exists (n = {len(x)}); "
+        "neighbours need at least two records so that none is empty"
+    )
+
+
+def count_neighbors(x, universe, k: int = 1, neighbors: str = "unbounded") -> int:
+    """How many (removed, added) choices :func:`enumerate_neighbors` walks through.
+
+    Chapter: *Global sensitivity from scratch* (the cost of enumeration).
+
+    The count is exact for the enumeration (distinct removed multisets times
+    distinct added multisets); distinct neighbours can be fewer.
+    """
+    x = check_release(x, universe)
+    check_relation(neighbors)
+    k = as_int(k, "k", 1, max(len(x) - 1, 1))
+    xc = Counter(x.tolist())
+    if neighbors == "unbounded":
+        return count_submultisets(xc, k) + _count_additions(universe, xc, k)
+    if isinstance(universe, Domain):
+        return count_submultisets(xc, k) * _count_additions(universe, xc, k)
+    return sum(_count_additions(universe, xc - Counter(r), k) for r in submultisets(xc, k))
+
+
+def releases(universe, n: int) -> Iterator[tuple]:
+    """Yield every distinct release of size ``n`` from the universe.
+
+    Chapter: *Global sensitivity from scratch*.
+
+    From a :class:`Pool`: the distinct sub-multisets of size ``n``.  From a
+    :class:`Domain`: every multiset of ``n`` values of the domain.
+    """
+    universe = check_universe(universe)
+    n = as_int(n, "n", 1, len(universe.values) if isinstance(universe, Pool) else None)
+    if isinstance(universe, Pool):
+        yield from submultisets(universe.counts(), n)
+    else:
+        yield from combinations_with_replacement(universe.values.tolist(), n)
+
+
+def count_releases(universe, n: int) -> int:
+    """Number of distinct releases of size ``n`` (see :func:`releases`)."""
+    universe = check_universe(universe)
+    n = as_int(n, "n", 1, len(universe.values) if isinstance(universe, Pool) else None)
+    if isinstance(universe, Pool):
+        return count_submultisets(universe.counts(), n)
+    return comb(len(universe.values) + n - 1, n)
