@@ -28,7 +28,7 @@ book: venv
 	@echo "The book is built: open $(CURDIR)/_build/html/index.html"
 
 unit: venv
-	$(BIN)/python -m pytest tests -q
+	$(BIN)/python -m pytest -q --doctest-modules tests src/dpsens
 
 notebooks: venv
 	$(BIN)/python tools/nbval_notebooks.py check

@@ -48,15 +48,18 @@ def record(names=None) -> None:
         print(f"executing {name} ...", flush=True)
         NotebookClient(nb, timeout=600, kernel_name="python3",
                        resources={"metadata": {"path": str(CHAPTERS)}}).execute()
+        count = 0
         for cell in nb.cells:
             if cell.cell_type == "code":
-                cell.execution_count = None
+                # nbval wants an execution count on every cell that has outputs;
+                # number the cells 1, 2, ... so re-recording gives stable diffs
+                count += 1
+                cell.execution_count = count
                 if MARK not in cell.source:
                     cell.outputs = []
-                else:
-                    for out in cell.outputs:
-                        if "execution_count" in out:
-                            out["execution_count"] = None
+                for out in cell.outputs:
+                    if "execution_count" in out:
+                        out["execution_count"] = count
         nb.cells = [c for c in nb.cells if c.cell_type == "code"]
         nbformat.write(nb, REFS / f"{name}.ipynb")
     # references to chapters that no longer exist would be stale

@@ -79,7 +79,7 @@ def load_adult(split: str = "train") -> pd.DataFrame:
     >>> adult = load_adult()
     >>> adult.shape
     (32561, 15)
-    >>> round(adult["age"].mean(), 2)
+    >>> round(float(adult["age"].mean()), 2)
     38.58
     """
     if split not in _FILES:

@@ -241,7 +241,8 @@ def enumerate_neighbors(x, universe, k: int = 1, neighbors: str = "unbounded") -
     Returns
     -------
     list of tuple
-        Each neighbour as a sorted tuple of floats, each listed once.  For
+        Each neighbour as a sorted tuple of floats, each listed once, smaller
+        datasets first, then in lexicographic order.  For
         ``"bounded"`` the list can contain ``x`` itself (remove a record and
         add the same value back), which changes no query.
 
@@ -269,7 +270,20 @@ def enumerate_neighbors(x, universe, k: int = 1, neighbors: str = "unbounded") -
             kept_t = tuple(sorted(kept.elements()))
             for added in _additions(universe, kept, k):
                 out[_merge(kept_t, added)] = None
-    return list(out)
+    return sorted(out, key=lambda t: (len(t), t))
+
+
+def format_multiset(values) -> str:
+    """Write a multiset as ``[1, 2, 2.5]`` (sorted, whole numbers without ``.0``).
+
+    Chapter: *Neighbouring datasets*.
+
+    Examples
+    --------
+    >>> format_multiset((2.0, 1.0, 2.5))
+    '[1, 2, 2.5]'
+    """
+    return "[" + ", ".join(f"{float(v):g}" for v in sorted(values)) + "]"
 
 
 def _no_k(x):
