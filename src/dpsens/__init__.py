@@ -2,7 +2,7 @@
 
 Every function's docstring names the chapter that explains it.
 """
-from . import data, exercises, neighbors, plots, queries  # noqa: F401  (ds.plots.*, ds.exercises.*)
+from . import data, exercises, neighbors, plots, queries, widgets  # noqa: F401  (ds.plots.*, ds.exercises.*, ds.widgets.*)
 from .data import load_adult, load_ages
 from .neighbors import Domain, Pool, count_neighbors, count_releases, enumerate_neighbors, releases
 from .plots import use_style

@@ -1,0 +1,238 @@
+"""Tests of dpsens.widgets: the explorer (kernel widgets + kernel-free HTML) and alt text."""
+from __future__ import annotations
+
+import base64
+import html as htmlmod
+import io
+import json
+import re
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import nbformat  # noqa: E402
+import pytest  # noqa: E402
+from nbclient import NotebookClient  # noqa: E402
+from PIL import Image  # noqa: E402
+
+from dpsens import widgets  # noqa: E402
+
+CALLS: list[dict] = []
+
+
+def demo_plot(slope=1.0, colour="C0"):
+    """A tiny pure plotting function: one line whose slope and colour are the controls."""
+    CALLS.append({"slope": slope, "colour": colour})
+    fig, ax = plt.subplots(figsize=(3, 2), dpi=50)
+    ax.plot([0, 1], [0, slope], color=colour, label=f"slope {slope:g}")
+    ax.set(title="A line", xlabel="x (units)", ylabel="y (units)", ylim=(-3.5, 3.5))
+    ax.legend()
+    return fig
+
+
+def parse_html(page: str) -> dict:
+    m = re.search(r'<script type="application/json" class="dpsens-explorer-data">(.*?)</script>', page, re.S)
+    assert m, "the explorer's html holds its views as JSON"
+    return json.loads(m.group(1).replace("<\\/", "</"))
+
+
+def decode(src: str) -> Image.Image:
+    prefix = "data:image/png;base64,"
+    assert src.startswith(prefix)
+    return Image.open(io.BytesIO(base64.b64decode(src[len(prefix):])))
+
+
+# --------------------------------------------------------------------------- explorer
+def test_plot_function_called_once_per_combination():
+    CALLS.clear()
+    before = plt.get_fignums()
+    ex = widgets.explorer(demo_plot, {"slope": [-2.0, 0.5, 3.0], "colour": ["C0", "C1"]})
+    assert len(ex) == 6
+    assert sorted((c["slope"], c["colour"]) for c in CALLS) == sorted(
+        (s, c) for s in (-2.0, 0.5, 3.0) for c in ("C0", "C1"))
+    assert plt.get_fignums() == before, "every figure is closed after rendering"
+
+
+def test_views_are_the_figures_of_their_arguments():
+    ex = widgets.explorer(demo_plot, {"slope": [-2.0, 3.0], "colour": ["C0", "C1"]})
+    for index, (png, alt) in ex.views.items():
+        kwargs = ex.kwargs(index)
+        fig = demo_plot(**kwargs)
+        expected = widgets.figure_png(fig)
+        plt.close(fig)
+        assert png == expected, f"view {index} is the figure of {kwargs}"
+        assert f"slope = {kwargs['slope']:g}" in alt and f"colour = {kwargs['colour']}" in alt
+    # distinct arguments give distinct pictures
+    assert len({png for png, _ in ex.views.values()}) == 4
+
+
+def test_defaults():
+    ex = widgets.explorer(demo_plot, {"slope": [1, 2, 3]})
+    assert ex.default == (0,)
+    ex = widgets.explorer(demo_plot, {"slope": [1, 2, 3], "colour": ["C0", "C2"]}, defaults={"colour": "C2"})
+    assert ex.default == (0, 1)
+    assert ex.view() == ex.views[(0, 1)]
+    assert ex.view(slope=3) == ex.views[(2, 1)]
+    with pytest.raises(ValueError, match="not one of the precomputed values"):
+        ex.view(slope=4)
+
+
+def test_dict_controls_give_labels():
+    ex = widgets.explorer(demo_plot, {"slope": {"flat": 0.0, "steep": 3.0}})
+    page = ex.to_html()
+    assert "data-labels='[&quot;flat&quot;, &quot;steep&quot;]'" in page  # slider labels
+    assert ">flat</output>" in page
+    ex = widgets.explorer(demo_plot, {"slope": [1.0], "colour": {"blue": "C0", "orange": "C1"}})
+    page = ex.to_html()
+    assert ">blue</option>" in page and ">orange</option>" in page
+    assert ex.kwargs((0, 1)) == {"slope": 1.0, "colour": "C1"}
+
+
+def test_html_holds_every_view_and_controls():
+    ex = widgets.explorer(demo_plot, {"slope": [-2.0, 0.5, 3.0], "colour": ["C0", "C1"]},
+                          defaults={"slope": 0.5}, title="Slopes")
+    page = ex.to_html()
+    data = parse_html(page)
+    assert sorted(data["views"]) == sorted(f"{i}-{j}" for i in range(3) for j in range(2))
+    for key, (src_i, alt) in data["views"].items():
+        i, j = map(int, key.split("-"))
+        img = decode(data["sources"][src_i])
+        assert img.size == (150, 100)
+        png, expected_alt = ex.views[(i, j)]
+        assert base64.b64decode(data["sources"][src_i].split(",", 1)[1]) == png
+        assert alt == expected_alt
+    # numbers get a range slider, strings a select; the default is selected
+    assert re.search(r'<input type="range"[^>]*max="2"[^>]*value="1"', page)
+    assert re.search(r'<select[^>]*>.*<option value="0" selected>C0</option>', page)
+    # the image shown first is the default view, with its alt text
+    m = re.search(r'<img class="dpsens-explorer-image" src="([^"]+)" alt="([^"]*)"', page)
+    assert m
+    assert base64.b64decode(m.group(1).split(",", 1)[1]) == ex.views[(1, 0)][0]
+    assert htmlmod.unescape(m.group(2)) == ex.views[(1, 0)][1]
+    assert "Slopes" in page
+    # no external resources
+    assert "http://" not in page and "https://" not in page and "<script src" not in page
+
+
+def test_identical_views_are_stored_once():
+    ex = widgets.explorer(lambda slope, unused: demo_plot(slope), {"slope": [1.0, 2.0], "unused": [1, 2, 3]})
+    data = parse_html(ex.to_html())
+    assert len(data["views"]) == 6 and len(data["sources"]) == 2
+
+
+def test_script_cannot_be_closed_by_alt_text():
+    ex = widgets.explorer(demo_plot, {"slope": [1.0]}, alt="a </script><b>bold</b> line")
+    page = ex.to_html()
+    assert page.count("</script>") == 2  # the JSON data and the code, nothing injected
+
+
+def test_alt_text_options():
+    ex = widgets.explorer(demo_plot, {"slope": [1.0, 2.0]}, alt="A line of slope {slope}")
+    assert [ex.views[(i,)][1] for i in range(2)] == ["A line of slope 1", "A line of slope 2"]
+    ex = widgets.explorer(demo_plot, {"slope": [1.0, 2.0]}, alt=lambda slope: f"rise {2 * slope:g}")
+    assert ex.views[(1,)][1] == "rise 4"
+    ex = widgets.explorer(demo_plot, {"slope": [1.0]})
+    assert ex.views[(0,)][1] == ("Figure: A line. x axis: x (units); y axis: y (units); "
+                                 "legend: slope 1. Shown for slope = 1.")
+
+
+@pytest.mark.parametrize("args, kwargs, exc, match", [
+    (("not a function", {"slope": [1]}), {}, TypeError, "plot_func must be a function"),
+    ((demo_plot, [("slope", [1])]), {}, TypeError, "controls must be a dict"),
+    ((demo_plot, {}), {}, ValueError, "at least one argument"),
+    ((demo_plot, {"slope": []}), {}, ValueError, r"controls\['slope'\] must hold at least one value"),
+    ((demo_plot, {"slope": 3}), {}, TypeError, r"controls\['slope'\] must be a list"),
+    ((demo_plot, {"slope": "abc"}), {}, TypeError, r"controls\['slope'\] must be a list"),
+    ((demo_plot, {"slope": [1, 2, 1]}), {}, ValueError, "repeated values"),
+    ((demo_plot, {"not valid": [1]}), {}, ValueError, "identifiers"),
+    ((demo_plot, {"slope": [1, 2]}), {"defaults": {"slope": 5}}, ValueError, r"defaults\['slope'\] = 5"),
+    ((demo_plot, {"slope": [1, 2]}), {"defaults": {"colour": "C0"}}, ValueError, "not a control"),
+    ((demo_plot, {"slope": [1, 2]}), {"defaults": [1]}, TypeError, "defaults must be a dict"),
+    ((demo_plot, {"slope": list(range(11)), "colour": [f"C{i}" for i in range(11)]}), {},
+     ValueError, r"121 combinations .*max_views=120"),
+    ((demo_plot, {"slope": [1, 2, 3]}), {"max_views": 2}, ValueError, r"3 combinations"),
+    ((demo_plot, {"slope": [1]}), {"max_views": 0}, ValueError, "max_views must be a positive integer"),
+    ((demo_plot, {"slope": [1]}), {"alt": 3}, TypeError, "alt must be"),
+    ((lambda slope: None, {"slope": [1]}), {}, TypeError, r"must return a matplotlib.figure.Figure.*NoneType"),
+])
+def test_bad_input(args, kwargs, exc, match):
+    CALLS.clear()
+    with pytest.raises(exc, match=match):
+        widgets.explorer(*args, **kwargs)
+    if "combinations" in match:
+        assert CALLS == [], "an oversized grid is refused before anything is drawn"
+
+
+def test_errors_of_the_plot_function_propagate():
+    def broken(slope):
+        raise ZeroDivisionError("boom")
+    with pytest.raises(ZeroDivisionError):
+        widgets.explorer(broken, {"slope": [1]})
+
+
+def test_outside_a_kernel_only_html_is_offered():
+    ex = widgets.explorer(demo_plot, {"slope": [1.0, 2.0]})
+    bundle = ex._repr_mimebundle_()
+    assert set(bundle) == {"text/plain", "text/html"}
+
+
+def test_live_widget_swaps_the_precomputed_images():
+    ex = widgets.explorer(demo_plot, {"slope": [1.0, 2.0, 3.0], "colour": ["C0", "C1"]})
+    box = ex.widget()
+    slope, colour = box._dpsens_controls
+    assert type(slope).__name__ == "SelectionSlider" and type(colour).__name__ == "Dropdown"
+    assert box._dpsens_image.value == ex.views[(0, 0)][0]
+    CALLS.clear()
+    slope.value = 2
+    assert box._dpsens_image.value == ex.views[(2, 0)][0]
+    colour.value = 1
+    assert box._dpsens_image.value == ex.views[(2, 1)][0]
+    assert CALLS == [], "moving a control reuses the precomputed views"
+    assert ex.widget() is box
+
+
+# --------------------------------------------------------------------------- in a kernel
+def test_in_a_kernel_the_bundle_has_widget_view_and_html():
+    """Execute a notebook as the book build does: both representations are output."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(
+        "import matplotlib.pyplot as plt\n"
+        "from dpsens import widgets\n"
+        "def f(a):\n"
+        "    fig, ax = plt.subplots(figsize=(2, 2), dpi=40)\n"
+        "    ax.plot([0, a]); ax.set(title='t', xlabel='x', ylabel='y')\n"
+        "    return fig\n"
+        "widgets.explorer(f, {'a': [1, 2, 3]})")]
+    NotebookClient(nb, timeout=120, kernel_name="python3").execute()
+    outputs = nb.cells[0].outputs
+    assert len(outputs) == 1 and outputs[0].output_type == "execute_result"
+    data = outputs[0].data
+    assert "application/vnd.jupyter.widget-view+json" in data
+    assert len(parse_html(data["text/html"])["views"]) == 3
+
+
+# --------------------------------------------------------------------------- alt text
+def test_describe_figure_and_show():
+    fig, (a, b) = plt.subplots(1, 2)
+    a.plot([0, 1], label="one")
+    a.set(title="Left", xlabel="n (rows)", ylabel="count")
+    a.legend()
+    b.set(title="Right", xlabel="epsilon")
+    fig.suptitle("Both")
+    before = [n for n in plt.get_fignums() if n != fig.number]
+    text = widgets.describe_figure(fig)
+    assert text == ("Figure: Both. panel 1: Left. x axis: n (rows); y axis: count; legend: one. "
+                    "panel 2: Right. x axis: epsilon.")
+    shown = widgets.show(fig)
+    assert plt.get_fignums() == before
+    bundle = shown._repr_mimebundle_()
+    assert f'alt="{htmlmod.escape(text)}"' in bundle["text/html"]
+    assert base64.b64decode(bundle["image/png"])[:8] == b"\x89PNG\r\n\x1a\n"
+    fig, _ = plt.subplots()
+    assert 'alt="my words"' in widgets.show(fig, alt="my words")._repr_mimebundle_()["text/html"]
+    with pytest.raises(TypeError, match="fig must be a matplotlib"):
+        widgets.show("not a figure")
+    with pytest.raises(TypeError, match="alt must be a string"):
+        widgets.show(plt.figure(), alt=5)
+    plt.close("all")
