@@ -7,10 +7,15 @@ from .data import load_adult, load_ages
 from .neighbors import Domain, Pool, count_neighbors, count_releases, enumerate_neighbors, releases
 from .plots import use_style
 from .queries import QUERIES, evaluate
+from . import mechanisms  # noqa: F401,E402  (ds.mechanisms.*)
+from .mechanisms import (gaussian_mechanism, laplace_mechanism, propose_test_release, ptr_threshold,  # noqa: E402
+                         sample_and_aggregate, smooth_sensitivity_mechanism)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "QUERIES", "Domain", "Pool", "count_neighbors", "count_releases", "enumerate_neighbors",
     "evaluate", "load_adult", "load_ages", "releases", "use_style",
+    "mechanisms", "laplace_mechanism", "gaussian_mechanism", "propose_test_release", "ptr_threshold",
+    "smooth_sensitivity_mechanism", "sample_and_aggregate",
 ]
