@@ -11,6 +11,8 @@ from . import mechanisms  # noqa: F401,E402  (ds.mechanisms.*)
 from .mechanisms import (gaussian_mechanism, laplace_mechanism, propose_test_release, ptr_threshold,  # noqa: E402
                          sample_and_aggregate, smooth_sensitivity_mechanism)
 
+from . import proportions, transformations  # noqa: F401,E402  (ds.proportions.*, ds.transformations.*)
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -18,4 +20,5 @@ __all__ = [
     "evaluate", "load_adult", "load_ages", "releases", "use_style",
     "mechanisms", "laplace_mechanism", "gaussian_mechanism", "propose_test_release", "ptr_threshold",
     "smooth_sensitivity_mechanism", "sample_and_aggregate",
+    "proportions", "transformations",
 ]

@@ -1,0 +1,84 @@
+"""Checkers for the exercises of the chapter *Proportions vs frequencies*."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..proportions import proportion_local_sensitivity, source_proportion_sensitivity
+from ._verdict import Verdict, check_number, correct, is_placeholder, not_yet, wrong
+
+__all__ = ["check_proportion_halfwidth", "check_proportion_vector_change", "check_proportion_leak_pair"]
+
+
+def check_proportion_halfwidth(answer) -> Verdict:
+    """Exercise *A real 99 % interval*: half-width of the two-sided 99 % interval
+    of the noise on one proportion released with n = 2000 public and ε = 0.5."""
+    expected = math.log(100) / (2000 * 0.5)
+    if not is_placeholder(answer):
+        try:
+            value = float(answer)
+        except (TypeError, ValueError):
+            value = None
+        if value is not None and math.isclose(value, -math.log(0.505) / (2000 * 0.5), rel_tol=1e-3):
+            return wrong(f"{value:g} is the source's half-width: it covers only 49.5 % of the noise.",
+                         "solve P(|noise| <= t) = 1 - exp(-t/b) = 0.99 for t.")
+        if value is not None and math.isclose(value, math.log(100) / 0.5, rel_tol=1e-3):
+            return wrong(f"{value:g} is the half-width for the noisy *count*.",
+                         "the proportion is the count divided by n, and so is its noise.")
+    return check_number(answer, expected, "the 99 % half-width",
+                        "the noise is Lap(b) with b = 1/(n ε); P(|noise| <= t) = 1 - exp(-t/b).", tol=1e-3)
+
+
+def check_proportion_vector_change(answer) -> Verdict:
+    """Exercise *The whole vector moves more*: largest L1 change of the proportion
+    vector of counts (2, 3, 5) when one record is added or removed."""
+    expected = proportion_local_sensitivity([2, 3, 5], "unbounded", "l1")
+    if not is_placeholder(answer):
+        try:
+            value = float(answer)
+        except (TypeError, ValueError):
+            value = None
+        if value is not None and math.isclose(value, source_proportion_sensitivity([2, 3, 5]), rel_tol=1e-6):
+            return wrong("that is the largest change of a single proportion, the source's Δ.",
+                         "add up the changes of all three proportions for one removal.")
+    return check_number(answer, expected, "the largest L1 change",
+                        "try every removal and every addition; the proportions that do not lose the record "
+                        "all rise, by k_i/(n(n-1)) each.", tol=1e-6)
+
+
+def _as_pair(answer):
+    x, y = answer
+    x = np.asarray(x)
+    y = np.asarray(y)
+    if x.shape != y.shape or x.ndim != 1 or x.size < 2:
+        raise ValueError
+    if np.any(x < 0) or np.any(y < 0) or np.any(x != np.round(x)) or np.any(y != np.round(y)):
+        raise ValueError
+    return x.astype(int), y.astype(int)
+
+
+def check_proportion_leak_pair(answer) -> Verdict:
+    """Exercise *A pair that gives itself away*: two neighbouring count vectors
+    ``(counts_x, counts_xprime)`` whose source noise scales differ by a factor 3 or more."""
+    if is_placeholder(answer):
+        return not_yet("a pair (counts_x, counts_xprime), e.g. ([1, 500, 499], [0, 500, 499])")
+    try:
+        x, y = _as_pair(answer)
+    except (TypeError, ValueError):
+        return wrong("give two count vectors of the same length (whole numbers >= 0), as a pair.",
+                     "for example ([1, 500, 499], [0, 500, 499]).")
+    diff = np.abs(x - y)
+    if diff.sum() != 1:
+        return wrong("these are not neighbours: one record added or removed changes exactly one count by one.",
+                     "start from a dataset and remove a single record.")
+    if x.sum() < 2 or y.sum() < 2:
+        return wrong("each dataset needs at least two records for the source's formula.")
+    dx, dy = source_proportion_sensitivity(x), source_proportion_sensitivity(y)
+    small, large = sorted((dx, dy))
+    if small == 0 or large / small >= 3:
+        return correct("the noise scale alone tells the two datasets apart."
+                       + (" One of them gets no noise at all." if small == 0 else ""))
+    return wrong(f"the source's Δ differs by a factor {large / small:.3g} only.",
+                 "the source's maximum runs over the labels present; what if removing a record "
+                 "leaves a single label?")

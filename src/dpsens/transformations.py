@@ -1,0 +1,466 @@
+"""Sensitivity of table transformations: flat maps, joins, truncation.
+
+Chapter: *Sensitivity of transformations*.
+
+A query rarely runs on the raw private table: rows are expanded (a flat map),
+joined with other tables, grouped.  Each step can make one person's influence
+larger.  This module holds the steps, written on plain pandas DataFrames, and
+the rules that bound how far apart two neighbouring tables can be after them.
+
+Two ways of saying what is protected:
+
+* **row-level** -- neighbouring tables differ by adding or removing rows
+  (``max_rows`` of them, usually one).  The distance between two tables is
+  the size of the *symmetric difference* of their rows, as multisets
+  (:func:`symmetric_distance`).  A transformation is *c-stable* if inputs at
+  distance ``d`` give outputs at distance at most ``c * d``; a count then has
+  sensitivity ``c * d``.
+* **identifier-level** -- neighbouring tables differ by *all* the rows of one
+  identifier (a person who may own many rows).  Nothing is bounded until the
+  rows of each identifier are truncated: at most ``r`` rows per identifier, or
+  at most ``g`` groups and ``r`` rows per group.
+
+Every truncation here is *stable*: which rows survive depends only on the rows
+themselves (a hash of their content, or an explicit random draw), never on
+their position in the table, so adding one row can evict at most one other.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ._validate import as_bounds, as_int
+
+__all__ = [
+    "symmetric_distance", "flat_map", "max_key_multiplicity", "public_join",
+    "truncate_rows_per_id", "drop_non_unique", "truncate_groups_per_id",
+    "truncate_rows_per_group_per_id", "private_join", "TRUNCATION_STABILITY",
+    "private_join_stability", "per_id_sensitivity", "RowStability",
+]
+
+#: Stability of the two truncation strategies of the source's guide: keeping at
+#: most ``T`` rows per key (adding one row can bring one row in and push one
+#: out, distance 2) and dropping every key that is not unique (distance 1).
+TRUNCATION_STABILITY = {"drop_excess": 2, "drop_non_unique": 1}
+
+
+# ---------------------------------------------------------------------------
+# input checks
+# ---------------------------------------------------------------------------
+def _check_frame(df, name: str) -> pd.DataFrame:
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"{name} must be a pandas DataFrame, got {type(df).__name__}")
+    return df
+
+
+def _check_columns(df: pd.DataFrame, columns, name: str) -> list:
+    cols = [columns] if isinstance(columns, str) else list(columns)
+    missing = [c for c in cols if c not in df.columns]
+    if missing:
+        raise ValueError(f"{name} has no column(s) {missing}; its columns are {list(df.columns)}")
+    return cols
+
+
+def _check_rng(rng):
+    if rng is not None and not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be None or a numpy.random.Generator (np.random.default_rng(seed)), "
+                        f"got {type(rng).__name__}")
+    return rng
+
+
+def _priority(df: pd.DataFrame, rng) -> np.ndarray:
+    """Order in which rows are kept: a hash of the row's content (so the choice
+    depends on the rows, not on where they sit), or random numbers from ``rng``."""
+    if rng is not None:
+        return rng.random(len(df))
+    if len(df) == 0:
+        return np.zeros(0, dtype=np.uint64)
+    return pd.util.hash_pandas_object(df, index=False).to_numpy()
+
+
+def _keep_first_per_key(df: pd.DataFrame, keys: list, limit: int, priority: np.ndarray) -> pd.DataFrame:
+    order = np.lexsort([priority])  # by priority; ties keep table order
+    ranked = df.iloc[order]
+    keep = ranked.groupby(keys, sort=False, dropna=False).cumcount().to_numpy() < limit
+    return ranked[keep].sort_index()
+
+
+# ---------------------------------------------------------------------------
+# measuring distances
+# ---------------------------------------------------------------------------
+def symmetric_distance(a: pd.DataFrame, b: pd.DataFrame) -> int:
+    """Number of rows in the symmetric difference of two tables, as multisets.
+
+    Chapter: *Sensitivity of transformations*.  Row order and the index are
+    ignored; a row that appears twice in ``a`` and once in ``b`` counts once.
+
+    Parameters
+    ----------
+    a, b : pandas.DataFrame
+        Tables with the same columns.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        If the columns differ.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> symmetric_distance(pd.DataFrame({"x": [1, 2, 2]}), pd.DataFrame({"x": [2, 3]}))
+    3
+    """
+    a, b = _check_frame(a, "a"), _check_frame(b, "b")
+    if sorted(map(str, a.columns)) != sorted(map(str, b.columns)):
+        raise ValueError(f"a and b must have the same columns, got {list(a.columns)} and {list(b.columns)}")
+    cols = list(a.columns)
+    ca = Counter(map(tuple, a[cols].astype(object).itertuples(index=False, name=None)))
+    cb = Counter(map(tuple, b[cols].astype(object).itertuples(index=False, name=None)))
+    return sum(((ca - cb) + (cb - ca)).values())
+
+
+# ---------------------------------------------------------------------------
+# row-level transformations
+# ---------------------------------------------------------------------------
+def flat_map(df: pd.DataFrame, func, max_rows: int) -> pd.DataFrame:
+    """Map every row to zero or more rows, keeping at most ``max_rows`` of them.
+
+    Chapter: *Sensitivity of transformations*.  The result is
+    ``max_rows``-stable: one input row more or less changes at most
+    ``max_rows`` output rows, whatever ``func`` actually returns.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The input table.
+    func : callable
+        ``func(row)`` gets a row (a ``pandas.Series``) and returns a list of
+        dicts, one per output row.
+    max_rows : int
+        Largest number of output rows kept per input row (the first ones), >= 1.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The output rows, in order.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> films = pd.DataFrame({"title": ["A", "B"], "genres": ["x|y|z|w", "y"]})
+    >>> out = flat_map(films, lambda r: [{"genre": g} for g in r["genres"].split("|")], max_rows=3)
+    >>> out["genre"].tolist()
+    ['x', 'y', 'z', 'y']
+    """
+    df = _check_frame(df, "df")
+    max_rows = as_int(max_rows, "max_rows", minimum=1)
+    if not callable(func):
+        raise TypeError(f"func must be a function of one row returning a list of dicts, got {type(func).__name__}")
+    rows = []
+    for _, row in df.iterrows():
+        out = func(row)
+        if out is None:
+            continue
+        rows.extend(list(out)[:max_rows])
+    return pd.DataFrame(rows)
+
+
+def max_key_multiplicity(public: pd.DataFrame, on) -> int:
+    """Largest number of rows that share one value of the join key ``on``.
+
+    Chapter: *Sensitivity of transformations*.  For a join with a *public*
+    table this is the stability of the join: a private row matches at most
+    this many public rows.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> max_key_multiplicity(pd.DataFrame({"zip": [1, 2, 2], "state": ["a", "b", "c"]}), "zip")
+    2
+    """
+    public = _check_frame(public, "public")
+    cols = _check_columns(public, on, "public")
+    if len(public) == 0:
+        return 0
+    return int(public.groupby(cols, dropna=False).size().max())
+
+
+def public_join(private: pd.DataFrame, public: pd.DataFrame, on) -> pd.DataFrame:
+    """Inner join of a private table with a public one.
+
+    Chapter: *Sensitivity of transformations*.  Stability:
+    :func:`max_key_multiplicity` of the public table -- a property of the
+    public table only, so it may be looked at freely.
+    """
+    private, public = _check_frame(private, "private"), _check_frame(public, "public")
+    cols = _check_columns(private, on, "private")
+    _check_columns(public, cols, "public")
+    return private.merge(public, on=cols, how="inner")
+
+
+def truncate_rows_per_id(df: pd.DataFrame, id_col, max_rows: int, rng=None) -> pd.DataFrame:
+    """Keep at most ``max_rows`` rows for each value of ``id_col`` (the source's
+    ``DropExcess`` / ``MaxRowsPerID``).
+
+    Chapter: *Sensitivity of transformations*.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    id_col : str or list of str
+        The identifier (or join key) whose rows are limited.
+    max_rows : int
+        Rows kept per identifier, >= 1.
+    rng : numpy.random.Generator, optional
+        If given, the rows kept are a uniformly random subset.  If None, the
+        rows with the smallest hash of their content are kept: deterministic,
+        and independent of the order of the table, so that neighbouring tables
+        make the same choices.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The kept rows, in their original order, with their original index.
+
+    Notes
+    -----
+    Stability 2 at row level: adding one row to a key that already has
+    ``max_rows`` rows may bring it in and push another out.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"user": [1, 1, 1, 2], "item": ["a", "b", "c", "d"]})
+    >>> truncate_rows_per_id(df, "user", 2).groupby("user").size().tolist()
+    [2, 1]
+    """
+    df = _check_frame(df, "df")
+    cols = _check_columns(df, id_col, "df")
+    max_rows = as_int(max_rows, "max_rows", minimum=1)
+    return _keep_first_per_key(df, cols, max_rows, _priority(df, _check_rng(rng)))
+
+
+def drop_non_unique(df: pd.DataFrame, key) -> pd.DataFrame:
+    """Drop every row whose ``key`` appears more than once (the source's ``DropNonUnique``).
+
+    Chapter: *Sensitivity of transformations*.  Stability 1: adding a row
+    either adds it (new key), removes the one row it now collides with, or
+    changes nothing.
+    """
+    df = _check_frame(df, "df")
+    cols = _check_columns(df, key, "df")
+    return df[~df.duplicated(cols, keep=False)]
+
+
+def truncate_groups_per_id(df: pd.DataFrame, id_col: str, group_col, max_groups: int, rng=None) -> pd.DataFrame:
+    """Keep the rows of at most ``max_groups`` distinct groups per identifier (``MaxGroupsPerID``).
+
+    Chapter: *Sensitivity of transformations*.  Which groups an identifier
+    keeps depends only on the (identifier, group) pair (a hash of it), or on
+    ``rng`` if given.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"user": [1, 1, 1, 2], "shop": ["a", "b", "b", "a"]})
+    >>> kept = truncate_groups_per_id(df, "user", "shop", 1)
+    >>> kept.groupby("user")["shop"].nunique().tolist()
+    [1, 1]
+    """
+    df = _check_frame(df, "df")
+    ids = _check_columns(df, id_col, "df")
+    groups = _check_columns(df, group_col, "df")
+    max_groups = as_int(max_groups, "max_groups", minimum=1)
+    rng = _check_rng(rng)
+    pairs = df[ids + groups].drop_duplicates()
+    chosen = _keep_first_per_key(pairs, ids, max_groups, _priority(pairs, rng))
+    mask = pd.MultiIndex.from_frame(df[ids + groups]).isin(pd.MultiIndex.from_frame(chosen[ids + groups]))
+    return df[mask]
+
+
+def truncate_rows_per_group_per_id(df: pd.DataFrame, id_col: str, group_col, max_rows: int,
+                                   rng=None) -> pd.DataFrame:
+    """Keep at most ``max_rows`` rows per (identifier, group) (``MaxRowsPerGroupPerID``).
+
+    Chapter: *Sensitivity of transformations*.
+    """
+    df = _check_frame(df, "df")
+    ids = _check_columns(df, id_col, "df")
+    groups = _check_columns(df, group_col, "df")
+    return truncate_rows_per_id(df, ids + groups, max_rows, rng=rng)
+
+
+def private_join(left: pd.DataFrame, right: pd.DataFrame, on, left_max_rows: int | None = None,
+                 right_max_rows: int | None = None, left_truncation: str = "drop_excess",
+                 right_truncation: str = "drop_excess", rng=None) -> pd.DataFrame:
+    """Join two private tables after truncating each on the join key.
+
+    Chapter: *Sensitivity of transformations*.  Each side is truncated with
+    ``"drop_excess"`` (at most ``*_max_rows`` rows per key, see
+    :func:`truncate_rows_per_id`) or ``"drop_non_unique"`` (see
+    :func:`drop_non_unique`; then ``*_max_rows`` is 1 and may be omitted).
+    The stability is :func:`private_join_stability`.
+    """
+    left, right = _check_frame(left, "left"), _check_frame(right, "right")
+    cols = _check_columns(left, on, "left")
+    _check_columns(right, cols, "right")
+    rng = _check_rng(rng)
+    sides = []
+    for name, df, limit, how in (("left", left, left_max_rows, left_truncation),
+                                 ("right", right, right_max_rows, right_truncation)):
+        if how not in TRUNCATION_STABILITY:
+            raise ValueError(f"{name}_truncation must be one of {tuple(TRUNCATION_STABILITY)}, got {how!r}")
+        if how == "drop_non_unique":
+            if limit not in (None, 1):
+                raise ValueError(f"{name}_max_rows must be 1 or None with drop_non_unique, got {limit!r}")
+            sides.append(drop_non_unique(df, cols))
+        else:
+            if limit is None:
+                raise ValueError(f"{name}_max_rows is needed with drop_excess (rows kept per key), got None")
+            sides.append(truncate_rows_per_id(df, cols, limit, rng=rng))
+    return sides[0].merge(sides[1], on=cols, how="inner")
+
+
+# ---------------------------------------------------------------------------
+# the rules
+# ---------------------------------------------------------------------------
+def private_join_stability(left_threshold: int, right_threshold: int, left_truncation: str = "drop_excess",
+                           right_truncation: str = "drop_excess", left_max_rows: int = 1,
+                           right_max_rows: int = 1) -> int:
+    """Row distance of a private join's output, ``T_l S_r M_r + T_r S_l M_l``.
+
+    Chapter: *Sensitivity of transformations*.  ``T`` are the truncation
+    thresholds (1 for ``drop_non_unique``), ``S`` the stabilities of the
+    truncations (:data:`TRUNCATION_STABILITY`), ``M`` the rows each table's
+    protected change may add or remove.  A changed right row is one of at most
+    ``S_r M_r`` changed truncated right rows, each matching at most ``T_l``
+    kept left rows; and symmetrically.
+
+    Examples
+    --------
+    The three cases of the source's guide:
+
+    >>> private_join_stability(2, 2)
+    8
+    >>> private_join_stability(1, 2, left_truncation="drop_non_unique")
+    4
+    >>> private_join_stability(1, 2)
+    6
+    """
+    terms = {}
+    for name, t, how, m in (("left", left_threshold, left_truncation, left_max_rows),
+                            ("right", right_threshold, right_truncation, right_max_rows)):
+        if how not in TRUNCATION_STABILITY:
+            raise ValueError(f"{name}_truncation must be one of {tuple(TRUNCATION_STABILITY)}, got {how!r}")
+        t = as_int(t, f"{name}_threshold", minimum=1)
+        if how == "drop_non_unique" and t != 1:
+            raise ValueError(f"{name}_threshold must be 1 with drop_non_unique, got {t}")
+        terms[name] = (t, TRUNCATION_STABILITY[how], as_int(m, f"{name}_max_rows", minimum=0))
+    (tl, sl, ml), (tr, sr, mr) = terms["left"], terms["right"]
+    return tl * sr * mr + tr * sl * ml
+
+
+def per_id_sensitivity(max_groups: int = 1, max_rows_per_group: int = 1, norm: str = "l1") -> float:
+    """Sensitivity of per-group counts when each identifier keeps at most
+    ``max_groups`` groups and ``max_rows_per_group`` rows in each.
+
+    Chapter: *Sensitivity of transformations*.  Removing an identifier
+    lowers at most ``g = max_groups`` counts, each by at most
+    ``r = max_rows_per_group``: the L1 norm of the change is at most ``g r``
+    (Laplace noise), its L2 norm at most ``sqrt(g) r`` (Gaussian noise).  With
+    ``max_groups=1`` this is the ``MaxRowsPerID`` rule: ``r``.
+
+    Parameters
+    ----------
+    max_groups, max_rows_per_group : int
+        The truncation bounds, >= 1.
+    norm : {"l1", "l2"}
+
+    Examples
+    --------
+    >>> per_id_sensitivity(4, 3, "l1"), per_id_sensitivity(4, 3, "l2")
+    (12.0, 6.0)
+    """
+    g = as_int(max_groups, "max_groups", minimum=1)
+    r = as_int(max_rows_per_group, "max_rows_per_group", minimum=1)
+    if norm == "l1":
+        return float(g * r)
+    if norm == "l2":
+        return float(math.sqrt(g) * r)
+    raise ValueError(f"norm must be 'l1' (Laplace) or 'l2' (Gaussian), got {norm!r}")
+
+
+@dataclass(frozen=True)
+class RowStability:
+    """A small stability calculator for row-level protection.
+
+    Chapter: *Sensitivity of transformations*.  Start from the protected
+    change (``max_rows`` rows added or removed), apply the transformations of
+    a query in order, and read off the sensitivity of the final aggregate.
+    Every step multiplies the distance between neighbouring tables by its
+    stability; the object is immutable, each step returns a new one.
+
+    Examples
+    --------
+    >>> plan = RowStability(max_rows=1).flat_map(3).public_join(2)
+    >>> plan.rows, plan.count_sensitivity(), plan.sum_sensitivity(0, 10)
+    (6, 6.0, 60.0)
+    >>> print(plan)
+    protect 1 row(s) -> flat map (x3) -> 3 -> public join (x2) -> 6
+    """
+
+    max_rows: int = 1
+    rows: int = field(default=None)  # type: ignore[assignment]
+    steps: tuple = ()
+
+    def __post_init__(self):
+        as_int(self.max_rows, "max_rows", minimum=1)
+        if self.rows is None:
+            object.__setattr__(self, "rows", int(self.max_rows))
+
+    def _then(self, label: str, factor: int) -> "RowStability":
+        return RowStability(self.max_rows, self.rows * factor, self.steps + ((label, self.rows * factor),))
+
+    def flat_map(self, max_rows: int) -> "RowStability":
+        """A flat map producing at most ``max_rows`` rows per input row."""
+        m = as_int(max_rows, "max_rows", minimum=1)
+        return self._then(f"flat map (x{m})", m)
+
+    def public_join(self, max_multiplicity: int) -> "RowStability":
+        """A join with a public table whose join key repeats at most ``max_multiplicity`` times."""
+        m = as_int(max_multiplicity, "max_multiplicity", minimum=1)
+        return self._then(f"public join (x{m})", m)
+
+    def filter(self) -> "RowStability":
+        """A filter or a row-by-row map: 1-stable."""
+        return self._then("filter/map (x1)", 1)
+
+    def private_join(self, other: "RowStability", left_threshold: int, right_threshold: int,
+                     left_truncation: str = "drop_excess", right_truncation: str = "drop_excess") -> "RowStability":
+        """Join with another private table (``other``), truncating both sides."""
+        if not isinstance(other, RowStability):
+            raise TypeError(f"other must be a RowStability for the right table, got {type(other).__name__}")
+        rows = private_join_stability(left_threshold, right_threshold, left_truncation, right_truncation,
+                                      self.rows, other.rows)
+        return RowStability(self.max_rows, rows, self.steps + (("private join", rows),))
+
+    def count_sensitivity(self) -> float:
+        """Sensitivity of the number of rows (any norm: it is one number)."""
+        return float(self.rows)
+
+    def sum_sensitivity(self, lower: float, upper: float) -> float:
+        """Sensitivity of the sum of a column clamped to ``[lower, upper]``."""
+        lower, upper = as_bounds(lower, upper)
+        return float(self.rows * max(abs(lower), abs(upper)))
+
+    def __str__(self) -> str:
+        parts = [f"protect {self.max_rows} row(s)"] + [f"{label} -> {rows}" for label, rows in self.steps]
+        return " -> ".join(parts)
