@@ -236,3 +236,25 @@ def test_describe_figure_and_show():
     with pytest.raises(TypeError, match="alt must be a string"):
         widgets.show(plt.figure(), alt=5)
     plt.close("all")
+
+
+def test_every_displayed_figure_gets_alt_text_in_a_kernel():
+    """In a kernel, ``import dpsens`` makes figures display with an <img alt=...> too."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(
+        "import dpsens as ds\n"
+        "import matplotlib.pyplot as plt\n"
+        "%matplotlib inline\n"
+        "fig, ax = plt.subplots(figsize=(2, 2), dpi=40)\n"
+        "ax.plot([0, 1], label='data'); ax.set(title='T', xlabel='x (m)', ylabel='y'); ax.legend()\n"
+        "plt.show()"), nbformat.v4.new_code_cell(
+        "fig, ax = plt.subplots(figsize=(2, 2), dpi=40)\n"
+        "fig.dpsens_alt = 'my own words'\n"
+        "fig")]
+    NotebookClient(nb, timeout=120, kernel_name="python3").execute()
+    first = [o for o in nb.cells[0].outputs if o.output_type == "display_data"]
+    assert len(first) == 1
+    assert 'alt="Figure: T. x axis: x (m); y axis: y; legend: data."' in first[0].data["text/html"]
+    assert "image/png" in first[0].data
+    second = nb.cells[1].outputs
+    assert any('alt="my own words"' in o.get("data", {}).get("text/html", "") for o in second)

@@ -43,10 +43,12 @@ of being swallowed by the display machinery.
 Figures and alt text
 --------------------
 :func:`describe_figure` builds an alt text from a figure's titles, axis
-labels and legend entries; :func:`show` displays a figure as an ``<img>``
-with that (or a given) alt text.  In MyST, a figure cell can also set its alt
-text explicitly with the cell option
-``mystnb: {image: {alt: "..."}}``.
+labels and legend entries.  Importing this module inside IPython (``import
+dpsens`` does) calls :func:`enable_alt_text`, so *every* figure a notebook
+displays also gets a ``text/html`` ``<img>`` with that alt text -- the
+representation the website uses.  Set ``fig.dpsens_alt = "..."`` to write
+the description yourself, or end a cell with ``ds.widgets.show(fig, alt=...)``.
+Write titles, axis labels (with units) and legends: they are the alt text.
 """
 from __future__ import annotations
 
@@ -61,10 +63,10 @@ from collections.abc import Callable, Mapping, Sequence
 
 import matplotlib.pyplot as plt
 from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
+from matplotlib.figure import Figure, FigureBase
 from PIL import Image
 
-__all__ = ["Explorer", "explorer", "describe_figure", "figure_png", "show", "MAX_VIEWS"]
+__all__ = ["Explorer", "explorer", "describe_figure", "enable_alt_text", "figure_png", "show", "MAX_VIEWS"]
 
 #: Default cap on the number of precomputed views of one explorer.
 MAX_VIEWS = 120
@@ -86,7 +88,9 @@ def figure_png(fig: Figure, dpi: float | None = None) -> bytes:
     if dpi is not None:
         fig.set_dpi(dpi)
     try:
-        canvas = FigureCanvasAgg(fig)
+        # draw on the figure's own Agg canvas when it has one (figures pyplot
+        # manages stay usable), else on a fresh Agg canvas
+        canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
         canvas.draw()
         rgba = Image.frombuffer("RGBA", canvas.get_width_height(physical=True),
                                 bytes(canvas.buffer_rgba()), "raw", "RGBA", 0, 1)
@@ -172,7 +176,7 @@ class _ImageWithAlt:
         return {
             "text/plain": f"<figure: {self.alt}>",
             "text/html": f'<img class="dpsens-figure" src="data:image/png;base64,{b64}" '
-                         f'alt="{html.escape(self.alt, quote=True)}">',
+                         f'alt="{html.escape(self.alt, quote=True)}" style="max-width:100%;height:auto">',
             "image/png": b64,
         }
 
@@ -204,6 +208,47 @@ def show(fig: Figure, alt: str | None = None, close: bool = True) -> _ImageWithA
     if close:
         plt.close(fig)
     return _ImageWithAlt(png, text)
+
+
+def _figure_html(fig) -> str | None:
+    if not isinstance(fig, Figure):  # a SubFigure: not displayed on its own
+        return None
+    alt = getattr(fig, "dpsens_alt", None) or describe_figure(fig)
+    b64 = base64.b64encode(figure_png(fig)).decode("ascii")
+    return (f'<img class="dpsens-figure" src="data:image/png;base64,{b64}" '
+            f'alt="{html.escape(alt, quote=True)}" style="max-width:100%;height:auto">')
+
+
+def enable_alt_text() -> bool:
+    """Give every matplotlib figure a notebook shows an alt text (on the website too).
+
+    Chapter: *For teachers*.
+
+    Registers an IPython ``text/html`` formatter for figures: besides the usual
+    ``image/png``, a displayed figure gets an ``<img>`` whose alt text is
+    ``fig.dpsens_alt`` if set, else :func:`describe_figure` (title, axis
+    labels, legend).  myst-nb prefers ``text/html`` on the website, so every
+    figure there carries a description.  Called when :mod:`dpsens.widgets`
+    is imported inside IPython (``import dpsens`` does it); harmless to call
+    again.
+
+    Returns
+    -------
+    bool
+        True if a formatter was registered (running inside IPython).
+    """
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover
+        return False
+    ip = get_ipython()
+    if ip is None:
+        return False
+    # Registered for FigureBase, not Figure: matplotlib's inline backend pops
+    # every formatter registered for Figure itself when it (re)configures; the
+    # lookup follows the class hierarchy, so Figure still finds this one.
+    ip.display_formatter.formatters["text/html"].for_type(FigureBase, _figure_html)
+    return True
 
 
 # --------------------------------------------------------------------------- explorer
@@ -556,3 +601,6 @@ def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence |
             plt.close(fig)
         views[index] = (png, text)
     return Explorer(plot_func, names, options, tuple(default), views, title=title)
+
+
+enable_alt_text()
