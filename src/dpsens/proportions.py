@@ -505,14 +505,18 @@ def plot_proportion_leak(counts_x=(1, 500, 499), counts_xprime=(0, 500, 499), la
     return fig
 
 
-def plot_proportion_explorer(n: int = 1000, k_min: int = 100, epsilon: float = 1.0, seed: int = 0):
+def plot_proportion_explorer(n: int = 1000, share: float = 0.1, epsilon: float = 1.0, seed: int = 0):
     """Distributions of the released proportion of the smaller label, four ways, with 99 % intervals.
 
     Chapter: *Proportions vs frequencies* (the interactive explorer).  Two
-    labels with counts ``k_min`` and ``n - k_min``.
+    labels; the smaller has ``k_min = round(share * n)`` records (at least 1),
+    the other ``n - k_min``.
     """
     n = as_int(n, "n", minimum=2)
-    k_min = as_int(k_min, "k_min", minimum=1, maximum=n // 2)
+    share = as_probability(share, "share")
+    if share > 0.5:
+        raise ValueError(f"share must be the share of the *smaller* label, in (0, 0.5], got {share!r}")
+    k_min = max(1, int(round(share * n)))
     epsilon = as_positive(epsilon, "epsilon")
     counts = np.array([k_min, n - k_min])
     rng = np.random.default_rng(as_int(seed, "seed", minimum=0))
@@ -523,7 +527,7 @@ def plot_proportion_explorer(n: int = 1000, k_min: int = 100, epsilon: float = 1
     truth = k_min / n
     allv = np.concatenate(list(draws.values()))
     bins = np.linspace(*np.quantile(allv, [0.002, 0.998]), 70)
-    fig, ax = plt.subplots()
+    fig, ax = plt.subplots(figsize=(10, 4.5))
     for i, (name, d) in enumerate(draws.items()):
         lo, hi = np.quantile(d, [0.005, 0.995])
         ax.hist(d, bins=bins, density=True, histtype="step", lw=1.6, color=line_style(i)["color"],
@@ -532,5 +536,5 @@ def plot_proportion_explorer(n: int = 1000, k_min: int = 100, epsilon: float = 1
     ax.axvline(truth, color=PALETTE[-1], lw=1, label=f"true proportion {truth:.3g}")
     ax.set(title=f"n = {n}, smallest count {k_min}, ε = {epsilon:g}", xlabel="released proportion",
            ylabel="density (20,000 seeded draws)")
-    ax.legend(fontsize=7.5, loc="upper left")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return fig
