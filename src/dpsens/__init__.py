@@ -12,6 +12,7 @@ from .mechanisms import (gaussian_mechanism, laplace_mechanism, propose_test_rel
                          sample_and_aggregate, smooth_sensitivity_mechanism)
 
 from . import proportions, transformations  # noqa: F401,E402  (ds.proportions.*, ds.transformations.*)
+from . import grid  # noqa: F401,E402  (ds.grid.*: the sensitivity grid)
 
 __version__ = "0.1.0"
 
@@ -20,5 +21,5 @@ __all__ = [
     "evaluate", "load_adult", "load_ages", "releases", "use_style",
     "mechanisms", "laplace_mechanism", "gaussian_mechanism", "propose_test_release", "ptr_threshold",
     "smooth_sensitivity_mechanism", "sample_and_aggregate",
-    "proportions", "transformations",
+    "proportions", "transformations", "grid",
 ]

@@ -1,0 +1,78 @@
+"""Checkers for the exercises of the chapter *The median visualisation grid*."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..grid import SOURCE_UNIVERSE, sensitivity_grid, source_bounded_local
+from ..neighbors import Domain, Pool, check_release
+from ._verdict import Verdict, check_number, correct, is_placeholder, not_yet, wrong
+
+__all__ = ["check_grid_row", "check_rows_at_global", "check_twice_local"]
+
+
+def check_grid_row(answer) -> Verdict:
+    """Exercise *One row by hand*: the unbounded local sensitivity (k = 1) of
+    the median at x = {1, 3, 10}, universe the pool {1, 2, 3, 10, 11}."""
+    g = sensitivity_grid(Pool(SOURCE_UNIVERSE), 3, 1, "median", "unbounded")
+    expected = float(g.local[g.rows.index((1.0, 3.0, 10.0))])
+    return check_number(
+        answer, expected, "the local sensitivity of x = {1, 3, 10}",
+        "list the five neighbours: three removals (the median of two records is their mean) and the "
+        "two additions 2 and 11 (the median of four records is the mean of the middle two).",
+    )
+
+
+def _as_datasets(answer):
+    return {tuple(sorted(float(v) for v in ds)) for ds in answer}
+
+
+def check_rows_at_global(answer) -> Verdict:
+    """Exercise *Which rows reach the top*: every release of the bounded
+    median grid whose local sensitivity equals the global sensitivity."""
+    if is_placeholder(answer):
+        return not_yet("a list of releases, e.g. [[1, 2, 3], ...]")
+    try:
+        given = _as_datasets(answer)
+    except (TypeError, ValueError):
+        return wrong("give a list of releases, each a list of three numbers.", "for example [[1, 2, 3]].")
+    g = sensitivity_grid(Pool(SOURCE_UNIVERSE), 3, 1, "median", "bounded")
+    expected = {x for x, ls in zip(g.rows, g.local) if ls == g.global_sensitivity}
+    if any(len(x) != 3 for x in given):
+        return wrong("every release has three records.", "a row of the grid is a 3-subset of the universe.")
+    if given == expected:
+        return correct(f"exactly these {len(expected)} releases reach the global sensitivity.")
+    if given < expected:
+        return wrong(f"{len(expected - given)} release(s) missing.",
+                     "look for every row with a starred cell; a large jump needs a median that can move "
+                     "from the low group {1, 2, 3} to the high group {10, 11} with one replacement.")
+    return wrong("some of these releases have a smaller local sensitivity.",
+                 "use the definition max |f(x) - f(x')|, not the source's neighbour-against-neighbour value.")
+
+
+def check_twice_local(answer) -> Verdict:
+    """Exercise *Twice too much*: a release of size 3 from the domain
+    {0, 1, 2} for which the source's bounded value for the mean (k = 1) is
+    exactly twice the local sensitivity."""
+    if is_placeholder(answer):
+        return not_yet("a release, e.g. [0, 1, 2]")
+    domain = Domain([0, 1, 2])
+    try:
+        x = check_release(answer, domain)
+    except (TypeError, ValueError) as exc:
+        return wrong(f"not a release of the domain {{0, 1, 2}}: {exc}", "give three values from {0, 1, 2}.")
+    if len(x) != 3:
+        return wrong(f"the release must have 3 records, yours has {len(x)}.", "n = 3 in this exercise.")
+    g_local = _anchored_bounded_mean(x, domain)
+    src = source_bounded_local(x, domain, 1, "mean")
+    if np.isclose(src, 2 * g_local) and g_local > 0:
+        return correct(f"the source reports {src:.4g}, twice the local sensitivity {g_local:.4g}.")
+    return wrong(f"for this release the source reports {src:.4g} and the local sensitivity is {g_local:.4g} "
+                 f"(ratio {src / g_local:.3g}).",
+                 "the two neighbours compared by the source can lie on opposite sides of f(x); when is "
+                 "every removed record exactly in the middle of what can replace it?")
+
+
+def _anchored_bounded_mean(x, domain) -> float:
+    from ..neighbors import enumerate_neighbors
+    fx = float(np.mean(x))
+    return max(abs(fx - float(np.mean(y))) for y in enumerate_neighbors(x, domain, 1, "bounded"))

@@ -1,0 +1,246 @@
+"""Tests of dpsens.grid (the sensitivity grid) and the median-grid exercise checkers.
+
+Expected values come from hand computation (the median grid of the source,
+X = {1, 2, 3, 10, 11}, n = 3, k = 1) and from an independent brute force
+written here with itertools, not from the code under test.
+"""
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+import dpsens as ds  # noqa: E402
+from dpsens import grid  # noqa: E402
+from dpsens.exercises import median_grid as ex  # noqa: E402
+
+X = ds.Pool([1, 2, 3, 10, 11])
+
+
+# --- an independent brute force over plain Python lists -------------------
+
+def _releases(values, n):
+    return sorted({tuple(sorted(c)) for c in itertools.combinations(values, n)})
+
+
+def _neighbours(x, values, k, relation):
+    """Neighbours of x drawn from a pool given as a list (records used once)."""
+    out = set()
+    rest_of = lambda kept: list((Counter(values) - Counter(kept)).elements())  # noqa: E731
+    removals = {tuple(sorted(r)) for r in itertools.combinations(x, k)}
+    if relation == "unbounded":
+        for r in removals:
+            out.add(tuple(sorted((Counter(x) - Counter(r)).elements())))
+        for a in itertools.combinations(rest_of(x), k):
+            out.add(tuple(sorted(x + a)))
+    else:
+        for r in removals:
+            kept = tuple(sorted((Counter(x) - Counter(r)).elements()))
+            for a in itertools.combinations(rest_of(kept), k):
+                out.add(tuple(sorted(kept + a)))
+    return out
+
+
+def _brute_local(x, values, k, relation, f):
+    fx = f(np.array(x, float))
+    return max(abs(fx - f(np.array(y, float))) for y in _neighbours(x, values, k, relation))
+
+
+# --- the source's median grid, by hand -------------------------------------
+
+def test_median_grid_shape_and_global_values():
+    unb = grid.sensitivity_grid(X, 3, 1, "median", "unbounded")
+    bnd = grid.sensitivity_grid(X, 3, 1, "median", "bounded")
+    assert len(unb.rows) == len(bnd.rows) == 10          # C(5, 3) releases
+    assert unb.shape == (10, 5)                          # 3 removals + 2 additions
+    assert bnd.shape == (10, 6)                          # 3 x 2 replacements, x itself left out
+    assert unb.global_sensitivity == 4.5                 # {1,2,11} minus the 1: median 2 -> 6.5
+    assert bnd.global_sensitivity == 8.0                 # {1,2,10}: 1 -> 11 moves the median 2 -> 10
+
+
+def test_median_grid_rows_by_hand():
+    unb = grid.sensitivity_grid(X, 3, 1, "median", "unbounded")
+    bnd = grid.sensitivity_grid(X, 3, 1, "median", "bounded")
+    lu = dict(zip(unb.rows, unb.local))
+    lb = dict(zip(bnd.rows, bnd.local))
+    # {1,3,10}: median 3; neighbours' medians 6.5, 5.5, 2, 2.5, 6.5 -> 3.5
+    assert lu[(1.0, 3.0, 10.0)] == 3.5
+    # {1,2,3}: median 2; removals 2.5, 2, 1.5; additions 2.5, 2.5 -> 0.5
+    assert lu[(1.0, 2.0, 3.0)] == 0.5
+    # bounded {1,3,10}: replace 3 by 2 -> 2 (change 1), by 11 -> 10 (change 7)
+    assert lb[(1.0, 3.0, 10.0)] == 7.0
+    assert lb[(1.0, 2.0, 3.0)] == 1.0
+    top = {x for x, v in lb.items() if v == 8.0}
+    assert top == {(1.0, 2.0, 10.0), (1.0, 2.0, 11.0), (1.0, 10.0, 11.0), (2.0, 10.0, 11.0)}
+
+
+def test_cells_are_absolute_changes_of_listed_neighbours():
+    g = grid.sensitivity_grid(X, 3, 1, "median", "bounded")
+    for i, x in enumerate(g.rows):
+        fx = np.median(x)
+        for j, y in enumerate(g.neighbours[i]):
+            assert g.cells[i, j] == abs(fx - np.median(y))
+            assert len(y) == 3 and y != x
+        assert np.all(np.isnan(g.cells[i, len(g.neighbours[i]):]))
+
+
+def test_include_self_adds_a_zero_cell_only():
+    with_self = grid.sensitivity_grid(X, 3, 1, "median", "bounded", include_self=True)
+    without = grid.sensitivity_grid(X, 3, 1, "median", "bounded")
+    assert with_self.shape[1] == without.shape[1] + 1
+    np.testing.assert_array_equal(with_self.local, without.local)
+
+
+@pytest.mark.parametrize("relation", ["unbounded", "bounded"])
+@pytest.mark.parametrize("query", list(ds.QUERIES))
+@pytest.mark.parametrize("values,n,k", [([1, 2, 3, 10, 11], 3, 1), ([1, 2, 2, 5, 9, 9], 4, 2),
+                                        ([0, 1, 4, 4, 7], 3, 2)])
+def test_row_maxima_match_independent_brute_force(values, n, k, relation, query):
+    f = ds.QUERIES[query]
+    g = grid.sensitivity_grid(ds.Pool(values), n, k, query, relation)
+    assert list(g.rows) == [tuple(map(float, r)) for r in _releases(values, n)]
+    for x, ls in zip(g.rows, g.local):
+        assert ls == pytest.approx(_brute_local(x, values, k, relation, f), abs=1e-12)
+    expected_global = max(_brute_local(x, values, k, relation, f) for x in _releases(values, n))
+    assert g.global_sensitivity == pytest.approx(expected_global, abs=1e-12)
+
+
+def test_count_grid_is_constant():
+    assert set(grid.sensitivity_grid(X, 3, 2, "count", "unbounded").local) == {2.0}
+    assert grid.sensitivity_grid(X, 3, 2, "count", "bounded").global_sensitivity == 0.0
+
+
+def test_domain_universe_lets_values_repeat():
+    g = grid.sensitivity_grid(ds.Domain([1, 2]), 2, 1, "sum", "unbounded")
+    assert g.rows == ((1.0, 1.0), (1.0, 2.0), (2.0, 2.0))
+    assert (2.0, 2.0, 2.0) in g.neighbours[2]            # a domain can add a third 2
+    assert g.global_sensitivity == 2.0
+
+
+# --- the source's bounded variant ------------------------------------------
+
+def _source_variant_brute(x, values, k, f):
+    """The source's loops, transcribed: groups by kept records, all pairs inside a group."""
+    best = 0.0
+    for kept in itertools.combinations(x, len(x) - k):
+        rest = list((Counter(values) - Counter(kept)).elements())
+        group = [list(kept) + list(a) for a in itertools.combinations(rest, k)]
+        for a, b in itertools.combinations(group, 2):
+            best = max(best, abs(f(np.array(a, float)) - f(np.array(b, float))))
+    return best
+
+
+def test_source_variant_reports_8_on_four_rows_where_definition_gives_7():
+    bnd = grid.sensitivity_grid(X, 3, 1, "median", "bounded")
+    diff = {x: (grid.source_bounded_local(x, X), ls) for x, ls in zip(bnd.rows, bnd.local)
+            if grid.source_bounded_local(x, X) != ls}
+    assert diff == {(1.0, 3.0, 10.0): (8.0, 7.0), (1.0, 3.0, 11.0): (8.0, 7.0),
+                    (2.0, 3.0, 10.0): (8.0, 7.0), (2.0, 3.0, 11.0): (8.0, 7.0)}
+    value, (a, b) = grid.source_bounded_local([1, 3, 10], X, return_pair=True)
+    assert value == 8.0 and {a, b} == {(1.0, 2.0, 10.0), (1.0, 10.0, 11.0)}
+
+
+@pytest.mark.parametrize("query", ["median", "mean", "var", "percentile_90"])
+def test_source_variant_matches_transcribed_loops_and_bounds(query):
+    values = [1, 2, 2, 5, 9, 12]
+    f = ds.QUERIES[query]
+    for k in (1, 2):
+        for x in _releases(values, 4):
+            src = grid.source_bounded_local(x, ds.Pool(values), k, query)
+            assert src == pytest.approx(_source_variant_brute(x, values, k, f), abs=1e-12)
+            ls = _brute_local(x, values, k, "bounded", f)
+            assert ls - 1e-12 <= src <= 2 * ls + 1e-12      # never below, at most twice
+
+
+def test_source_variant_global_equals_definition_global():
+    for query in ds.QUERIES:
+        bnd = grid.sensitivity_grid(X, 3, 1, query, "bounded")
+        src = max(grid.source_bounded_local(x, X, 1, query) for x in bnd.rows)
+        assert src == pytest.approx(bnd.global_sensitivity)
+
+
+# --- sizes, validation, figures --------------------------------------------
+
+def test_grid_size_from_counts():
+    assert grid.grid_size(X, 3, 1, "unbounded") == (10, 5)
+    assert grid.grid_size(X, 3, 1, "bounded") == (10, 9)   # choices, x itself counted 3 times
+    assert grid.grid_size(ds.Domain(range(50)), 10, 1)[1] == -1  # too many rows to look further
+
+
+@pytest.mark.parametrize("kwargs,err", [
+    ({"n": 3, "k": 3}, ValueError), ({"n": 6}, ValueError), ({"query": "mode"}, ValueError),
+    ({"neighbors": "replace"}, ValueError), ({"n": 2.5}, TypeError),
+])
+def test_bad_input_raises_with_clear_message(kwargs, err):
+    args = {"universe": X, "n": 3, "k": 1, "query": "median", "neighbors": "unbounded", **kwargs}
+    with pytest.raises(err):
+        grid.sensitivity_grid(**args)
+
+
+def test_unknown_preset_lists_presets():
+    with pytest.raises(ValueError, match="Pool"):
+        grid.resolve_universe("no such universe")
+
+
+def test_plot_default_has_two_panels_and_marks_the_maxima():
+    fig = grid.plot_sensitivity_grid()
+    titles = [ax.get_title() for ax in fig.axes]
+    assert titles == ["unbounded: global sensitivity 4.5", "bounded: global sensitivity 8"]
+    texts = [t.get_text() for t in fig.axes[1].texts]
+    assert sum(t.count("★") for t in texts) == 8        # eight cells of the bounded grid reach 8
+    assert fig._suptitle is not None
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"universe": list(range(12)), "n": 5},                 # 792 rows
+    {"universe": "Domain {1, 2, 3} (values reusable)", "n": 4, "k": 2, "neighbors": "bounded"},
+    {"n": 3, "k": 3},                                      # invalid k
+    {"query": "mode"},
+])
+def test_plot_refuses_unreadable_or_invalid_grids_with_a_message(kwargs):
+    fig = grid.plot_sensitivity_grid(**kwargs)
+    assert fig.axes[0].get_title() == "Cannot draw this grid"
+    assert fig.axes[0].texts[0].get_text()
+    plt.close(fig)
+
+
+def test_plot_source_comparison_shades_the_four_rows():
+    fig = grid.plot_source_comparison()
+    ax = fig.axes[0]
+    assert len(ax.patches) == 4
+    assert ax.get_legend() is not None and ax.get_xlabel()
+    plt.close(fig)
+
+
+# --- exercise checkers ------------------------------------------------------
+
+def test_check_grid_row():
+    assert ex.check_grid_row(...).status == "not yet"
+    assert ex.check_grid_row(3.5).correct
+    assert ex.check_grid_row(7).status == "wrong"
+
+
+def test_check_rows_at_global():
+    assert ex.check_rows_at_global(...).status == "not yet"
+    right = [[1, 2, 10], [1, 2, 11], [1, 10, 11], [2, 10, 11]]
+    assert ex.check_rows_at_global(right).correct
+    assert ex.check_rows_at_global(right[::-1]).correct
+    source_rows = right + [[1, 3, 10], [1, 3, 11], [2, 3, 10], [2, 3, 11]]
+    assert ex.check_rows_at_global(source_rows).status == "wrong"
+    assert ex.check_rows_at_global(right[:2]).status == "wrong"
+    assert ex.check_rows_at_global(5).status == "wrong"
+
+
+def test_check_twice_local():
+    assert ex.check_twice_local(...).status == "not yet"
+    assert ex.check_twice_local([1, 1, 1]).correct
+    assert ex.check_twice_local([0, 1, 2]).status == "wrong"
+    assert ex.check_twice_local([1, 1]).status == "wrong"
+    assert ex.check_twice_local([1, 1, 5]).status == "wrong"
