@@ -102,3 +102,153 @@ def plot_laplace_mechanism(true_value: float = 0.0, sensitivities=(1.0, 2.0, 5.0
            xlabel="released value", ylabel="probability density")
     ax.legend()
     return fig
+
+
+# ---------------------------------------------------------------------------
+# Sensitivity against group size k
+# (chapters *Global sensitivity from scratch* and *Local sensitivity*)
+# ---------------------------------------------------------------------------
+
+#: Marker per query, so that the ten lines differ by shape as well as colour.
+QUERY_MARKERS = {"mean": "o", "median": "s", "count": "^", "sum": "v", "std": "D", "var": "P",
+                 "percentile_25": "<", "percentile_50": "X", "percentile_75": ">", "percentile_90": "*"}
+
+#: The queries measured in the units of the data (first row of
+#: :func:`plot_sensitivity_vs_k`) and those on other scales (second row).
+SAME_UNITS = ("mean", "median", "std", "percentile_25", "percentile_50", "percentile_75", "percentile_90")
+OTHER_UNITS = ("count", "sum", "var")
+
+
+def _query_style(query: str, i: int) -> dict:
+    return {**line_style(i), "marker": QUERY_MARKERS.get(query, "o"), "markersize": 5}
+
+
+def plot_sensitivity_vs_k(tables, title: str, ylabel: str = "sensitivity"):
+    """Sensitivity of each query against the group size k, one panel column per data column.
+
+    Chapter: *Global sensitivity from scratch* (also *Local sensitivity*).
+
+    The queries are split in two rows so that no line is flattened by
+    another's scale: the top row holds the queries measured in the units of
+    the data (mean, median, standard deviation, percentiles), the bottom row
+    count, sum and variance.  Every line has its own colour, line style and
+    marker; the k axis shows whole numbers only.
+
+    Parameters
+    ----------
+    tables : dict
+        ``{panel title: pandas.DataFrame}``, each frame indexed by ``k`` with
+        one column per query (names from :data:`dpsens.QUERIES`).
+    title : str
+        Figure title (say which relation and universe).
+    ylabel : str
+        What the numbers are, e.g. ``"global sensitivity"``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    if not isinstance(tables, dict) or not tables:
+        raise TypeError("tables must be a non-empty dict {panel title: DataFrame indexed by k}")
+    n = len(tables)
+    fig, axes = plt.subplots(2, n, figsize=(3.6 * n + 2.2, 6.2), squeeze=False, sharex="col")
+    for c, (panel, df) in enumerate(tables.items()):
+        ks = np.asarray(df.index, dtype=int)
+        for r, group in enumerate((SAME_UNITS, OTHER_UNITS)):
+            ax = axes[r, c]
+            shown = [q for q in df.columns if (q in group) or (r == 0 and q not in OTHER_UNITS
+                                                               and q not in SAME_UNITS)]
+            for i, q in enumerate(shown):  # colours counted within a row: seven distinct at most
+                ax.plot(ks, df[q].to_numpy(float), label=q, **_query_style(q, i))
+            ax.set_xticks(ks)
+            ax.set_ylim(bottom=0)
+            if r == 0:
+                ax.set_title(panel)
+            else:
+                ax.set_xlabel("group size k (records changed)")
+            if c == 0:
+                ax.set_ylabel(f"{ylabel}\n({'data units' if r == 0 else 'count, sum, variance'})")
+    for r in range(2):
+        handles, labels = axes[r, 0].get_legend_handles_labels()
+        axes[r, -1].legend(handles, labels, loc="center left", bbox_to_anchor=(1.02, 0.5))
+    fig.suptitle(title)
+    return fig
+
+
+def plot_local_vs_global(local, global_, title: str, queries=None):
+    """Local next to global sensitivity against k, one small panel per query.
+
+    Chapter: *Local sensitivity*.
+
+    Parameters
+    ----------
+    local, global_ : pandas.DataFrame
+        Indexed by ``k``, one column per query.
+    title : str
+        Figure title.
+    queries : sequence of str, optional
+        Which queries to show (default: every column of ``local``).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Global sensitivity as a dashed black line with squares, local as a
+        solid blue line with circles; the gap between them is what the
+        released dataset saves.
+    """
+    queries = list(local.columns if queries is None else queries)
+    ncols = min(5, len(queries))
+    nrows = int(np.ceil(len(queries) / ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(2.6 * ncols, 2.3 * nrows + 0.9), squeeze=False,
+                             sharex=True)
+    ks = np.asarray(local.index, dtype=int)
+    for ax, q in zip(axes.flat, queries):
+        ax.plot(ks, global_[q].to_numpy(float), color=PALETTE[-1], linestyle="--", marker="s",
+                markersize=4, label="global")
+        ax.plot(ks, local[q].to_numpy(float), color=PALETTE[0], marker="o", markersize=4, label="local")
+        ax.set_title(q, fontsize=10)
+        ax.set_xticks(ks if len(ks) <= 6 else ks[::2])
+        ax.set_ylim(bottom=0)
+    for ax in axes.flat[len(queries):]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel("group size k")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("sensitivity")
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=2)
+    fig.suptitle(title)
+    return fig
+
+
+def plot_enumeration_cost(sizes, brute_seconds, exact_seconds, xlabel: str, title: str,
+                          extrapolated=None):
+    """Running time of brute force and of the exact engine, on a log scale.
+
+    Chapter: *Global sensitivity from scratch* (the cost of enumeration).
+
+    Parameters
+    ----------
+    sizes : sequence of int
+        The x values (e.g. number of values in the universe).
+    brute_seconds, exact_seconds : sequence of float
+        Measured times; ``nan`` where not measured.
+    xlabel, title : str
+    extrapolated : sequence of float, optional
+        Brute-force times predicted from exact neighbour counts (drawn dotted).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    sizes = np.asarray(sizes)
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    ax.plot(sizes, brute_seconds, marker="o", label="brute force (measured)", **line_style(3))
+    if extrapolated is not None:
+        ax.plot(sizes, extrapolated, marker=".", color=PALETTE[3], linestyle=":",
+                label="brute force (predicted from neighbour counts)")
+    ax.plot(sizes, exact_seconds, marker="s", label="exact engine (measured)", **line_style(0))
+    ax.set(yscale="log", xlabel=xlabel, ylabel="time (seconds, log scale)", title=title)
+    ax.set_xticks(sizes)
+    ax.legend()
+    return fig
