@@ -8,3 +8,4 @@ from ._verdict import Verdict, is_placeholder
 from .neighbours import *  # noqa: F401,F403  (check_... functions of the chapter)
 from .proportions import *  # noqa: F401,F403
 from .median_grid import *  # noqa: F401,F403
+from .leak import *  # noqa: F401,F403

@@ -1,0 +1,373 @@
+"""Measuring privacy loss by attacking a mechanism: empirical ε, attack ROC, posterior of an adversary.
+
+Chapter: *Why local sensitivity leaks*.
+
+A mechanism ``M`` is ε-DP if for every pair of neighbouring datasets ``x, x'``
+and every event ``S``: ``P[M(x) ∈ S] <= e^ε P[M(x') ∈ S] (+ δ)``.  An attacker
+who must decide between ``x`` and ``x'`` from one output picks an event ``S``
+("say x when the output falls in S"); its true-positive rate ``P[M(x) ∈ S]``
+and false-positive rate ``P[M(x') ∈ S]`` then satisfy
+
+    TPR <= e^ε FPR + δ     and     1 − FPR <= e^ε (1 − TPR) + δ.
+
+Running the mechanism many times (seeded) estimates both rates; one-sided
+Clopper--Pearson bounds turn the estimates into a *lower bound* on the ε the
+mechanism can possibly satisfy -- an audit.  A correct mechanism passes (the
+bound stays below the promised ε); a broken one fails.
+"""
+from __future__ import annotations
+
+import math
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from ._validate import as_positive, as_probability
+from .plots import PALETTE, line_style
+
+__all__ = [
+    "clopper_pearson", "dp_tpr_bound", "threshold_rates", "privacy_loss_lower_bounds", "audit_epsilon",
+    "laplace_event_probability", "posterior_laplace", "plot_release_densities", "plot_attack_roc",
+    "plot_privacy_loss", "plot_audit", "plot_posterior",
+]
+
+
+def _alpha(alpha) -> float:
+    return as_probability(alpha, "alpha")
+
+
+def clopper_pearson(successes, trials, alpha: float = 0.05):
+    """Exact two-sided ``1 − alpha`` confidence interval for a binomial proportion.
+
+    Chapter: *Why local sensitivity leaks*.
+
+    Each side has error ``alpha/2``, so ``lo`` alone is a one-sided
+    ``1 − alpha/2`` lower bound.  Vectorised over ``successes``.
+
+    Returns
+    -------
+    (lo, hi) : floats or arrays
+
+    Examples
+    --------
+    >>> lo, hi = clopper_pearson(0, 100)
+    >>> lo, round(hi, 4)
+    (0.0, 0.0362)
+    """
+    from scipy import stats
+
+    alpha = _alpha(alpha)
+    k = np.asarray(successes, dtype=float)
+    n = float(trials)
+    if n <= 0 or np.any(k < 0) or np.any(k > n):
+        raise ValueError(f"need 0 <= successes <= trials and trials > 0, got successes={successes!r}, "
+                         f"trials={trials!r}")
+    with np.errstate(invalid="ignore"):
+        lo = np.where(k > 0, stats.beta.ppf(alpha / 2, k, n - k + 1), 0.0)
+        hi = np.where(k < n, stats.beta.ppf(1 - alpha / 2, k + 1, n - k), 1.0)
+    if lo.ndim == 0:
+        return float(lo), float(hi)
+    return lo, hi
+
+
+def dp_tpr_bound(fpr, epsilon, delta: float = 0.0):
+    """The largest true-positive rate any test can reach at false-positive rate ``fpr`` against an (ε, δ)-DP mechanism.
+
+    Chapter: *Why local sensitivity leaks*.
+
+    ``min(1, e^ε·FPR + δ, 1 − e^{−ε}(1 − δ − FPR))`` (Kairouz, Oh &
+    Viswanath 2015).
+    """
+    epsilon = float(epsilon)
+    if not epsilon >= 0:
+        raise ValueError(f"epsilon must be >= 0, got {epsilon!r}")
+    fpr = np.asarray(fpr, dtype=float)
+    out = np.minimum.reduce([np.ones_like(fpr), math.exp(epsilon) * fpr + delta,
+                             1 - math.exp(-epsilon) * (1 - delta - fpr)])
+    out = np.clip(out, 0.0, 1.0)
+    return float(out) if out.ndim == 0 else out
+
+
+def threshold_rates(scores_x, scores_y, thresholds):
+    """Fractions of ``scores_x`` and ``scores_y`` strictly above each threshold.
+
+    Chapter: *Why local sensitivity leaks*.
+
+    For the attack "say x when the score exceeds c": the first array is the
+    true-positive rate, the second the false-positive rate.
+
+    Returns
+    -------
+    (rate_x, rate_y, count_x, count_y) : arrays
+    """
+    sx, sy = np.sort(np.asarray(scores_x, float)), np.sort(np.asarray(scores_y, float))
+    c = np.asarray(thresholds, float)
+    kx = sx.size - np.searchsorted(sx, c, side="right")
+    ky = sy.size - np.searchsorted(sy, c, side="right")
+    return kx / sx.size, ky / sy.size, kx, ky
+
+
+def privacy_loss_lower_bounds(scores_x, scores_y, thresholds, alpha: float = 0.05, delta: float = 0.0,
+                              two_sided: bool = True):
+    """Point estimate and confidence lower bound of the privacy loss of each event ``{score > c}``.
+
+    Chapter: *Why local sensitivity leaks*.
+
+    For the event ``S_c = {score > c}``: point estimate
+    ``log(p̂_x / p̂_y)`` (``inf`` if ``p̂_y = 0``) and lower bound
+    ``log((lo_x − δ) / hi_y)`` from Clopper--Pearson bounds (each at level
+    ``alpha/2``).  With ``two_sided`` (default) also the complement
+    ``{score <= c}`` in the other direction, and the larger of the two is
+    returned.  A lower bound above the
+    promised ε (at this confidence, for this threshold) proves that the
+    mechanism is not ε-DP.
+
+    Returns
+    -------
+    dict with arrays ``threshold``, ``point``, ``lower``.
+    """
+    alpha = _alpha(alpha)
+    px, py, kx, ky = threshold_rates(scores_x, scores_y, thresholds)
+    nx, ny = np.size(scores_x), np.size(scores_y)
+    lo_x, _ = clopper_pearson(kx, nx, alpha)
+    _, hi_y = clopper_pearson(ky, ny, alpha)
+    # complement events, roles swapped: P_y(score <= c) vs P_x(score <= c)
+    lo_yc, _ = clopper_pearson(ny - ky, ny, alpha)
+    _, hi_xc = clopper_pearson(nx - kx, nx, alpha)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        point = np.log(px / py)
+        lower = np.log(np.clip(lo_x - delta, 0, None) / hi_y)
+        if two_sided:
+            point = np.maximum(point, np.log((1 - py) / (1 - px)))
+            lower = np.maximum(lower, np.log(np.clip(lo_yc - delta, 0, None) / hi_xc))
+    lower = np.where(np.isfinite(lower), lower, -np.inf)
+    return {"threshold": np.asarray(thresholds, float), "point": point, "lower": np.maximum(lower, 0.0)}
+
+
+def audit_epsilon(scores_x, scores_y, thresholds, alpha: float = 0.05, delta: float = 0.0) -> dict:
+    """One statistically valid lower bound on ε: choose the event on one half, measure it on the other.
+
+    Chapter: *Why local sensitivity leaks*.
+
+    Candidate events are ``{score > c}`` and ``{score < c}`` for every
+    threshold ``c``, each compared in both directions (likelier under x than
+    under x', and the reverse) -- DP bounds all four.  The event with the
+    largest lower bound on the first half of each sample is fixed, then its
+    lower bound is evaluated once on the second halves.  Choosing on fresh
+    data keeps the confidence level honest (no maximum over many tests); the
+    result holds with probability at least ``1 − alpha``.
+
+    Returns
+    -------
+    dict with ``epsilon_lower``, ``threshold``, ``event`` (``">"`` or
+    ``"<"``), ``direction`` (``"x/x'"`` or ``"x'/x"``) and ``point`` (the
+    estimate on the second half).
+    """
+    sx, sy = np.asarray(scores_x, float), np.asarray(scores_y, float)
+    c = np.asarray(thresholds, float)
+    hx, hy = sx.size // 2, sy.size // 2
+    if hx < 1 or hy < 1:
+        raise ValueError("need at least two scores from each dataset")
+    # (event, direction, sign, first sample, second sample) -- {score < c} is {-score > -c}
+    options = [(">", "x/x'", 1.0, sx, sy), (">", "x'/x", 1.0, sy, sx),
+               ("<", "x/x'", -1.0, sx, sy), ("<", "x'/x", -1.0, sy, sx)]
+    best = None
+    for event, direction, sign, a, b in options:
+        ha, hb = a.size // 2, b.size // 2
+        lower = privacy_loss_lower_bounds(sign * a[:ha], sign * b[:hb], sign * c, alpha, delta,
+                                          two_sided=False)["lower"]
+        i = int(np.argmax(lower))
+        if best is None or lower[i] > best[0]:
+            best = (lower[i], i, event, direction, sign, a, b)
+    _, i, event, direction, sign, a, b = best
+    ha, hb = a.size // 2, b.size // 2
+    second = privacy_loss_lower_bounds(sign * a[ha:], sign * b[hb:], [sign * c[i]], alpha, delta, two_sided=False)
+    return {"epsilon_lower": float(second["lower"][0]), "threshold": float(c[i]), "event": event,
+            "direction": direction, "point": float(second["point"][0])}
+
+
+def laplace_event_probability(loc, scale, center, c):
+    """``P(|T − center| > c)`` for ``T = loc + Lap(scale)``; ``scale = 0`` is a point mass at ``loc``.
+
+    Chapter: *Why local sensitivity leaks*.
+    """
+    c = np.asarray(c, float)
+    if scale == 0:
+        out = (np.abs(loc - center) > c).astype(float)
+    else:
+        def cdf(t):
+            z = (t - loc) / scale
+            return np.where(z < 0, 0.5 * np.exp(np.minimum(z, 0)), 1 - 0.5 * np.exp(-np.maximum(z, 0)))
+
+        def sf(t):
+            z = (t - loc) / scale
+            return np.where(z > 0, 0.5 * np.exp(-np.maximum(z, 0)), 1 - 0.5 * np.exp(np.minimum(z, 0)))
+        out = np.clip(sf(center + c) + cdf(center - c), 0.0, 1.0)   # two tails, no cancellation
+    return float(out) if out.ndim == 0 else out
+
+
+def posterior_laplace(t, locs, scales, prior=None) -> np.ndarray:
+    """Posterior over candidate datasets after seeing one release ``t = f(x) + Lap(scale_x)``.
+
+    Chapter: *Why local sensitivity leaks*.
+
+    Candidate ``i`` releases ``locs[i] + Lap(scales[i])``; a scale of 0 means
+    the exact answer (a point mass).  If ``t`` equals the answer of some
+    point-mass candidates, only they keep posterior mass (a density is
+    infinitely smaller than a point mass); otherwise every point-mass candidate
+    is excluded and the others are weighted by their Laplace densities.
+
+    Returns
+    -------
+    numpy.ndarray of posterior probabilities (sums to 1).
+    """
+    locs, scales = np.asarray(locs, float), np.asarray(scales, float)
+    prior = np.full(locs.size, 1.0 / locs.size) if prior is None else np.asarray(prior, float)
+    point = scales == 0
+    hit = point & (locs == t)
+    if np.any(hit):
+        w = np.where(hit, prior, 0.0)
+        return w / w.sum()
+    s = np.where(point, 1.0, scales)
+    logw = np.where(point, -np.inf, np.log(prior) - np.log(2 * s) - np.abs(t - locs) / s)
+    logw -= np.max(logw)
+    w = np.exp(logw)
+    return w / w.sum()
+
+
+# ------------------------------------------------------------------------------------------ figures
+
+def plot_release_densities(locs, scales, labels, epsilon: float = 1.0, xlim=(-10.0, 15.0), title=None):
+    """Densities of the released value ``loc + Lap(scale)`` for several datasets, linear and log scale.
+
+    Chapter: *Why local sensitivity leaks*.  The right panel (log scale) shows
+    the tails, where the ratio of two densities with different scales grows
+    without bound.  A scale of 0 (the exact answer is released) is drawn as an
+    arrow on the left panel.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    epsilon = as_positive(epsilon, "epsilon")
+    t = np.linspace(xlim[0], xlim[1], 2001)
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+    for i, (loc, b, lab) in enumerate(zip(locs, scales, labels)):
+        st = line_style(i)
+        if b == 0:
+            axes[0].annotate("", xy=(loc, 1.0), xytext=(loc, 0.0),
+                             arrowprops={"arrowstyle": "-|>", "color": st["color"], "lw": 2})
+            axes[0].plot([], [], label=f"{lab}: exact answer {loc:g} (point mass)", **st)
+            continue
+        dens = np.exp(-np.abs(t - loc) / b) / (2 * b)
+        axes[0].plot(t, dens, lw=2, label=f"{lab}: {loc:g} + Lap({b:g})", **st)
+        axes[1].plot(t, dens, lw=2, **st)
+    axes[0].set(xlim=xlim, xlabel="released value", ylabel="probability density", title="linear scale")
+    axes[1].set_yscale("log")
+    axes[1].set(xlim=xlim, ylim=(1e-12, 2), xlabel="released value", ylabel="probability density (log scale)",
+                title="log scale: the tails")
+    axes[0].legend(loc="upper left")
+    fig.suptitle(title or f"Noise scaled to local sensitivity, ε = {epsilon:g}")
+    return fig
+
+
+def plot_attack_roc(curves, epsilon: float, delta: float = 0.0, title=None):
+    """ROC curves of attacks against the largest TPR an (ε, δ)-DP mechanism allows.
+
+    Chapter: *Why local sensitivity leaks*.
+
+    Parameters
+    ----------
+    curves : dict
+        ``label -> (fpr, tpr)``.
+    epsilon, delta : float
+        The promised guarantee; the region above its boundary is impossible
+        for a DP mechanism and is shaded.
+    """
+    fig, ax = plt.subplots()
+    f = np.logspace(-6, 0, 400)
+    bound = dp_tpr_bound(f, epsilon, delta)
+    ax.fill_between(f, bound, 1.0, color=PALETTE[3], alpha=0.12, label=f"impossible under ε = {epsilon:g}")
+    ax.plot(f, bound, color=PALETTE[-1], lw=1.2, label=f"ε = {epsilon:g} boundary")
+    for i, (lab, (fpr, tpr)) in enumerate(curves.items()):
+        fpr = np.asarray(fpr, float)
+        keep = fpr > 0
+        ax.plot(fpr[keep], np.asarray(tpr, float)[keep], lw=2, label=lab, **line_style(i))
+    ax.set_xscale("log")
+    ax.set(xlim=(1e-6, 1), ylim=(0, 1.01), xlabel="false-positive rate (log scale)",
+           ylabel="true-positive rate", title=title or "Telling two neighbouring datasets apart")
+    ax.legend(loc="lower right")
+    return fig
+
+
+def plot_privacy_loss(thresholds, exact, point, lower, epsilon: float, title=None):
+    """Privacy loss of the events ``{|T − m| > c}``: exact, estimated, and confidence lower bound.
+
+    Chapter: *Why local sensitivity leaks*.
+    """
+    fig, ax = plt.subplots()
+    c = np.asarray(thresholds, float)
+    ax.plot(c, exact, lw=2, label="exact privacy loss of the event", **line_style(0))
+    ax.plot(c, np.where(np.isfinite(point), point, np.nan), lw=1.5, label="simulation estimate", **line_style(1))
+    ax.plot(c, lower, lw=2, label="95 % lower bound (Clopper–Pearson)", **line_style(2))
+    ax.axhline(epsilon, color=PALETTE[-1], lw=1.2, ls="--", label=f"promised ε = {epsilon:g}")
+    ax.set(xlabel="attack threshold c (distance of the release from 2.5)", ylabel="ln P(event | x) / P(event | x′)",
+           title=title or "Privacy loss of the attack event, against the promise")
+    ax.legend()
+    return fig
+
+
+def plot_audit(promised, measured, title=None):
+    """Audited lower bound on ε against the promised ε, one line per mechanism.
+
+    Chapter: *Why local sensitivity leaks*.
+
+    Parameters
+    ----------
+    promised : array_like
+    measured : dict
+        ``label -> array`` of lower bounds, aligned with ``promised``.
+    """
+    promised = np.asarray(promised, float)
+    fig, ax = plt.subplots()
+    ax.plot(promised, promised, color=PALETTE[-1], lw=1.2, ls="--", label="measured = promised")
+    ax.fill_between(promised, promised, max(promised.max(), max(np.max(v) for v in measured.values())) * 1.1,
+                    color=PALETTE[3], alpha=0.1, label="proof that the promise is broken")
+    for i, (lab, vals) in enumerate(measured.items()):
+        ax.plot(promised, vals, marker="o", lw=2, label=lab, **line_style(i))
+    ax.set(xlabel="promised ε", ylabel="audited lower bound on ε (95 %)",
+           title=title or "Empirical privacy loss against the promised ε")
+    ax.legend()
+    return fig
+
+
+def plot_posterior(labels, prior, posteriors, floor: float = 1e-8, title=None):
+    """Posterior/prior ratio of each candidate dataset after one release, per mechanism (log scale).
+
+    Chapter: *Why local sensitivity leaks*.
+
+    Parameters
+    ----------
+    labels : list of str
+    prior : array_like
+    posteriors : dict
+        ``label -> array`` of posterior probabilities.
+    floor : float
+        Ratios below it (including exact zeros) are drawn at the floor.
+    """
+    prior = np.asarray(prior, float)
+    fig, ax = plt.subplots(figsize=(9.5, 4.5))
+    k = len(posteriors)
+    width = 0.8 / k
+    pos = np.arange(len(labels))
+    for i, (lab, post) in enumerate(posteriors.items()):
+        ratio = np.maximum(np.asarray(post, float) / prior, floor)
+        ax.bar(pos + (i - (k - 1) / 2) * width, ratio, width=width, color=PALETTE[i], label=lab, bottom=0)
+    ax.axhline(1.0, color=PALETTE[-1], lw=1)
+    ax.set_yscale("log")
+    ax.set_xticks(pos, labels, rotation=90, fontsize=7)
+    ax.set(ylim=(floor / 2, 1e4), xlabel="candidate dataset",
+           ylabel=f"posterior / prior (log scale, floor {floor:g})",
+           title=title or "What one release tells the adversary")
+    ax.legend(loc="upper center", ncol=2)
+    return fig

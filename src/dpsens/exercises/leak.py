@@ -1,0 +1,119 @@
+"""Checkers for the exercises of the chapter *Why local sensitivity leaks*.
+
+The setting of the chapter: the median, the domain X = {1, 2, 3, 10, 11}
+(the source's grid), unbounded neighbours, the "mechanism"
+``median(x) + Lap(LS(x)/ε)`` and the neighbouring pair x = [1, 2, 10],
+x' = [1, 2, 3, 10].
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..neighbors import Domain, enumerate_neighbors, releases
+from ._verdict import Verdict, check_number, correct, is_placeholder, not_yet, wrong
+
+__all__ = ["check_leak_local_sensitivity", "check_leak_event_loss", "check_leak_threshold",
+           "check_leak_discarded"]
+
+_X = Domain([1, 2, 3, 10, 11])
+
+
+def _ls(x) -> float:
+    m = float(np.median(x))
+    return max(abs(m - float(np.median(nb))) for nb in enumerate_neighbors(x, _X, k=1))
+
+
+def _event_prob(loc: float, scale: float, center: float, c: float) -> float:
+    """P(|loc + Lap(scale) - center| > c), by the Laplace CDF."""
+    if scale == 0:
+        return float(abs(loc - center) > c)
+
+    def cdf(t):
+        z = (t - loc) / scale
+        return 0.5 * math.exp(z) if z < 0 else 1 - 0.5 * math.exp(-z)
+
+    def sf(t):
+        z = (t - loc) / scale
+        return 0.5 * math.exp(-z) if z > 0 else 1 - 0.5 * math.exp(z)
+    return sf(center + c) + cdf(center - c)   # the two tails, each computed without cancellation
+
+
+def _event_loss(c: float, epsilon: float = 1.0) -> float:
+    x, xp = [1, 2, 10], [1, 2, 3, 10]
+    px = _event_prob(float(np.median(x)), _ls(x) / epsilon, 2.5, c)
+    py = _event_prob(float(np.median(xp)), _ls(xp) / epsilon, 2.5, c)
+    return math.log(px / py)
+
+
+def check_leak_local_sensitivity(answer) -> Verdict:
+    """Exercise *A local sensitivity by hand*: LS of the median at [2, 2, 10],
+    unbounded neighbours, domain {1, 2, 3, 10, 11}."""
+    return check_number(
+        answer, _ls([2, 2, 10]), "the local sensitivity",
+        "list the neighbours: remove each record (3 choices) or add one value of the domain (5 choices); "
+        "the largest change of the median wins. An even-sized neighbour averages its two middle values.",
+    )
+
+
+def check_leak_event_loss(answer) -> Verdict:
+    """Exercise *The privacy loss of one event*: ln P(|T − 2.5| > 3 | x) / P(|T − 2.5| > 3 | x') at ε = 1."""
+    return check_number(
+        answer, _event_loss(3.0), "the privacy loss of the event", tol=1e-4,
+        hint="under x the release is 2 + Lap(4): add the two tails beyond 5.5 and below −0.5; "
+             "under x' it is 2.5 + Lap(0.5): both tails together have probability e^(−3/0.5). "
+             "Then take the natural logarithm of the ratio.",
+    )
+
+
+def check_leak_threshold(answer) -> Verdict:
+    """Exercise *How far must the attacker look?*: the smallest c with loss(c) >= 5 at ε = 1."""
+    if is_placeholder(answer):
+        return not_yet("the threshold c")
+    try:
+        c = float(answer)
+    except (TypeError, ValueError):
+        return wrong(f"expected a number, got {type(answer).__name__}.")
+    lo, hi = 0.5, 50.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if _event_loss(mid) >= 5:
+            hi = mid
+        else:
+            lo = mid
+    target = hi
+    if abs(c - target) <= 0.01:
+        return correct("at that distance the event is e^5 times likelier under x than under x'.")
+    if c > target:
+        return wrong(f"at c = {c:g} the loss already exceeds 5 by a margin; a smaller c suffices.",
+                     "for c > 0.5 the loss is a straight line in c: write both tail probabilities "
+                     "and solve loss(c) = 5.")
+    return wrong(f"at c = {c:g} the loss is still below 5.",
+                 "for c > 0.5 the loss grows by (1/0.5 − 1/4)·ε per unit of c.")
+
+
+def _discarded() -> set[tuple]:
+    return {tuple(map(float, r)) for r in releases(_X, 3) if _ls(r) == 0}
+
+
+def check_leak_discarded(answer) -> Verdict:
+    """Exercise *Ruled out for certain*: the size-3 datasets an adversary excludes
+    after seeing a release that is not a whole number."""
+    if is_placeholder(answer):
+        return not_yet("a list of datasets, e.g. [[1, 1, 1], ...]")
+    try:
+        given = {tuple(sorted(float(v) for v in d)) for d in answer}
+    except TypeError:
+        return wrong("give a list of datasets, each a list of three numbers.", "for example [[1, 2, 3]].")
+    expected = _discarded()
+    if any(len(d) != 3 for d in given):
+        return wrong("every candidate has three records.")
+    if given == expected:
+        return correct("exactly these datasets release their median with no noise at all.")
+    if given < expected:
+        return wrong(f"{len(expected - given)} dataset(s) missing.",
+                     "which candidates have local sensitivity 0? Their release is always a whole number.")
+    return wrong("some of these datasets could have produced a non-integer release.",
+                 "a dataset whose local sensitivity is positive gets continuous noise, so it can never be "
+                 "excluded with certainty.")
