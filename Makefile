@@ -6,11 +6,12 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 JB_FLAGS := -W -n --keep-going
 
-.PHONY: venv book test unit notebooks nbval-refs bench clean help
+.PHONY: venv book test unit notebooks site-test nbval-refs bench clean help
 
 help:
 	@echo "make book   build the executed website into _build/html"
-	@echo "make test   unit + property tests, chapters under nbval, then the site"
+	@echo "make test   unit + property tests, chapters under nbval, then the site (built, then tested in Chromium)"
+	@echo "make site-test  open every page of the built site in headless Chromium (needs Debian's chromium)"
 	@echo "make bench  run the benchmarks (ratios against brute force)"
 	@echo "make nbval-refs  re-record the reference outputs nbval checks"
 
@@ -28,7 +29,7 @@ book: venv
 	@echo "The book is built: open $(CURDIR)/_build/html/index.html"
 
 unit: venv
-	$(BIN)/python -m pytest -q --doctest-modules tests src/dpsens
+	$(BIN)/python -m pytest -q --doctest-modules -m "not browser" tests src/dpsens
 
 notebooks: venv
 	$(BIN)/python tools/nbval_notebooks.py check
@@ -38,7 +39,11 @@ notebooks: venv
 nbval-refs: venv
 	$(BIN)/python tools/nbval_notebooks.py record
 
-test: unit notebooks book
+# The built site in headless Chromium (tests/test_site.py): every page, offline.
+site-test: venv
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m browser tests/test_site.py
+
+test: unit notebooks book site-test
 
 bench: venv
 	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

@@ -1,0 +1,338 @@
+"""The built website, tested in a real browser as a reader meets it.
+
+Run by ``make site-test`` (part of ``make test``, after the book is built).
+Serves ``_build/html`` on a loopback port and opens every page of the table
+of contents in headless Chromium (Debian's ``chromium`` package, driven by
+Playwright -- never ``playwright install``), with every request to another
+host blocked, as on a computer with no network.  For every page:
+
+* no console error, no uncaught exception, no failed or blocked request
+  (nothing is fetched from a CDN), math typeset by the bundled MathJax;
+* no error, traceback or stderr output in any cell, no raw widget repr;
+* every image loads and carries a real alt text (not a file name);
+* every exercise has a solution, and every solution dropdown opens;
+* every interactive explorer responds: moving each control swaps the image
+  for the precomputed view of the new setting;
+* a full-page screenshot goes to ``tests/screenshots/<page>.png`` for review.
+
+Also: the search page finds "smooth sensitivity", and no HTML page refers to
+a script, style sheet or font on another host.
+
+Without Chromium or a built site the tests skip with the reason -- unless
+``CI`` is set (``.ci/run`` sets it), where they fail instead.
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import re
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+#: The book whose built site is tested (another checkout or a throwaway book
+#: can be tested with DPSENS_BOOK=/path/to/book).
+BOOK = Path(os.environ.get("DPSENS_BOOK", ROOT))
+BUILD = BOOK / "_build" / "html"
+SHOTS = ROOT / "tests" / "screenshots"
+CHROMIUM = os.environ.get("DPSENS_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+                 "--disable-dev-shm-usage"]
+#: Pages of the table of contents that need not hold exercises.
+NO_EXERCISES = {"intro", "references", "teachers"}
+
+pytestmark = pytest.mark.browser
+
+IN_CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def cannot_run(reason: str):
+    """Skip locally; fail under CI, where the browser test must run."""
+    if IN_CI:
+        pytest.fail(f"the browser test cannot run under CI: {reason}")
+    pytest.skip(reason)
+
+
+def toc_pages() -> list[str]:
+    """Every document of _toc.yml, as 'chapters/<stem>' (the root first)."""
+    toc = yaml.safe_load((BOOK / "_toc.yml").read_text())
+    pages = [toc["root"]]
+
+    def walk(entries):
+        for e in entries or []:
+            if "file" in e:
+                pages.append(e["file"])
+            walk(e.get("sections"))
+            walk(e.get("chapters"))
+    for part in toc.get("parts", []):
+        walk(part.get("chapters"))
+    walk(toc.get("chapters"))
+    return [re.sub(r"\.(md|ipynb)$", "", p) for p in pages]
+
+
+PAGES = toc_pages()
+
+
+# --------------------------------------------------------------------------- fixtures
+@pytest.fixture(scope="module")
+def site():
+    if not (BUILD / "index.html").exists():
+        cannot_run(f"no built site at {BUILD} (run `make book` first)")
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(BUILD)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        cannot_run(f"Chromium not found at {CHROMIUM} (Debian: apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        cannot_run("the playwright package is not installed (pip install -r requirements.txt)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class Page:
+    """A page opened with every console message, error and request recorded."""
+
+    def __init__(self, browser, base: str, path: str):
+        self.base = base
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        self.page = self.context.new_page()
+        self.console, self.external, self.failed = [], [], []
+        self.page.on("console", lambda m: self.console.append((m.type, m.text)))
+        self.page.on("pageerror", lambda e: self.console.append(("pageerror", str(e))))
+        self.page.on("requestfailed", lambda r: self.failed.append(f"{r.url} ({r.failure})"))
+        self.page.on("response", lambda r: r.status >= 400 and self.failed.append(f"{r.url} (HTTP {r.status})"))
+        self.page.route("**/*", self._route)
+        self.page.goto(base + path, wait_until="load")
+        self.page.wait_for_load_state("networkidle")
+
+    def _route(self, route):
+        url = route.request.url
+        if url.startswith(self.base) or url.startswith(("data:", "blob:", "about:")):
+            route.continue_()
+        else:
+            self.external.append(url)
+            route.abort()
+
+    def errors(self) -> list[str]:
+        return [f"{kind}: {text}" for kind, text in self.console if kind in ("error", "pageerror")]
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def open_page(browser, site):
+    opened = []
+
+    def _open(path: str) -> Page:
+        p = Page(browser, site, path)
+        opened.append(p)
+        return p
+    yield _open
+    for p in opened:
+        p.close()
+
+
+# --------------------------------------------------------------------------- checks
+def typeset_math(page) -> None:
+    """Wait for MathJax (bundled) to finish, if the page has math."""
+    if page.locator(".math").count() == 0:
+        return
+    page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise",
+                           timeout=20000)
+    page.evaluate("() => MathJax.startup.promise")
+    assert page.locator("mjx-container").count() > 0, "math on the page was not typeset by MathJax"
+    assert page.locator("mjx-merror").count() == 0, "MathJax reported a TeX error"
+
+
+def load_all_images(page) -> list[dict]:
+    return page.evaluate("""async () => {
+        const imgs = Array.from(document.images);
+        imgs.forEach(i => { i.loading = "eager"; });
+        await Promise.all(imgs.map(i => i.complete ? null :
+            new Promise(r => { i.addEventListener("load", r); i.addEventListener("error", r); })));
+        return imgs.map(i => ({src: i.currentSrc.slice(0, 120), alt: i.getAttribute("alt"),
+                               width: i.naturalWidth, visible: i.offsetParent !== null}));
+    }""")
+
+
+BAD_ALT = re.compile(r"(^$|\.(png|svg|jpe?g|gif)$|^_images/)", re.I)
+
+
+def cell_problems(page) -> list[str]:
+    return page.evaluate("""() => {
+        const bad = [];
+        for (const el of document.querySelectorAll(
+                ".cell_output .traceback, .cell_output .error, .cell_output .stderr, .output.traceback"))
+            bad.push("error/stderr output: " + el.textContent.trim().slice(0, 200));
+        for (const el of document.querySelectorAll(".cell_output")) {
+            const t = el.textContent;
+            if (t.includes("Traceback (most recent call last)"))
+                bad.push("traceback in a cell: " + t.trim().slice(0, 200));
+            if (/\\b(VBox|HBox|interactive|IntSlider|FloatSlider)\\(children=|\\b(IntSlider|FloatSlider|Dropdown)\\(value=/.test(t))
+                bad.push("a raw ipywidget shown as text (use ds.widgets.explorer): " + t.trim().slice(0, 120));
+            if (/<Figure size \\d+x\\d+ with \\d+ Axes>/.test(t))
+                bad.push("a figure shown as text: " + t.trim().slice(0, 120));
+        }
+        return bad;
+    }""")
+
+
+def check_solutions(page) -> tuple[int, int]:
+    """Open every solution dropdown; return (exercises, solutions)."""
+    n_ex = page.locator("div.exercise").count()
+    sols = page.locator("div.solution")
+    n_sol = sols.count()
+    for i in range(n_sol):
+        sol = sols.nth(i)
+        body = sol.locator(".admonition-title ~ *").first
+        button = sol.locator("button.toggle-button")
+        assert button.count() == 1, f"solution {i + 1} has no toggle button"
+        assert not body.is_visible(), f"solution {i + 1} is not hidden before it is opened"
+        button.click()
+        body.wait_for(state="visible", timeout=5000)
+    return n_ex, n_sol
+
+
+def check_explorers(page) -> int:
+    """Move every control of every explorer; the image must follow. Returns the number of explorers."""
+    explorers = page.locator("div.dpsens-explorer")
+    for e in range(explorers.count()):
+        ex = explorers.nth(e)
+        ex.scroll_into_view_if_needed()
+        data = ex.evaluate("el => JSON.parse(el.querySelector('script.dpsens-explorer-data').textContent)")
+        img = ex.locator("img.dpsens-explorer-image")
+        controls = ex.locator("[data-index]")
+        changed_any = False
+        for c in range(controls.count()):
+            ctrl = controls.nth(c)
+            before_src = img.get_attribute("src")
+            if ctrl.evaluate("el => el.tagName") == "SELECT":
+                n = ctrl.locator("option").count()
+                if n < 2:
+                    continue
+                current = int(ctrl.input_value())
+                ctrl.select_option(str((current + 1) % n))
+            else:
+                if ctrl.get_attribute("max") == "0":
+                    continue
+                ctrl.focus()
+                at_max = ctrl.input_value() == ctrl.get_attribute("max")
+                page.keyboard.press("ArrowLeft" if at_max else "ArrowRight")
+            key = "-".join(controls.nth(k).input_value() for k in range(controls.count()))
+            assert ex.get_attribute("data-current") == key, (
+                f"explorer {e + 1}: moving control {c + 1} did not update the view (wanted {key})")
+            want = data["sources"][data["views"][key][0]]
+            assert img.get_attribute("src") == want, f"explorer {e + 1}: the image is not the view {key}"
+            assert img.get_attribute("alt") == data["views"][key][1]
+            changed_any |= img.get_attribute("src") != before_src
+            assert img.evaluate("i => i.complete && i.naturalWidth > 0")
+        assert changed_any, f"explorer {e + 1}: no control changed the picture"
+    return explorers.count()
+
+
+# --------------------------------------------------------------------------- tests
+def test_pages_are_built():
+    if not (BUILD / "index.html").exists():
+        cannot_run(f"no built site at {BUILD} (run `make book` first)")
+    missing = [p for p in PAGES if not (BUILD / f"{p}.html").exists()]
+    assert not missing, f"pages of _toc.yml missing from the site: {missing}"
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_page(open_page, path):
+    p = open_page(f"{path}.html")
+    page = p.page
+    typeset_math(page)
+    images = load_all_images(page)
+    problems = []
+    problems += [f"image does not load: {i['src']}" for i in images if i["width"] == 0]
+    problems += [f"image without a real alt text: alt={i['alt']!r} src={i['src']}"
+                 for i in images if BAD_ALT.search(i["alt"] or "")]
+    problems += cell_problems(page)
+    n_ex, n_sol = check_solutions(page)
+    stem = path.rsplit("/", 1)[-1]
+    if stem not in NO_EXERCISES and n_ex == 0:
+        problems.append("the chapter has no exercise")
+    if n_sol < n_ex:
+        problems.append(f"{n_ex} exercises but only {n_sol} solutions")
+    check_explorers(page)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{stem}.png"), full_page=True)
+    problems += p.errors()
+    problems += [f"request to another host (blocked): {u}" for u in p.external]
+    problems += [f"failed request: {u}" for u in p.failed]
+    assert not problems, f"{path}.html:\n  " + "\n  ".join(problems)
+
+
+def test_there_is_an_explorer_and_it_responds(open_page):
+    """At least one explorer on the site; each page's explorers are moved in test_page."""
+    if not (BUILD / "index.html").exists():
+        cannot_run(f"no built site at {BUILD} (run `make book` first)")
+    found = {}
+    for path in PAGES:
+        html = (BUILD / f"{path}.html").read_text(encoding="utf-8") if (BUILD / f"{path}.html").exists() else ""
+        if "dpsens-explorer-data" in html:
+            found[path] = html.count('class="dpsens-explorer-data"')
+    assert found, "no page of the site has an interactive explorer"
+    path = next(iter(found))
+    p = open_page(f"{path}.html")
+    assert check_explorers(p.page) == found[path]
+    assert not p.errors()
+
+
+def test_search_finds_smooth_sensitivity(open_page):
+    p = open_page("search.html?q=smooth+sensitivity")
+    page = p.page
+    page.wait_for_selector("#search-results ul.search li", timeout=20000)
+    results = page.locator("#search-results ul.search li a")
+    hrefs = [results.nth(i).get_attribute("href") for i in range(results.count())]
+    assert any("chapters/" in h for h in hrefs), f"search results do not point to chapters: {hrefs}"
+    assert not p.errors() and not p.external
+
+
+TAG = re.compile(r"<(script|link|img|iframe|source|audio|video)\b[^>]*>", re.I)
+ATTR = re.compile(r"""\b(src|href|rel)\s*=\s*["']([^"']*)["']""", re.I)
+EXTERNAL_CSS = re.compile(r"""(?:url\(\s*["']?|@import\s+["'])(?:https?:)?//""", re.I)
+
+
+def test_no_third_party_assets_in_html_or_css():
+    """Static check of every built file: no script, style sheet, font or image from another host."""
+    if not (BUILD / "index.html").exists():
+        cannot_run(f"no built site at {BUILD} (run `make book` first)")
+    bad = []
+    for f in BUILD.rglob("*.html"):
+        for m in TAG.finditer(f.read_text(encoding="utf-8", errors="replace")):
+            tag, attrs = m.group(1).lower(), {k.lower(): v for k, v in ATTR.findall(m.group(0))}
+            url = attrs.get("src") or attrs.get("href") or ""
+            if not re.match(r"(https?:)?//", url):
+                continue
+            if tag == "link" and not re.search(r"stylesheet|preload|icon|font|manifest", attrs.get("rel", "")):
+                continue  # e.g. rel="canonical": a link, not something the page loads
+            bad.append(f"{f.relative_to(BUILD)}: {m.group(0)[:160]}")
+    for f in BUILD.rglob("*.css"):
+        text = re.sub(r"/\*.*?\*/", "", f.read_text(encoding="utf-8", errors="replace"), flags=re.S)
+        bad += [f"{f.relative_to(BUILD)}: {m.group(0)}" for m in EXTERNAL_CSS.finditer(text)]
+    assert not bad, "assets from other hosts:\n  " + "\n  ".join(bad[:20])
