@@ -30,16 +30,21 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ._validate import as_bounds, as_int
+from ._validate import as_bounds, as_int, as_positive, as_probability
+from .plots import PALETTE, laplace_pdf, line_style
 
 __all__ = [
     "symmetric_distance", "flat_map", "max_key_multiplicity", "public_join",
     "truncate_rows_per_id", "drop_non_unique", "truncate_groups_per_id",
     "truncate_rows_per_group_per_id", "private_join", "TRUNCATION_STABILITY",
     "private_join_stability", "per_id_sensitivity", "RowStability",
+    "largest_change", "row_neighbour", "id_neighbour", "GENRES", "films_table", "states_table",
+    "people_table", "users_purchases_tables", "purchases_table",
+    "plot_measured_vs_bound", "plot_contribution_noise", "plot_row_vs_id",
 ]
 
 #: Stability of the two truncation strategies of the source's guide: keeping at
@@ -464,3 +469,267 @@ class RowStability:
     def __str__(self) -> str:
         parts = [f"protect {self.max_rows} row(s)"] + [f"{label} -> {rows}" for label, rows in self.steps]
         return " -> ".join(parts)
+
+
+# ---------------------------------------------------------------------------
+# measuring the largest change over random neighbours
+# ---------------------------------------------------------------------------
+def _as_vector(a, b):
+    sa = a if isinstance(a, pd.Series) else pd.Series(a)
+    sb = b if isinstance(b, pd.Series) else pd.Series(b)
+    both = sa.index.union(sb.index)
+    return sa.reindex(both, fill_value=0).astype(float), sb.reindex(both, fill_value=0).astype(float)
+
+
+def largest_change(transform, pairs, measure: str = "rows", return_pair: bool = False):
+    """Largest distance between ``transform(x)`` and ``transform(x')`` over pairs of neighbours.
+
+    Chapter: *Sensitivity of transformations* -- the measured side of every
+    rule: it must never exceed the rule's bound, and must equal it on a
+    worst-case example.
+
+    Parameters
+    ----------
+    transform : callable
+        Maps one dataset (a DataFrame, or whatever the pairs hold) to a table,
+        a number or a Series of group counts.
+    pairs : iterable of (x, x_prime)
+        Neighbouring datasets.
+    measure : {"rows", "abs", "l1", "l2"}
+        ``"rows"``: :func:`symmetric_distance` of two tables; ``"abs"``:
+        ``|f(x) - f(x')|`` for numbers; ``"l1"``/``"l2"``: norm of the
+        difference of two Series (or dicts) aligned on their index, a missing
+        group counting as 0.
+
+    return_pair : bool
+        Also return the first pair that reached the largest change.
+
+    Returns
+    -------
+    float, or (float, (x, x_prime)) with ``return_pair=True``
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> pairs = [(pd.DataFrame({"x": [1, 2]}), pd.DataFrame({"x": [1]}))]
+    >>> largest_change(lambda t: t.assign(y=t["x"]), pairs), largest_change(len, pairs, "abs")
+    (1.0, 1.0)
+    """
+    if not callable(transform):
+        raise TypeError(f"transform must be a function of one dataset, got {type(transform).__name__}")
+    if measure not in ("rows", "abs", "l1", "l2"):
+        raise ValueError(f"measure must be one of 'rows', 'abs', 'l1', 'l2', got {measure!r}")
+    worst = 0.0
+    seen = 0
+    last = (None, None)  # pairs often share x: transform it once
+    for x, x_prime in pairs:
+        seen += 1
+        if last[0] is not x:
+            last = (x, transform(x))
+        a, b = last[1], transform(x_prime)
+        if measure == "rows":
+            d = symmetric_distance(a, b)
+        elif measure == "abs":
+            d = abs(float(a) - float(b))
+        else:
+            va, vb = _as_vector(a, b)
+            diff = (va - vb).to_numpy()
+            d = float(np.abs(diff).sum()) if measure == "l1" else float(np.sqrt((diff ** 2).sum()))
+        if d > worst or seen == 1:
+            worst, arg = float(d), (x, x_prime)
+    if seen == 0:
+        raise ValueError("pairs must hold at least one pair of neighbouring datasets")
+    return (worst, arg) if return_pair else worst
+
+
+def row_neighbour(df: pd.DataFrame, rng, new_row) -> pd.DataFrame:
+    """A random row-level neighbour: one random row removed, or one new row added (each with probability 1/2).
+
+    Chapter: *Sensitivity of transformations*.  ``new_row(rng)`` returns a
+    dict for the added row.  An empty table always gains a row.
+    """
+    df = _check_frame(df, "df")
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    if len(df) > 0 and rng.random() < 0.5:
+        return df.drop(df.index[rng.integers(len(df))])
+    return pd.concat([df, pd.DataFrame([new_row(rng)])], ignore_index=True)
+
+
+def id_neighbour(df: pd.DataFrame, id_col: str, rng) -> pd.DataFrame:
+    """An identifier-level neighbour: every row of one random identifier removed.
+
+    Chapter: *Sensitivity of transformations*.
+    """
+    df = _check_frame(df, "df")
+    _check_columns(df, id_col, "df")
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    ids = df[id_col].unique()
+    if len(ids) == 0:
+        raise ValueError("df has no identifier to remove")
+    return df[df[id_col] != ids[rng.integers(len(ids))]]
+
+
+# ---------------------------------------------------------------------------
+# small example tables (the situations of the source's guide)
+# ---------------------------------------------------------------------------
+#: Genres of the film example.
+GENRES = ("action", "comedy", "drama", "horror", "romance", "sci-fi")
+
+
+def films_table(rng, n_films: int = 6, max_genres: int = 5) -> pd.DataFrame:
+    """A random table of films, each with 0 to ``max_genres`` genres joined by ``|``.
+
+    Chapter: *Sensitivity of transformations* (flat maps).
+    """
+    n_films = as_int(n_films, "n_films", minimum=0)
+    max_genres = as_int(max_genres, "max_genres", minimum=0, maximum=len(GENRES))
+    rows = []
+    for i in range(n_films):
+        k = int(rng.integers(0, max_genres + 1))
+        rows.append({"title": f"film {int(rng.integers(1000))}",
+                     "genres": "|".join(sorted(rng.choice(GENRES, size=k, replace=False)))})
+    return pd.DataFrame(rows, columns=["title", "genres"])
+
+
+def states_table() -> pd.DataFrame:
+    """The public ZIP-code table of the public-join example: one ZIP code lies in two states.
+
+    Chapter: *Sensitivity of transformations*.
+    """
+    return pd.DataFrame({"zipcode": [10001, 37752, 37752, 60601, 94105],
+                         "state": ["NY", "TN", "KY", "IL", "CA"]})
+
+
+def people_table(rng, n_people: int = 6, zipcodes=(10001, 37752, 60601, 94105, 99999)) -> pd.DataFrame:
+    """A random private table of people (name, age, ZIP code).  99999 is in no state.
+
+    Chapter: *Sensitivity of transformations* (public joins).
+    """
+    n_people = as_int(n_people, "n_people", minimum=0)
+    return pd.DataFrame({"name": [f"person {int(v)}" for v in rng.integers(1000, size=n_people)],
+                         "age": rng.integers(18, 90, size=n_people),
+                         "zipcode": rng.choice(np.asarray(zipcodes), size=n_people)})
+
+
+def users_purchases_tables(rng, n_ids: int = 3, max_rows: int = 4,
+                           min_rows: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Two random private tables sharing ``user_id``: Users (with accidental
+    duplicates) and Purchases, ``min_rows`` to ``max_rows`` rows per identifier in each.
+
+    Chapter: *Sensitivity of transformations* (private joins).
+    """
+    n_ids = as_int(n_ids, "n_ids", minimum=1)
+    max_rows = as_int(max_rows, "max_rows", minimum=0)
+    min_rows = as_int(min_rows, "min_rows", minimum=0, maximum=max_rows)
+    users, purchases = [], []
+    for uid in range(n_ids):
+        users += [{"user_id": uid, "name": f"name {int(rng.integers(100))}"}
+                  for _ in range(int(rng.integers(min_rows, max_rows + 1)))]
+        purchases += [{"user_id": uid, "item": f"item {int(rng.integers(100))}"}
+                      for _ in range(int(rng.integers(min_rows, max_rows + 1)))]
+    return (pd.DataFrame(users, columns=["user_id", "name"]),
+            pd.DataFrame(purchases, columns=["user_id", "item"]))
+
+
+def purchases_table(rng, n_users: int = 5, n_shops: int = 4, max_rows: int = 4) -> pd.DataFrame:
+    """A random table of purchases (user_id, shop, amount): each user buys in a
+    random set of shops, 1 to ``max_rows`` times in each.
+
+    Chapter: *Sensitivity of transformations* (contributions per identifier).
+    """
+    n_users = as_int(n_users, "n_users", minimum=1)
+    n_shops = as_int(n_shops, "n_shops", minimum=1)
+    max_rows = as_int(max_rows, "max_rows", minimum=1)
+    rows = []
+    for uid in range(n_users):
+        shops = rng.choice(n_shops, size=int(rng.integers(1, n_shops + 1)), replace=False)
+        for shop in shops:
+            rows += [{"user_id": uid, "shop": f"shop {int(shop)}", "amount": int(rng.integers(1, 100))}
+                     for _ in range(int(rng.integers(1, max_rows + 1)))]
+    return pd.DataFrame(rows, columns=["user_id", "shop", "amount"])
+
+
+# ---------------------------------------------------------------------------
+# figures
+# ---------------------------------------------------------------------------
+def plot_measured_vs_bound(results: pd.DataFrame):
+    """Bars: the largest change measured over random neighbours, next to each rule's bound.
+
+    Chapter: *Sensitivity of transformations*.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        One row per rule (the index names it), columns ``"measured"`` and ``"bound"``.
+    """
+    if not isinstance(results, pd.DataFrame) or not {"measured", "bound"} <= set(results.columns):
+        raise ValueError("results must be a DataFrame with columns 'measured' and 'bound', one row per rule")
+    fig, ax = plt.subplots(figsize=(9, 4.2))
+    y = np.arange(len(results))
+    ax.barh(y - 0.2, results["bound"], height=0.4, color=PALETTE[0], label="the rule's bound")
+    ax.barh(y + 0.2, results["measured"], height=0.4, color=PALETTE[1], hatch="//",
+            label="largest change measured (random neighbours)")
+    ax.set_yticks(y, results.index)
+    ax.invert_yaxis()
+    ax.set(title="Every rule is reached, none is exceeded", xlabel="change (rows, or norm of the group counts)",
+           ylabel="rule")
+    ax.legend(loc="lower right")
+    return fig
+
+
+def plot_contribution_noise(max_rows_per_group: int = 1, epsilon: float = 1.0, delta: float = 1e-6,
+                            max_groups_limit: int = 64):
+    """Noise standard deviation for per-group counts, Laplace (L1) against Gaussian (L2), as ``g`` grows.
+
+    Chapter: *Sensitivity of transformations*.  Laplace noise needs the L1
+    sensitivity ``g r``, Gaussian noise the L2 sensitivity ``sqrt(g) r``
+    (calibrated with the analytic Gaussian mechanism for ``(ε, δ)``).
+    """
+    from .mechanisms import gaussian_sigma  # local import: mechanisms is a sibling module
+
+    r = as_int(max_rows_per_group, "max_rows_per_group", minimum=1)
+    epsilon = as_positive(epsilon, "epsilon")
+    delta = as_probability(delta, "delta")
+    g = np.arange(1, as_int(max_groups_limit, "max_groups_limit", minimum=2) + 1)
+    lap = math.sqrt(2) * g * r / epsilon
+    gau = np.array([gaussian_sigma(math.sqrt(v) * r, epsilon, delta, method="analytic") for v in g])
+    fig, ax = plt.subplots()
+    ax.plot(g, lap, label="Laplace: scale g·r/ε, std √2·g·r/ε", **line_style(0))
+    ax.plot(g, gau, label=f"Gaussian: L2 sensitivity √g·r, (ε, δ) = ({epsilon:g}, {delta:g})", **line_style(1))
+    cross = g[np.argmax(gau < lap)] if np.any(gau < lap) else None
+    if cross is not None:
+        ax.axvline(cross, color=PALETTE[-1], lw=1, alpha=0.6, label=f"Gaussian smaller from g = {cross}")
+    ax.set(title=f"Noise on per-group counts, r = {r} row(s) per group",
+           xlabel="g = largest number of groups per identifier", ylabel="noise standard deviation (counts)")
+    ax.legend()
+    return fig
+
+
+def plot_row_vs_id(rows_of_person: int = 20, epsilon: float = 1.0, max_rows: int = 2, true_count: int = 500):
+    """Protecting a row is not protecting a person who owns many rows.
+
+    Chapter: *Sensitivity of transformations*.  Left: the count released
+    with row-level noise ``Lap(1/ε)``, with and without one person who owns
+    ``rows_of_person`` rows -- two clearly separated peaks.  Right: after
+    truncating to ``max_rows`` rows per person and noise ``Lap(max_rows/ε)``,
+    the person's presence moves the count by at most ``max_rows``.
+    """
+    k = as_int(rows_of_person, "rows_of_person", minimum=1)
+    epsilon = as_positive(epsilon, "epsilon")
+    r = as_int(max_rows, "max_rows", minimum=1)
+    c = as_int(true_count, "true_count", minimum=0)
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.2), sharey=False)
+    for ax, (title, shift, scale) in zip(axes, (
+            (f"Row-level noise Lap(1/ε): the person moves the count by {k}", k, 1 / epsilon),
+            (f"Truncated to {r} rows per person, Lap({r}/ε)", min(k, r), r / epsilon))):
+        width = max(shift, 0) + 8 * scale
+        t = np.linspace(c - 8 * scale, c + width, 800)
+        ax.plot(t, laplace_pdf(t - c, scale), label="person absent", **line_style(0))
+        ax.plot(t, laplace_pdf(t - c - shift, scale), label="person present", **line_style(1))
+        ax.set(title=title, xlabel="released count (rows)", ylabel="density")
+        ax.title.set_fontsize(10)
+        ax.legend()
+    fig.suptitle(f"ε = {epsilon:g}: the person owns {k} rows")
+    return fig

@@ -9,3 +9,4 @@ from .neighbours import *  # noqa: F401,F403  (check_... functions of the chapte
 from .proportions import *  # noqa: F401,F403
 from .median_grid import *  # noqa: F401,F403
 from .leak import *  # noqa: F401,F403
+from .transformations import *  # noqa: F401,F403

@@ -1,0 +1,79 @@
+"""Checkers for the exercises of the chapter *Sensitivity of transformations*."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from ..transformations import (RowStability, private_join_stability, truncate_groups_per_id,
+                               truncate_rows_per_group_per_id)
+from ._verdict import Verdict, check_number, correct, is_placeholder, not_yet, wrong
+
+__all__ = ["check_plan_sensitivity", "check_private_join_sensitivity", "check_worst_case_purchases"]
+
+
+def check_plan_sensitivity(answer) -> Verdict:
+    """Exercise *Chaining the rules*: flat map (at most 4 rows per row), public
+    join (a key repeats at most 3 times), sum of ``amount`` clamped to [0, 50],
+    one row protected."""
+    expected = RowStability(1).flat_map(4).public_join(3).sum_sensitivity(0, 50)
+    if not is_placeholder(answer):
+        try:
+            value = float(answer)
+        except (TypeError, ValueError):
+            value = None
+        if value is not None and math.isclose(value, 4 * 3):
+            return wrong("that is the number of rows one person can move; the query is a sum.",
+                         "each of those rows moves the sum by at most the clamping bound.")
+        if value is not None and math.isclose(value, (4 + 3) * 50):
+            return wrong("stabilities of successive steps do not add up.",
+                         "each public-joined row comes from one flat-mapped row, which comes from one input row.")
+    return check_number(answer, expected, "the sensitivity of the sum",
+                        "multiply the stabilities of the steps, then by the largest |value| a row can add.")
+
+
+def check_private_join_sensitivity(answer) -> Verdict:
+    """Exercise *Unique users*: Users truncated with drop_non_unique, Purchases with
+    drop_excess(3), both protecting one added or removed row."""
+    expected = private_join_stability(1, 3, "drop_non_unique", "drop_excess")
+    if not is_placeholder(answer):
+        try:
+            value = float(answer)
+        except (TypeError, ValueError):
+            value = None
+        if value is not None and math.isclose(value, private_join_stability(1, 3)):
+            return wrong("that would be drop_excess(1) on the Users table, whose stability is 2.",
+                         "drop_non_unique has stability 1.")
+        if value is not None and math.isclose(value, 3):
+            return wrong("both tables are private: a change in either one moves the join.",
+                         "add the two terms T_l·S_r·M_r and T_r·S_l·M_l.")
+    return check_number(answer, expected, "the stability of the join",
+                        "T_l·S_r·M_r + T_r·S_l·M_l with T the thresholds and S the truncation stabilities.")
+
+
+def _group_counts(df: pd.DataFrame) -> pd.Series:
+    df = truncate_groups_per_id(df, "user_id", "shop", 2)
+    df = truncate_rows_per_group_per_id(df, "user_id", "shop", 3)
+    return df.groupby("shop").size()
+
+
+def check_worst_case_purchases(answer) -> Verdict:
+    """Exercise *Build the worst case*: a purchases table (columns ``user_id`` and
+    ``shop``) in which removing user 0 moves the per-shop counts, after
+    truncation to 2 shops and 3 rows per shop per user, by L1 = 6 (the bound)."""
+    if is_placeholder(answer):
+        return not_yet("a pandas DataFrame with columns user_id and shop")
+    if not isinstance(answer, pd.DataFrame) or not {"user_id", "shop"} <= set(answer.columns):
+        return wrong("give a pandas DataFrame with (at least) the columns 'user_id' and 'shop'.",
+                     "for example pd.DataFrame({'user_id': [0, 0], 'shop': ['a', 'b']}).")
+    if not (answer["user_id"] == 0).any():
+        return wrong("user 0 has no rows: removing it changes nothing.")
+    before = _group_counts(answer)
+    after = _group_counts(answer[answer["user_id"] != 0])
+    both = before.index.union(after.index)
+    change = float(np.abs(before.reindex(both, fill_value=0) - after.reindex(both, fill_value=0)).sum())
+    if change == 6:
+        return correct("removing user 0 moves the counts by exactly the L1 bound g·r = 6.")
+    return wrong(f"removing user 0 moves the counts by {change:g} in L1, not 6.",
+                 "after truncation a user keeps at most 2 shops and 3 rows in each: give user 0 enough of both.")
