@@ -119,7 +119,8 @@ SAME_UNITS = ("mean", "median", "std", "percentile_25", "percentile_50", "percen
 OTHER_UNITS = ("count", "sum", "var")
 
 
-def _query_style(query: str, i: int) -> dict:
+def query_style(query: str, i: int) -> dict:
+    """Colour, line style and marker of query ``query`` drawn as the ``i``-th line of a panel."""
     return {**line_style(i), "marker": QUERY_MARKERS.get(query, "o"), "markersize": 5}
 
 
@@ -159,7 +160,7 @@ def plot_sensitivity_vs_k(tables, title: str, ylabel: str = "sensitivity"):
             shown = [q for q in df.columns if (q in group) or (r == 0 and q not in OTHER_UNITS
                                                                and q not in SAME_UNITS)]
             for i, q in enumerate(shown):  # colours counted within a row: seven distinct at most
-                ax.plot(ks, df[q].to_numpy(float), label=q, **_query_style(q, i))
+                ax.plot(ks, df[q].to_numpy(float), label=q, **query_style(q, i))
             ax.set_xticks(ks)
             ax.set_ylim(bottom=0)
             if r == 0:

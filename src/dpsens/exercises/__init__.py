@@ -7,6 +7,8 @@ Chapter: *For teachers*.  Every ``check_...`` function returns a
 from ._verdict import Verdict, is_placeholder
 from .neighbours import *  # noqa: F401,F403  (check_... functions of the chapter)
 from .proportions import *  # noqa: F401,F403
-from .median_grid import *  # noqa: F401,F403
 from .leak import *  # noqa: F401,F403
+from .median_grid import *  # noqa: F401,F403
+from .global_sens import *  # noqa: F401,F403
+from .local_sens import *  # noqa: F401,F403
 from .transformations import *  # noqa: F401,F403

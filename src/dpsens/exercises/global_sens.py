@@ -1,0 +1,56 @@
+"""Checkers for the exercises of the chapter *Global sensitivity from scratch*.
+
+The expected values are computed by enumeration (:mod:`dpsens.grid`), which
+is independent of the exact engine the chapter teaches.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..grid import sensitivity_grid
+from ..neighbors import Domain, Pool, check_release
+from ._verdict import Verdict, check_number, correct, is_placeholder, not_yet, wrong
+
+__all__ = ["check_global_sum", "check_bounded_mean", "check_variance_worst_release"]
+
+ABSENCE_DAYS = Pool([1, 2, 3, 4, 5, 6, 7, 8, 15, 20])
+DRIVING = Domain([1, 2, 3])
+
+
+def check_global_sum(answer) -> Verdict:
+    """Exercise *The sum at k = 2*: unbounded global sensitivity of the sum of
+    the absence days (pool of ten, n = 6) at group size 2."""
+    expected = sensitivity_grid(ABSENCE_DAYS, 6, 2, "sum", "unbounded").global_sensitivity
+    return check_number(answer, expected, "the unbounded global sensitivity of the sum at k = 2",
+                        "adding or removing two records changes the sum by their total: which two records "
+                        "of the pool are the largest?")
+
+
+def check_bounded_mean(answer) -> Verdict:
+    """Exercise *A formula for the mean*: bounded global sensitivity of the
+    mean on the domain {1, 2, 3}, n = 4, k = 2."""
+    expected = sensitivity_grid(DRIVING, 4, 2, "mean", "bounded").global_sensitivity
+    return check_number(answer, expected, "the bounded global sensitivity of the mean at k = 2",
+                        "replacing k records changes the total by at most k times the width of the domain; "
+                        "the size stays n.")
+
+
+def check_variance_worst_release(answer) -> Verdict:
+    """Exercise *Where the variance is most sensitive*: a release of size 4
+    from the domain {1, 2, 3} whose unbounded local sensitivity of the
+    variance (k = 1) equals the global sensitivity."""
+    if is_placeholder(answer):
+        return not_yet("a release of four values, e.g. [1, 2, 3, 3]")
+    try:
+        x = tuple(check_release(answer, DRIVING).tolist())
+    except (TypeError, ValueError) as exc:
+        return wrong(f"not a release of the domain {{1, 2, 3}}: {exc}", "give four values from {1, 2, 3}.")
+    if len(x) != 4:
+        return wrong(f"the release must have 4 records, yours has {len(x)}.", "n = 4 in this exercise.")
+    g = sensitivity_grid(DRIVING, 4, 1, "var", "unbounded")
+    local = float(g.local[g.rows.index(x)])
+    if np.isclose(local, g.global_sensitivity):
+        return correct("at this release one record carries the largest possible change of the variance.")
+    return wrong(f"the local sensitivity there is {local:.4g}, below the global sensitivity.",
+                 "the most spread-out release is not the answer: look for a tight group with one record "
+                 "far away.")
