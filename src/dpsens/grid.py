@@ -182,7 +182,7 @@ def sensitivity_grid(universe, n: int, k: int = 1, query: str = "median",
     --------
     >>> g = sensitivity_grid(Pool([1, 2, 3, 10, 11]), n=3, k=1, query="median")
     >>> g.shape, g.global_sensitivity
-    ((10, 5), 4.0)
+    ((10, 5), 4.5)
     """
     universe = resolve_universe(universe)
     name, f = check_query(query)
@@ -449,7 +449,7 @@ def plot_source_comparison(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, que
     src = np.array([source_bounded_local(x, universe, k, query) for x in g.rows])
     anchored = g.local
     y = np.arange(len(g.rows))
-    fig, ax = plt.subplots(figsize=(7.5, 0.6 + 0.36 * len(y)))
+    fig, ax = plt.subplots(figsize=(7.5, 1.4 + 0.36 * len(y)))
     for i in np.flatnonzero(~np.isclose(src, anchored)):
         ax.axhspan(i - 0.45, i + 0.45, color=PALETTE[6], alpha=0.35, lw=0)
     ax.plot(anchored, y, "o", color=PALETTE[0], ms=8, label="definition: max |f(x) − f(x′)|")
@@ -458,7 +458,9 @@ def plot_source_comparison(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, que
     ax.set_yticks(y)
     ax.set_yticklabels([f"x = {_fmt(x)}" for x in g.rows])
     ax.invert_yaxis()
+    hi = float(max(np.max(src), np.max(anchored)))
+    ax.set_xlim(-0.05 * hi, 1.08 * hi if hi > 0 else 1)
     ax.set(xlabel=f"bounded local sensitivity of the {query} (k = {k})",
-           title="Where the source's bounded variant overstates local sensitivity (shaded rows)")
-    ax.legend(loc="lower right")
+           title="Bounded local sensitivity: definition vs source (shaded: they differ)")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncols=2)
     return fig
