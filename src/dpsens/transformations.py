@@ -675,7 +675,7 @@ def plot_measured_vs_bound(results: pd.DataFrame):
     ax.invert_yaxis()
     ax.set(title="Every rule is reached, none is exceeded", xlabel="change (rows, or norm of the group counts)",
            ylabel="rule")
-    ax.legend(loc="lower right")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return fig
 
 
