@@ -282,6 +282,15 @@ def test_chunks_are_a_disjoint_partition():
     assert ans[0] == pytest.approx(np.mean(np.arange(11)))
 
 
+@pytest.mark.parametrize("func", ["mean", "median", "sum"])
+@pytest.mark.parametrize("n,k", [(103, 10), (100, 10), (7, 7), (55, 1), (32561, 600)])
+def test_vectorised_chunks_equal_the_loop(func, n, k):
+    x = np.random.default_rng(n).integers(17, 91, size=n).astype(float)
+    fast = m.chunk_answers(x, func, k, -1e9, 1e9, rng(4))
+    slow = m.chunk_answers(x, getattr(np, func), k, -1e9, 1e9, rng(4))   # a callable takes the loop
+    assert np.allclose(fast, slow, rtol=0, atol=1e-9)
+
+
 def test_chunk_answers_are_clipped():
     x = np.concatenate([np.full(50, 0.0), np.full(50, 100.0)])
     ans = m.chunk_answers(x, "mean", 2, 20, 80, shuffle=False)

@@ -12,3 +12,4 @@ from .median_grid import *  # noqa: F401,F403
 from .global_sens import *  # noqa: F401,F403
 from .local_sens import *  # noqa: F401,F403
 from .transformations import *  # noqa: F401,F403
+from .sample_aggregate import *  # noqa: F401,F403

@@ -1,0 +1,270 @@
+"""Sample-and-aggregate in practice: the source's chunking, the bias/noise trade-off, overlapping chunks, figures.
+
+Chapter: *Sample and aggregate*.
+
+The mechanism itself is :func:`dpsens.mechanisms.sample_and_aggregate`; this
+module holds what the chapter measures about it.
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from ._validate import as_bounds, as_data, as_int, as_positive
+from .mechanisms import _split_reduce, check_rng, chunk_answers
+from .plots import PALETTE, line_style
+from .queries import check_query
+
+__all__ = ["source_chunks", "partition_aggregates", "saa_error_profile", "bootstrap_multiplicity",
+           "positional_median_counterexample", "plot_saa_tradeoff", "plot_saa_explorer",
+           "plot_error_comparison"]
+
+
+def source_chunks(x, k) -> list[np.ndarray]:
+    """The chunks of *Programming Differential Privacy*'s ``saa_avg_age``.
+
+    Chapter: *Sample and aggregate*.
+
+    The source asks for ``k`` chunks but slices consecutive rows with
+    ``chunk_size = ceil(n / k)``, which yields ``ceil(n / chunk_size)``
+    chunks -- possibly fewer than ``k``, with a short last chunk -- while its
+    noise is still calibrated to ``k``.  Reproduced here to count them.
+    """
+    x = as_data(x)
+    k = as_int(k, "k", minimum=1, maximum=len(x))
+    size = math.ceil(len(x) / k)
+    return [x[i:i + size] for i in range(0, len(x), size)]
+
+
+def partition_aggregates(x, func, n_chunks, lower, upper, rng, n_partitions: int = 40) -> np.ndarray:
+    """Noiseless sample-and-aggregate answers ``mean(clip(func(chunk)))`` for independent random partitions.
+
+    Chapter: *Sample and aggregate*.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_partitions,)
+    """
+    rng = check_rng(rng)
+    n_partitions = as_int(n_partitions, "n_partitions", minimum=1)
+    return np.array([np.mean(chunk_answers(x, func, n_chunks, lower, upper, rng=rng, shuffle=True))
+                     for _ in range(n_partitions)])
+
+
+def saa_error_profile(x, func, ks, lower, upper, epsilon, rng, n_partitions: int = 40, truth=None) -> pd.DataFrame:
+    """Bias, partition spread, noise and root-mean-square error of sample-and-aggregate for each chunk count.
+
+    Chapter: *Sample and aggregate*.
+
+    For a release ``A = a(π) + Lap(b)`` with ``a(π)`` the noiseless answer of
+    a random partition ``π`` and ``b = (upper − lower)/(kε)``, the mean
+    squared error about ``truth`` splits exactly into
+    ``(E a − truth)² + Var a + 2b²``.  The first two terms are estimated from
+    ``n_partitions`` seeded partitions, the last is exact.
+
+    Parameters
+    ----------
+    x : array_like
+    func : str or callable
+    ks : sequence of int
+        Chunk counts.
+    lower, upper : float
+        Clipping bounds of the chunk answers.
+    epsilon : float
+    rng : numpy.random.Generator
+    n_partitions : int
+    truth : float, optional
+        The value to estimate; ``func(x)`` by default.
+
+    Returns
+    -------
+    pandas.DataFrame with columns ``k``, ``chunk_size``, ``bias``, ``partition_sd``, ``noise_sd``, ``rmse``.
+    """
+    x = as_data(x)
+    _, f = check_query(func, allow_callable=True)
+    lower, upper = as_bounds(lower, upper)
+    epsilon = as_positive(epsilon, "epsilon")
+    truth = float(f(x)) if truth is None else float(truth)
+    rows = []
+    for k in ks:
+        a = partition_aggregates(x, func, k, lower, upper, rng, n_partitions)
+        bias = float(a.mean() - truth)
+        psd = float(a.std(ddof=1)) if a.size > 1 else 0.0
+        noise_sd = math.sqrt(2) * (upper - lower) / (k * epsilon)
+        rows.append({"k": int(k), "chunk_size": len(x) / k, "bias": bias, "partition_sd": psd,
+                     "noise_sd": noise_sd, "rmse": math.sqrt(bias**2 + psd**2 + noise_sd**2)})
+    return pd.DataFrame(rows)
+
+
+def bootstrap_multiplicity(n, n_chunks, chunk_size, rng) -> np.ndarray:
+    """How many chunks each record falls in when chunks are drawn *with replacement* (overlapping chunks).
+
+    Chapter: *Sample and aggregate*.
+
+    Each of ``n_chunks`` chunks is ``chunk_size`` record indices drawn
+    uniformly with replacement, as a bootstrap would.  A record that falls in
+    ``M`` chunks moves ``M`` clipped answers, so the average moves by up to
+    ``M (upper − lower)/n_chunks``: ``M`` times the sensitivity the noise is
+    calibrated to.
+
+    Returns
+    -------
+    numpy.ndarray of length ``n``: the number of chunks holding each record.
+    """
+    n = as_int(n, "n", minimum=1)
+    n_chunks = as_int(n_chunks, "n_chunks", minimum=1)
+    chunk_size = as_int(chunk_size, "chunk_size", minimum=1)
+    rng = check_rng(rng)
+    idx = rng.integers(0, n, size=(n_chunks, chunk_size))
+    # a record counts once per chunk even if drawn twice into the same chunk
+    chunk_of = np.repeat(np.arange(n_chunks), chunk_size)
+    pairs = np.unique(np.stack([chunk_of, idx.ravel()]), axis=1)
+    return np.bincount(pairs[1], minlength=n)
+
+
+def positional_median_counterexample(n_pairs: int = 50):
+    """Two neighbouring datasets on which sample-and-aggregate over *positional* chunks of 3 jumps by 30.
+
+    Chapter: *Sample and aggregate*.
+
+    ``x`` repeats the blocks ``[80, 80, 20]`` and ``[20, 20, 20]``; chunks
+    are consecutive triples, the answer is the chunk median clipped to
+    ``[20, 80]``.  Removing the first record shifts every later record one
+    position to the left: every ``[80, 80, 20]`` chunk becomes
+    ``[80, 20, 20]``, whose median drops from 80 to 20.  Half of the chunk
+    answers move by 60 although only one person left.
+
+    Returns
+    -------
+    (x, x_prime) : numpy arrays; ``x_prime`` is ``x`` without its first record
+    plus one trailing 20 so that both split into ``2·n_pairs`` chunks
+    (removing a record and adding another: two unbounded steps, one bounded
+    replacement -- the claimed sensitivity bound doubles at most).
+    """
+    n_pairs = as_int(n_pairs, "n_pairs", minimum=1)
+    x = np.tile([80.0, 80.0, 20.0, 20.0, 20.0, 20.0], n_pairs)
+    x_prime = np.append(x[1:], 20.0)
+    return x, x_prime
+
+
+# ------------------------------------------------------------------------------------------ figures
+
+def plot_saa_tradeoff(profiles, epsilon, marker_k=None, title=None, ax=None):
+    """Root-mean-square error of sample-and-aggregate against the number of chunks, with its parts.
+
+    Chapter: *Sample and aggregate*.
+
+    Parameters
+    ----------
+    profiles : dict
+        ``label -> DataFrame`` from :func:`saa_error_profile`.
+    epsilon : float
+        Only for the title.
+    marker_k : int, optional
+        Mark this chunk count with a vertical line.
+    ax : matplotlib Axes, optional
+        Draw into it (used by :func:`plot_saa_explorer`); a new figure otherwise.
+    """
+    fig = None
+    if ax is None:
+        fig, ax = plt.subplots()
+    for i, (lab, prof) in enumerate(profiles.items()):
+        st = line_style(2 * i)
+        ax.plot(prof["k"], prof["rmse"], marker="o", ms=3, lw=2, color=st["color"], label=f"{lab}: total RMSE")
+        ax.plot(prof["k"], np.sqrt(prof["bias"] ** 2 + prof["partition_sd"] ** 2), lw=1.5, ls="--",
+                color=st["color"], label=f"{lab}: bias and chunking spread")
+    first = next(iter(profiles.values()))
+    ax.plot(first["k"], first["noise_sd"], lw=1.5, ls=":", color=PALETTE[-1], label="Laplace noise sd (all)")
+    if marker_k is not None:
+        ax.axvline(marker_k, color=PALETTE[3], lw=1, alpha=0.7, label=f"k = {marker_k}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set(xlabel="number of chunks k (log scale)", ylabel="error in years (log scale)",
+           title=title or f"Sample and aggregate on the ages, ε = {epsilon:g}: noise against bias")
+    ax.legend(fontsize=8)
+    return fig if fig is not None else ax.figure
+
+
+@lru_cache(maxsize=16)
+def _cached_aggregates(data_key, n_chunks, func, lower, upper, seed, n_partitions):
+    x = _DATA[data_key]
+    return partition_aggregates(x, func, n_chunks, lower, upper, np.random.default_rng(seed), n_partitions)
+
+
+_DATA: dict = {}
+
+
+def plot_saa_explorer(x, n_chunks: int = 600, epsilon: float = 1.0, func: str = "mean", lower: float = 20.0,
+                      upper: float = 80.0, n_partitions: int = 40, draws: int = 25, seed: int = 0,
+                      profile=None):
+    """Releases of sample-and-aggregate at one (k, ε), with the error curve beside it.
+
+    Chapter: *Sample and aggregate* (the explorer over k and ε).
+
+    Left: histogram of ``n_partitions × draws`` seeded releases (random
+    partition, then Laplace noise), the true value and the mean release.
+    Right (if ``profile`` is given): the RMSE curve of
+    :func:`plot_saa_tradeoff` rescaled to this ε, with k marked.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    x = as_data(x)
+    epsilon = as_positive(epsilon, "epsilon")
+    n_chunks = as_int(n_chunks, "n_chunks", minimum=1, maximum=len(x))
+    key = (len(x), float(x.sum()), float((x * x).sum()))
+    _DATA[key] = x
+    agg = _cached_aggregates(key, n_chunks, func, float(lower), float(upper), seed, n_partitions)
+    rng = np.random.default_rng(seed + 1)
+    scale = (upper - lower) / (n_chunks * epsilon)
+    rel = (agg[:, None] + rng.laplace(0.0, scale, size=(agg.size, draws))).ravel()
+    _, f = check_query(func, allow_callable=False)
+    truth = float(f(x))
+    fig, axes = plt.subplots(1, 2 if profile is not None else 1, figsize=(11, 4.3) if profile is not None else None,
+                             squeeze=False)
+    ax = axes[0, 0]
+    ax.hist(rel, bins=40, color=PALETTE[0], alpha=0.8, label=f"{rel.size} seeded releases")
+    ax.axvline(truth, color=PALETTE[-1], lw=2, label=f"true {func}: {truth:.2f}")
+    ax.axvline(rel.mean(), color=PALETTE[1], lw=2, ls="--", label=f"mean release: {rel.mean():.2f}")
+    rmse = float(np.sqrt(np.mean((rel - truth) ** 2)))
+    ax.set(xlabel=f"released {func} of age (years)", ylabel="number of releases",
+           title=f"k = {n_chunks} chunks (about {len(x) / n_chunks:.0f} records each), ε = {epsilon:g}: "
+                 f"RMSE {rmse:.3f}")
+    ax.legend(fontsize=8)
+    if profile is not None:
+        prof = profile.copy()
+        prof["noise_sd"] = math.sqrt(2) * (upper - lower) / (prof["k"] * epsilon)
+        prof["rmse"] = np.sqrt(prof["bias"] ** 2 + prof["partition_sd"] ** 2 + prof["noise_sd"] ** 2)
+        plot_saa_tradeoff({func: prof}, epsilon, marker_k=n_chunks, ax=axes[0, 1], title=f"error against k, ε = {epsilon:g}")
+    return fig
+
+
+def plot_error_comparison(errors, title=None, xlabel="absolute error (years, log scale)"):
+    """Distributions of absolute errors of several mechanisms (box plots on a log axis).
+
+    Chapter: *Sample and aggregate* (and the comparisons of the part).
+
+    Parameters
+    ----------
+    errors : dict
+        ``label -> array`` of absolute errors (⊥ answers removed beforehand).
+    """
+    labels = list(errors)
+    data = [np.maximum(np.asarray(errors[k], float), 1e-6) for k in labels]
+    fig, ax = plt.subplots(figsize=(8.5, 0.6 * len(labels) + 1.8))
+    bp = ax.boxplot(data, orientation="horizontal", whis=(5, 95), showfliers=False, patch_artist=True, tick_labels=labels)
+    for i, box in enumerate(bp["boxes"]):
+        box.set_facecolor(PALETTE[i % 7])
+        box.set_alpha(0.6)
+    for i, d in enumerate(data):
+        ax.plot(np.sqrt(np.mean(d**2)), i + 1, marker="D", color=PALETTE[-1], ms=5,
+                label="root-mean-square error" if i == 0 else None)
+    ax.set_xscale("log")
+    ax.set(xlabel=xlabel, title=title or "Error of the mechanisms (box: quartiles, whiskers: 5–95 %)")
+    ax.legend(loc="lower right")
+    return fig

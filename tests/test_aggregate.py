@@ -1,0 +1,121 @@
+"""Tests for dpsens.aggregate and the checkers of the chapter *Sample and aggregate*."""
+from __future__ import annotations
+
+import math
+
+import matplotlib
+import numpy as np
+import pytest
+from scipy import stats
+
+matplotlib.use("Agg")
+
+from dpsens import aggregate as ag, mechanisms as mech  # noqa: E402
+from dpsens.exercises import sample_aggregate as sa  # noqa: E402
+
+N_AGES = 32561
+
+
+def test_source_chunks_reproduce_the_source():
+    x = np.arange(N_AGES, dtype=float)
+    chunks = ag.source_chunks(x, 600)
+    # by hand: ceil(32561/600) = 55 rows per chunk; 592 * 55 = 32560, so 593 chunks, the last with 1 row
+    assert len(chunks[0]) == 55 and len(chunks) == 593 and len(chunks[-1]) == 1
+    assert np.array_equal(np.concatenate(chunks), x)
+    assert len(ag.source_chunks(x[:-1], 600)) == 592
+    assert len(ag.source_chunks(x, 6000)) == 5427
+
+
+def test_error_profile_decomposition_matches_simulated_releases():
+    rng = np.random.default_rng(0)
+    x = rng.integers(17, 91, size=2000).astype(float)
+    k, eps = 50, 0.5
+    prof = ag.saa_error_profile(x, "median", [k], 20, 80, eps, np.random.default_rng(1), n_partitions=200)
+    row = prof.iloc[0]
+    assert row["noise_sd"] == pytest.approx(math.sqrt(2) * 60 / (k * eps))
+    # direct simulation of the full mechanism
+    g = np.random.default_rng(2)
+    rel = np.array([mech.sample_and_aggregate(x, "median", k, 20, 80, eps, g) for _ in range(2000)])
+    rmse = math.sqrt(np.mean((rel - np.median(x)) ** 2))
+    assert rmse == pytest.approx(row["rmse"], rel=0.08)
+    # the mean of equal-sized chunk means is the overall mean: no bias, no spread
+    prof = ag.saa_error_profile(x, "mean", [40], -1e9, 1e9, 1.0, np.random.default_rng(3), n_partitions=10)
+    assert abs(prof.iloc[0]["bias"]) < 1e-9 and prof.iloc[0]["partition_sd"] < 1e-9
+
+
+def test_bootstrap_multiplicity_against_a_loop():
+    n, k, m = 500, 300, 7
+    fast = ag.bootstrap_multiplicity(n, k, m, np.random.default_rng(9))
+    idx = np.random.default_rng(9).integers(0, n, size=(k, m))
+    slow = np.zeros(n, dtype=int)
+    for row in idx:
+        for r in set(row.tolist()):
+            slow[r] += 1
+    assert np.array_equal(fast, slow)
+    assert fast.sum() == sum(len(set(r)) for r in idx.tolist())
+
+
+def test_positional_counterexample_breaks_the_bound_random_chunks_do_not():
+    x, xp = ag.positional_median_counterexample(50)
+    assert len(x) == len(xp) == 300
+    # x' is x with one 80 replaced by a 20 (as multisets)
+    assert np.sum(x == 80) - np.sum(xp == 80) == 1 and np.sum(xp == 20) - np.sum(x == 20) == 1
+    a = mech.chunk_answers(x, "median", 100, 20, 80, shuffle=False).mean()
+    b = mech.chunk_answers(xp, "median", 100, 20, 80, shuffle=False).mean()
+    assert (a, b) == (50.0, 20.0)
+    assert abs(a - b) > 10 * 2 * 60 / 100
+    # with a random partition, coupled through the same permutation of record *identities*, the change
+    # stays within the bound: replace the first record's value only (the others keep their chunks)
+    x_rep = x.copy()
+    x_rep[0] = 20.0
+    for seed in range(20):
+        ca = mech.chunk_answers(x, "median", 100, 20, 80, np.random.default_rng(seed))
+        cb = mech.chunk_answers(x_rep, "median", 100, 20, 80, np.random.default_rng(seed))
+        assert abs(ca.mean() - cb.mean()) <= 60 / 100 + 1e-12
+        assert np.sum(ca != cb) <= 1
+
+
+def test_noisy_mean_sum_count_distribution():
+    x = np.full(1000, 40.0)
+    rel = mech.noisy_mean_sum_count(x, 0, 100, 1.0, np.random.default_rng(5), size=20_000)
+    # simulate the same quotient independently with scipy
+    g = np.random.default_rng(6)
+    ref = (40_000 + stats.laplace(0, 200).rvs(20_000, random_state=g)) / (1000 + stats.laplace(0, 2).rvs(
+        20_000, random_state=g))
+    assert stats.ks_2samp(rel, ref).pvalue > 0.01
+    assert isinstance(mech.noisy_mean_sum_count(x, 0, 100, 1.0, np.random.default_rng(5)), float)
+
+
+def test_figures():
+    x = np.random.default_rng(0).integers(17, 91, size=3000).astype(float)
+    prof = ag.saa_error_profile(x, "median", [10, 100, 1000], 20, 80, 1.0, np.random.default_rng(1), 5)
+    for fig in (ag.plot_saa_tradeoff({"median": prof}, 1.0, marker_k=100),
+                ag.plot_saa_explorer(x, 100, 0.5, "median", profile=prof, n_partitions=5, draws=4),
+                ag.plot_saa_explorer(x, 100, 0.5, "mean", n_partitions=5, draws=4),
+                ag.plot_error_comparison({"a": [0.1, 0.2], "b": [1, 2]})):
+        for ax in fig.axes:
+            assert ax.get_xlabel() and ax.get_title() and ax.get_legend() is not None
+        matplotlib.pyplot.close(fig)
+
+
+def test_saa_checkers():
+    assert sa.check_saa_source_chunks(...).status == "not yet"
+    assert sa.check_saa_source_chunks(5427).correct
+    assert sa.check_saa_source_chunks(6000).status == "wrong"
+
+    assert sa.check_saa_source_epsilon(...).status == "not yet"
+    assert sa.check_saa_source_epsilon(6000 / 5427).correct
+    assert sa.check_saa_source_epsilon(1.0).status == "wrong"
+    assert sa.check_saa_source_epsilon(5427 / 6000).status == "wrong"
+
+    worked = float(ag.bootstrap_multiplicity(N_AGES, 6000, 55, np.random.default_rng(2023)).max())
+    assert sa.check_saa_overlap_epsilon(worked).correct
+    assert sa.check_saa_overlap_epsilon(...).status == "not yet"
+    assert sa.check_saa_overlap_epsilon(10.13).status == "wrong"        # the mean multiplicity
+
+    assert sa.check_saa_chunks_for_noise(math.ceil(math.sqrt(2) * 60 / 0.05)).correct
+    assert sa.check_saa_chunks_for_noise(1697).status == "wrong"
+    assert sa.check_saa_chunks_for_noise(1200).status == "wrong"       # scale, not sd
+    assert sa.check_saa_chunks_for_noise(5000).status == "wrong"
+    assert sa.check_saa_chunks_for_noise(...).status == "not yet"
+    assert "1698" not in str(sa.check_saa_chunks_for_noise(1697))
