@@ -209,6 +209,10 @@ def test_heavy_tailed_constants_are_admissible():
         for lam in np.linspace(-beta, beta, 11):
             dil = lam + np.log(m.polynomial_tail_pdf(np.exp(lam) * z, gamma))
             assert np.max(np.abs(logh - dil)) <= eps / 2 + 1e-12
+    # the dilation bound (gamma - 1)|lambda| <= eps/2 is tight: beta = eps/gamma fails it for gamma = 4
+    logh = np.log(m.polynomial_tail_pdf(z, 4.0))
+    lam = eps / 4
+    assert np.max(np.abs(logh - lam - np.log(m.polynomial_tail_pdf(np.exp(lam) * z, 4.0)))) > eps / 2 + 0.2
     # gamma = 4: noise 10 S / eps, beta = eps / 10
     assert m.heavy_tailed_constants(2.0, 4.0) == pytest.approx((0.2, 0.2))
     assert m.smooth_sensitivity_beta(2.0, noise="cauchy") == pytest.approx(0.2)

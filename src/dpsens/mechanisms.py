@@ -412,7 +412,10 @@ def heavy_tailed_constants(epsilon, gamma: float = 4.0) -> tuple[float, float]:
 
     The test suite checks the two admissibility conditions behind this
     (sliding by ``|Δ| <= α`` and dilation by ``e^λ``, ``|λ| <= β``, each
-    changing the log density by at most ε/2) numerically on a grid.
+    changing the log density by at most ε/2) numerically on a grid.  (The
+    dilation condition alone needs ``β <= ε/(2(γ−1))``: the log density of
+    ``e^λ Z`` differs from that of ``Z`` by up to ``(γ−1)|λ|`` in the tails,
+    so constants such as ``β = ε/γ`` seen in some code fail it for γ = 4.)
 
     Returns
     -------
