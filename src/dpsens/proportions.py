@@ -252,6 +252,16 @@ def source_release(counts, epsilon, rng, size=None) -> np.ndarray:
     Chapter: *Proportions vs frequencies*.  Every proportion gets its own
     noise of scale ``source_proportion_sensitivity(counts) / epsilon``.
 
+    Parameters
+    ----------
+    counts : array_like of int
+        Records per label.
+    epsilon : float
+        The privacy parameter the note *claims*, > 0.
+    rng : numpy.random.Generator
+    size : int, optional
+        Number of independent releases.
+
     Returns
     -------
     numpy.ndarray

@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from ._validate import as_bounds, as_int, as_positive, as_probability
+from .mechanisms import check_rng
 from .plots import PALETTE, laplace_pdf, line_style
 
 __all__ = [
@@ -204,6 +205,29 @@ def public_join(private: pd.DataFrame, public: pd.DataFrame, on) -> pd.DataFrame
     Chapter: *Sensitivity of transformations*.  Stability:
     :func:`max_key_multiplicity` of the public table -- a property of the
     public table only, so it may be looked at freely.
+
+    Parameters
+    ----------
+    private, public : pandas.DataFrame
+    on : str or list of str
+        The join key, a column of both tables.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per matching (private row, public row) pair.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If a table is not a DataFrame or lacks the key.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> people = pd.DataFrame({"name": ["Susie"], "zip": [37752]})
+    >>> len(public_join(people, pd.DataFrame({"zip": [37752, 37752], "state": ["TN", "KY"]}), "zip"))
+    2
     """
     private, public = _check_frame(private, "private"), _check_frame(public, "public")
     cols = _check_columns(private, on, "private")
@@ -259,6 +283,22 @@ def drop_non_unique(df: pd.DataFrame, key) -> pd.DataFrame:
     Chapter: *Sensitivity of transformations*.  Stability 1: adding a row
     either adds it (new key), removes the one row it now collides with, or
     changes nothing.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    key : str or list of str
+
+    Returns
+    -------
+    pandas.DataFrame
+        The rows whose key is unique, with their original index.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> drop_non_unique(pd.DataFrame({"id": [1, 1, 2]}), "id")["id"].tolist()
+    [2]
     """
     df = _check_frame(df, "df")
     cols = _check_columns(df, key, "df")
@@ -295,7 +335,27 @@ def truncate_rows_per_group_per_id(df: pd.DataFrame, id_col: str, group_col, max
                                    rng=None) -> pd.DataFrame:
     """Keep at most ``max_rows`` rows per (identifier, group) (``MaxRowsPerGroupPerID``).
 
-    Chapter: *Sensitivity of transformations*.
+    Chapter: *Sensitivity of transformations*.  Same choice rule as
+    :func:`truncate_rows_per_id`, with the pair (identifier, group) as the key.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    id_col, group_col : str
+    max_rows : int
+        Rows kept per (identifier, group), >= 1.
+    rng : numpy.random.Generator, optional
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"user": [1, 1, 1, 1], "shop": ["a", "a", "a", "b"]})
+    >>> truncate_rows_per_group_per_id(df, "user", "shop", 2).groupby("shop").size().tolist()
+    [2, 1]
     """
     df = _check_frame(df, "df")
     ids = _check_columns(df, id_col, "df")
@@ -313,6 +373,35 @@ def private_join(left: pd.DataFrame, right: pd.DataFrame, on, left_max_rows: int
     :func:`truncate_rows_per_id`) or ``"drop_non_unique"`` (see
     :func:`drop_non_unique`; then ``*_max_rows`` is 1 and may be omitted).
     The stability is :func:`private_join_stability`.
+
+    Parameters
+    ----------
+    left, right : pandas.DataFrame
+    on : str or list of str
+        The join key.
+    left_max_rows, right_max_rows : int or None
+        Truncation thresholds ``T``.
+    left_truncation, right_truncation : {"drop_excess", "drop_non_unique"}
+    rng : numpy.random.Generator, optional
+        Random instead of hash-based choice of the rows kept.
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Raises
+    ------
+    ValueError
+        For an unknown truncation, a missing threshold, or a threshold other
+        than 1 with ``drop_non_unique``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> users = pd.DataFrame({"uid": [1, 2, 2], "name": ["a", "b", "c"]})
+    >>> buys = pd.DataFrame({"uid": [1, 1, 1, 2], "item": ["x", "y", "z", "w"]})
+    >>> len(private_join(users, buys, "uid", None, 2, left_truncation="drop_non_unique"))
+    2
     """
     left, right = _check_frame(left, "left"), _check_frame(right, "right")
     cols = _check_columns(left, on, "left")
@@ -549,8 +638,9 @@ def row_neighbour(df: pd.DataFrame, rng, new_row) -> pd.DataFrame:
     dict for the added row.  An empty table always gains a row.
     """
     df = _check_frame(df, "df")
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    rng = check_rng(rng)
+    if not callable(new_row):
+        raise TypeError(f"new_row must be a function of rng returning a dict, got {type(new_row).__name__}")
     if len(df) > 0 and rng.random() < 0.5:
         return df.drop(df.index[rng.integers(len(df))])
     return pd.concat([df, pd.DataFrame([new_row(rng)])], ignore_index=True)
@@ -563,8 +653,7 @@ def id_neighbour(df: pd.DataFrame, id_col: str, rng) -> pd.DataFrame:
     """
     df = _check_frame(df, "df")
     _check_columns(df, id_col, "df")
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    rng = check_rng(rng)
     ids = df[id_col].unique()
     if len(ids) == 0:
         raise ValueError("df has no identifier to remove")
@@ -583,6 +672,7 @@ def films_table(rng, n_films: int = 6, max_genres: int = 5) -> pd.DataFrame:
 
     Chapter: *Sensitivity of transformations* (flat maps).
     """
+    rng = check_rng(rng)
     n_films = as_int(n_films, "n_films", minimum=0)
     max_genres = as_int(max_genres, "max_genres", minimum=0, maximum=len(GENRES))
     rows = []
@@ -607,6 +697,7 @@ def people_table(rng, n_people: int = 6, zipcodes=(10001, 37752, 60601, 94105, 9
 
     Chapter: *Sensitivity of transformations* (public joins).
     """
+    rng = check_rng(rng)
     n_people = as_int(n_people, "n_people", minimum=0)
     return pd.DataFrame({"name": [f"person {int(v)}" for v in rng.integers(1000, size=n_people)],
                          "age": rng.integers(18, 90, size=n_people),
@@ -620,6 +711,7 @@ def users_purchases_tables(rng, n_ids: int = 3, max_rows: int = 4,
 
     Chapter: *Sensitivity of transformations* (private joins).
     """
+    rng = check_rng(rng)
     n_ids = as_int(n_ids, "n_ids", minimum=1)
     max_rows = as_int(max_rows, "max_rows", minimum=0)
     min_rows = as_int(min_rows, "min_rows", minimum=0, maximum=max_rows)
@@ -639,6 +731,7 @@ def purchases_table(rng, n_users: int = 5, n_shops: int = 4, max_rows: int = 4) 
 
     Chapter: *Sensitivity of transformations* (contributions per identifier).
     """
+    rng = check_rng(rng)
     n_users = as_int(n_users, "n_users", minimum=1)
     n_shops = as_int(n_shops, "n_shops", minimum=1)
     max_rows = as_int(max_rows, "max_rows", minimum=1)
