@@ -6,12 +6,14 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 JB_FLAGS := -W -n --keep-going
 
-.PHONY: venv book test unit notebooks site-test nbval-refs bench clean help
+.PHONY: venv book test unit notebooks site-test student colab nbval-refs bench clean help
 
 help:
 	@echo "make book   build the executed website into _build/html"
 	@echo "make test   unit + property tests, chapters under nbval, then the site (built, then tested in Chromium)"
 	@echo "make site-test  open every page of the built site in headless Chromium (needs Debian's chromium)"
+	@echo "make student  student notebooks (solutions emptied) into student/"
+	@echo "make colab  refresh notebooks/ (the .ipynb copies the Binder/Colab buttons open)"
 	@echo "make bench  run the benchmarks (ratios against brute force)"
 	@echo "make nbval-refs  re-record the reference outputs nbval checks"
 
@@ -23,7 +25,7 @@ $(STAMP): requirements.txt constraints.txt pyproject.toml
 
 venv: $(STAMP)
 
-book: venv
+book: venv colab
 	$(BIN)/jupyter-book build . $(JB_FLAGS)
 	@echo ""
 	@echo "The book is built: open $(CURDIR)/_build/html/index.html"
@@ -38,6 +40,15 @@ notebooks: venv
 
 nbval-refs: venv
 	$(BIN)/python tools/nbval_notebooks.py record
+
+# Handouts: chapters with the worked solutions emptied (tools/make_student.py).
+student: venv
+	$(BIN)/python tools/make_student.py student
+	@echo "Student notebooks: $(CURDIR)/student/"
+
+# notebooks/<stem>.ipynb: committed copies of the chapters for Colab and Binder.
+colab: venv
+	$(BIN)/python tools/make_student.py colab
 
 # The built site in headless Chromium (tests/test_site.py): every page, offline.
 site-test: venv

@@ -336,3 +336,25 @@ def test_no_third_party_assets_in_html_or_css():
         text = re.sub(r"/\*.*?\*/", "", f.read_text(encoding="utf-8", errors="replace"), flags=re.S)
         bad += [f"{f.relative_to(BUILD)}: {m.group(0)}" for m in EXTERNAL_CSS.finditer(text)]
     assert not bad, "assets from other hosts:\n  " + "\n  ".join(bad[:20])
+
+
+def test_launch_buttons_open_the_notebook_copies():
+    """Binder and Colab buttons on every chapter with code, built from repository.url in _config.yml."""
+    if not (BUILD / "index.html").exists():
+        cannot_run(f"no built site at {BUILD} (run `make book` first)")
+    cfg = yaml.safe_load((BOOK / "_config.yml").read_text())
+    url, branch = cfg["repository"]["url"].rstrip("/"), cfg["repository"].get("branch", "main")
+    org_repo = url.split("github.com/", 1)[1]
+    checked, bad = 0, []
+    for path in PAGES:
+        stem = path.rsplit("/", 1)[-1]
+        if not (BOOK / "notebooks" / f"{stem}.ipynb").exists():
+            continue
+        html = (BUILD / f"{path}.html").read_text(encoding="utf-8")
+        for want in (f"https://colab.research.google.com/github/{org_repo}/blob/{branch}/notebooks/{stem}.ipynb",
+                     f"https://mybinder.org/v2/gh/{org_repo}/{branch}?urlpath=tree/notebooks/{stem}.ipynb"):
+            if f'href="{want}"' not in html:
+                bad.append(f"{path}.html has no launch link {want}")
+        checked += 1
+    assert checked > 0, "no chapter has a notebook copy in notebooks/ (run `make colab`)"
+    assert not bad, "\n".join(bad)

@@ -1,0 +1,42 @@
+"""Sphinx extension: the Binder and Colab buttons open ``notebooks/<stem>.ipynb``.
+
+Chapter: *For teachers*.
+
+The chapters are MyST markdown; Colab only opens ``.ipynb`` files, and a
+plain Jupyter opens ``.md`` as a notebook only with jupytext set up.  So
+``tools/make_student.py colab`` keeps a committed ``.ipynb`` copy of every
+chapter in ``notebooks/`` (first cell: install the book's package when it is
+missing), and this extension points the launch buttons that sphinx-book-theme
+builds from ``repository.url`` in ``_config.yml`` at those copies.  Pages
+without a copy keep the theme's links.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+
+
+def _retarget(buttons, old: str, new: str) -> int:
+    n = 0
+    for b in buttons or []:
+        if not isinstance(b, dict):
+            continue
+        if isinstance(b.get("url"), str) and old in b["url"] and b.get("text") in ("Binder", "Colab", "JupyterHub"):
+            b["url"] = b["url"].replace(old, new)
+            n += 1
+        n += _retarget(b.get("buttons"), old, new)
+    return n
+
+
+def _launch_copies(app, pagename, templatename, context, doctree):
+    stem = pagename.rsplit("/", 1)[-1]
+    if not (NOTEBOOKS / f"{stem}.ipynb").exists():
+        return
+    _retarget(context.get("header_buttons"), f"{pagename}.md", f"notebooks/{stem}.ipynb")
+
+
+def setup(app):
+    app.connect("html-page-context", _launch_copies, priority=900)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

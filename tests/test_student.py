@@ -1,0 +1,296 @@
+"""Student notebooks and Colab copies generated from the chapters (tools/make_student.py).
+
+The execution test runs each chapter's *student* notebook once, as a student
+would (from a scratch working directory, so the data must be found through
+the package), with two kinds of audit cells slipped in:
+
+* after every exercise cell the student sees, its ``check_...`` calls are
+  evaluated again and must say "not yet" (the ``...`` placeholder);
+* where the chapter had a worked solution, the solution's code runs in a
+  *copy* of the notebook's namespace -- so the student notebook's own state
+  is untouched and later cells cannot lean on it -- and its checks must say
+  "correct".
+
+So one execution per chapter shows that every non-exercise cell runs without
+the solutions, that placeholders give "not yet" and that the worked
+solutions give "correct".  Chapters run two at a time.
+"""
+from __future__ import annotations
+
+import ast
+import concurrent.futures
+import importlib.util
+import json
+import os
+import sys
+import textwrap
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[1]
+spec = importlib.util.spec_from_file_location("make_student", ROOT / "tools" / "make_student.py")
+ms = importlib.util.module_from_spec(spec)
+sys.modules["make_student"] = ms
+spec.loader.exec_module(ms)
+
+STEMS = ms.toc_chapters()
+AUDIT_TAG = "dpsens-audit"
+
+
+# --------------------------------------------------------------------------- transformation
+CHAPTER = textwrap.dedent('''\
+    ---
+    jupytext:
+      text_representation:
+        extension: .md
+        format_name: myst
+    kernelspec:
+      display_name: Python 3
+      language: python
+      name: python3
+    ---
+
+    # A chapter
+
+    ```{code-cell} ipython3
+    import dpsens as ds
+    x = 3
+    ```
+
+    ```{exercise}
+    :label: ex-a
+
+    What is x + 1?
+    ```
+
+    ```{code-cell} ipython3
+    answer = ...  # your answer
+    ds.exercises.check_a(answer)
+    ```
+
+    ```{solution-start} ex-a
+    :class: dropdown
+    ```
+
+    The SECRET explanation, with code:
+
+    ```python
+    print("SECRET")
+    ```
+
+    ```{code-cell} ipython3
+    :tags: [solution]
+    # NBVAL_CHECK_OUTPUT
+    answer = x + 1  # SECRET
+    ds.exercises.check_a(answer)
+    ```
+
+    ```{solution-end}
+    ```
+
+    Prose after the solution stays.
+
+    ```{exercise}
+    :label: ex-b
+
+    Write f.
+    ```
+
+    ```{solution-start} ex-b
+    :class: dropdown
+    ```
+
+    ```{code-cell} ipython3
+    :tags: [solution]
+    def f(y):
+        return y * 2  # SECRET
+    result = f(2)
+    ds.exercises.check_b(f, n=result)
+    ```
+
+    ```{solution-end}
+    ```
+
+    ````{solution} ex-b
+    :class: dropdown
+    Another SECRET, with a nested fence:
+    ```python
+    SECRET
+    ```
+    ````
+
+    ```{code-cell} ipython3
+    :tags: [remove-cell]
+    # NBVAL_CHECK_OUTPUT
+    print(x)
+    ```
+    ''')
+
+
+@pytest.fixture
+def chapter_nb(tmp_path):
+    import jupytext
+    path = tmp_path / "a.md"
+    path.write_text(CHAPTER)
+    return jupytext.read(path)
+
+
+def test_student_notebook_drops_solutions_keeps_the_rest(chapter_nb):
+    nb = ms.student_notebook(chapter_nb)
+    text = "\n".join(c.source for c in nb.cells)
+    assert "SECRET" not in text
+    assert "NBVAL_CHECK_OUTPUT" not in text
+    assert "Prose after the solution stays." in text
+    assert "What is x + 1?" in text and "Write f." in text
+    code = [c.source for c in nb.cells if c.cell_type == "code"]
+    assert code[0] == "import dpsens as ds\nx = 3"
+    # exercise a: the student cell is kept and the emptied solution would repeat it
+    assert code[1] == "answer = ...  # your answer\nds.exercises.check_a(answer)"
+    # exercise b had no student cell: the solution becomes a placeholder keeping the check call
+    assert code[2] == "f = ...  # your answer here\nresult = ...  # your answer here\nds.exercises.check_b(f, n=result)"
+    assert code[3] == "print(x)"
+    assert len(code) == 4
+    assert nb.cells[0].metadata["tags"] == ["student-intro"]
+    assert chapter_nb.cells[-1].source.startswith("# NBVAL"), "the chapter itself is not modified"
+
+
+def test_placeholder_without_checker():
+    assert ms.placeholder("x = compute()\nplot(x)") == "...  # your code here"
+    assert ms.placeholder("ds.exercises.check_c(a, b)") == (
+        "a = ...  # your answer here\nb = ...  # your answer here\nds.exercises.check_c(a, b)")
+
+
+def test_colab_copy_has_setup_cell_first(chapter_nb):
+    nb = ms.colab_notebook(chapter_nb, "a")
+    url, branch = ms.repository()
+    assert nb.cells[1].metadata["tags"] == ["colab-setup"]
+    setup = nb.cells[1].source
+    assert f'"{url}", "{branch}"' in setup and "pip" in setup and "-e" in setup
+    ast.parse(setup)
+    # then the whole chapter, solutions included
+    assert [c.source for c in nb.cells[2:]] == [ms.MARK.sub("", c.source) for c in chapter_nb.cells]
+
+
+def test_colab_setup_cell_is_a_no_op_where_the_package_is_installed(tmp_path):
+    """Run the set-up cell in a fresh interpreter: it must not clone anything here."""
+    import subprocess
+    script = tmp_path / "setup.py"
+    script.write_text(ms.setup_source() + "\nimport dpsens, myst_nb\nprint(dpsens.data.data_dir())\n")
+    out = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert Path(out.stdout.strip()) == ROOT / "data"
+    assert list(tmp_path.iterdir()) == [script], "nothing cloned"
+
+
+def test_colab_notebooks_match_the_chapters():
+    problems = ms.stale_colab()
+    assert not problems, "\n".join(problems) + "\nRun `make colab` and commit notebooks/."
+
+
+# --------------------------------------------------------------------------- execution
+HELPER = textwrap.dedent('''\
+    def _dpsens_verdicts(source, namespace):
+        """Evaluate the check_... lines of `source` in `namespace`; print their statuses."""
+        import ast, json, re
+        statuses = []
+        for line in source.splitlines():
+            if re.match(r"^\\s*(?:\\w+\\.)*check_\\w+\\(", line):
+                statuses.append(getattr(eval(line.strip(), namespace), "status", "no verdict"))
+        print("DPSENS-VERDICTS " + json.dumps(statuses))
+
+    def _dpsens_isolated(source):
+        """Run a worked solution in a copy of the notebook's namespace, then its checks."""
+        namespace = dict(globals())
+        exec(compile(source, "<worked solution>", "exec"), namespace)
+        _dpsens_verdicts(source, namespace)
+    ''')
+
+
+def audit_notebook(stem: str):
+    """The student notebook of `stem` with audit cells (see the module docstring)."""
+    chapter = ms.read_chapter(stem)
+    student = ms.student_notebook(chapter)
+    # the worked solutions, in order, keyed by the checker functions they call
+    solutions = []
+    inside = False
+    for cell in chapter.cells:
+        if cell.cell_type == "markdown":
+            _, inside = ms._strip_solution_prose(cell.source, inside)
+        elif cell.cell_type == "code" and ("solution" in cell.metadata.get("tags", []) or inside):
+            solutions.append(ms.MARK.sub("", cell.source))
+
+    def audit(source: str, kind: str):
+        c = nbformat.v4.new_code_cell(source)
+        c.metadata["tags"] = [AUDIT_TAG, kind]
+        return c
+
+    helper = audit(HELPER, "helper")
+    cells = [helper]
+    pending = list(solutions)
+    for cell in student.cells:
+        cells.append(cell)
+        if cell.cell_type != "code" or not ms.checker_lines(cell.source):
+            continue
+        cells.append(audit(f"_dpsens_verdicts({cell.source!r}, globals())", "student"))
+        funcs = {ms.CHECK.match(line).group(1) for line in ms.checker_lines(cell.source)}
+        # the worked solutions of this exercise: those calling the same checkers
+        while pending and ({ms.CHECK.match(x).group(1) for x in ms.checker_lines(pending[0])} & funcs
+                           or not ms.checker_lines(pending[0])):
+            cells.append(audit(f"_dpsens_isolated({pending.pop(0)!r})", "solution"))
+    student.cells = cells
+    return student, len(solutions), pending
+
+
+def execute(stem: str):
+    import tempfile
+    nb, n_solutions, unmatched = audit_notebook(stem)
+    with tempfile.TemporaryDirectory() as cwd:  # not chapters/: data must come through the package
+        env_cwd = {"metadata": {"path": cwd}}
+        NotebookClient(nb, timeout=300, kernel_name="python3", resources=env_cwd).execute()
+    return nb, n_solutions, unmatched
+
+
+def verdicts(cell) -> list[str]:
+    text = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+    lines = [line for line in text.splitlines() if line.startswith("DPSENS-VERDICTS ")]
+    assert len(lines) == 1, f"no verdict line in the audit cell output: {text!r}"
+    return json.loads(lines[0].split(" ", 1)[1])
+
+
+_POOL = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(2, os.cpu_count() or 1)))
+_RUNS: dict[str, concurrent.futures.Future] = {}
+
+
+@pytest.fixture(scope="module")
+def executions(request):
+    """Start every selected chapter's execution at once (two kernels in parallel)."""
+    selected = [item.callspec.params["stem"] for item in request.session.items
+                if getattr(item, "callspec", None) and "stem" in item.callspec.params
+                and item.module is sys.modules[__name__]]
+    for stem in selected:
+        if stem not in _RUNS:
+            _RUNS[stem] = _POOL.submit(execute, stem)
+    return _RUNS
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_student_notebook_runs_and_checkers_answer(executions, stem):
+    nb, n_solutions, unmatched = executions[stem].result()
+    assert not unmatched, f"worked solutions not matched to an exercise cell: {unmatched}"
+    student = [c for c in nb.cells if "student" in c.metadata.get("tags", [])]
+    worked = [c for c in nb.cells if "solution" in c.metadata.get("tags", []) and AUDIT_TAG in c.metadata["tags"]]
+    n_exercises = sum(c.source.count("{exercise}") for c in ms.read_chapter(stem).cells if c.cell_type == "markdown")
+    assert len(worked) == n_solutions
+    if stem != "intro":
+        assert n_exercises >= 1 and len(student) >= n_exercises, (
+            f"{stem}: {n_exercises} exercises but {len(student)} exercise cells with a checker")
+    for c in student:
+        got = verdicts(c)
+        assert got and all(v == "not yet" for v in got), f"{stem}: placeholder gave {got} in {c.source!r}"
+    for c in worked:
+        if "check_" not in c.source:
+            continue  # a worked solution without a checker only has to run
+        got = verdicts(c)
+        assert got and all(v == "correct" for v in got), f"{stem}: worked solution gave {got} in {c.source!r}"

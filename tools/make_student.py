@@ -1,0 +1,282 @@
+"""Notebooks generated from the chapters: student notebooks and Colab/Binder copies.
+
+The chapters (``chapters/<stem>.md``, MyST markdown notebooks) are the only
+source.  This tool derives two kinds of ``.ipynb`` from them:
+
+``student`` (``make student``) -> ``student/<stem>.ipynb`` (not committed)
+    Handouts for a class.  Every worked solution is removed:
+
+    * the prose of ``{solution-start}`` ... ``{solution-end}`` blocks and of
+      plain ``{solution}`` directives is dropped;
+    * a code cell tagged ``solution`` (or any code cell inside a solution
+      block) is emptied to a ``...`` placeholder that keeps its checker call:
+      ``answer = <worked computation>`` + ``ds.exercises.check_x(answer)``
+      becomes ``answer = ...`` + the same check line.  When the exercise
+      already has a student cell calling the same checker (the book's
+      convention), the emptied copy would only repeat it, so it is left out;
+    * the ``# NBVAL_CHECK_OUTPUT`` test markers are removed;
+    * everything else is kept, with a first cell saying how to use the notebook.
+
+``colab`` (``make colab``) -> ``notebooks/<stem>.ipynb`` (committed)
+    The full chapter, solutions included, with a first cell that installs the
+    book's package when it is missing (Colab: ``git clone`` the repository and
+    ``pip install -e`` it, so the data ship with it).  The website's Colab and
+    Binder launch buttons open these copies (``_ext/launch_notebooks.py``).
+    ``check-colab`` fails when they are out of date (``tests/test_student.py``
+    runs the same check).
+
+Usage: ``python tools/make_student.py student|colab|check-colab [stem ...]``.
+"""
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from pathlib import Path
+
+import jupytext
+import nbformat
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTERS = ROOT / "chapters"
+STUDENT = ROOT / "student"
+COLAB = ROOT / "notebooks"
+MARK = re.compile(r"^# NBVAL_CHECK_OUTPUT[ \t]*\n?", re.MULTILINE)
+FENCE = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<name>[\w:-]+)\}")
+CHECK = re.compile(r"^\s*(?:\w+\.)*(check_\w+)\((.*)\)\s*(#.*)?$")
+
+
+def repository() -> tuple[str, str]:
+    """(repository URL, branch) from _config.yml -- the one place they are set."""
+    cfg = yaml.safe_load((ROOT / "_config.yml").read_text())
+    repo = cfg.get("repository", {})
+    return repo["url"].rstrip("/"), repo.get("branch", "main")
+
+
+def toc_chapters() -> list[str]:
+    """Stems of the executable chapters listed in _toc.yml, in reading order."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    files = [toc["root"]]
+
+    def walk(entries):
+        for e in entries or []:
+            if "file" in e:
+                files.append(e["file"])
+            walk(e.get("sections"))
+            walk(e.get("chapters"))
+    for part in toc.get("parts", []):
+        walk(part.get("chapters"))
+    walk(toc.get("chapters"))
+    stems = []
+    for f in files:
+        path = ROOT / (re.sub(r"\.md$", "", f) + ".md")
+        if path.parent == CHAPTERS and path.exists():
+            nb = jupytext.read(path)
+            if "kernelspec" in nb.metadata and any(c.cell_type == "code" for c in nb.cells):
+                stems.append(path.stem)
+    return stems
+
+
+def read_chapter(stem: str):
+    return jupytext.read(CHAPTERS / f"{stem}.md")
+
+
+# --------------------------------------------------------------------------- student
+def _strip_solution_prose(text: str, inside: bool) -> tuple[str, bool]:
+    """Drop solution blocks from a markdown cell; ``inside`` carries a gated block across cells."""
+    out, lines, i = [], text.split("\n"), 0
+    while i < len(lines):
+        line = lines[i]
+        m = FENCE.match(line)
+        if m and m.group("name") in ("solution-start", "solution", "solution-end"):
+            fence = m.group("fence")
+            j = i + 1  # skip to the directive's closing fence
+            while j < len(lines) and lines[j].strip() != fence:
+                j += 1
+            name = m.group("name")
+            inside = name == "solution-start"
+            i = j + 1
+            continue
+        if not inside:
+            out.append(line)
+        i += 1
+    return "\n".join(out).strip("\n"), inside
+
+
+def checker_lines(source: str) -> list[str]:
+    """The ``check_...(...)`` call lines of a cell."""
+    return [line for line in source.splitlines() if CHECK.match(line)]
+
+
+def placeholder(source: str) -> str:
+    """``answer = ...`` for each name the checker calls receive, then the check lines."""
+    checks = checker_lines(source)
+    if not checks:
+        return "...  # your code here"
+    names = []
+    for line in checks:
+        call = ast.parse(line.strip()).body[0].value
+        for arg in list(call.args) + [k.value for k in call.keywords]:
+            if isinstance(arg, ast.Name) and arg.id not in names:
+                names.append(arg.id)
+    body = [f"{n} = ...  # your answer here" for n in names] or ["...  # your code here"]
+    return "\n".join(body + checks)
+
+
+def student_notebook(nb):
+    """The student version of a chapter notebook (a new object)."""
+    nb = nbformat.from_dict(nb)  # deep copy
+    cells, inside, seen_checks = [], False, set()
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            text, inside = _strip_solution_prose(cell.source, inside)
+            if text.strip():
+                cell.source = text
+                cells.append(cell)
+            continue
+        if cell.cell_type != "code":
+            cells.append(cell)
+            continue
+        tags = cell.metadata.get("tags", [])
+        cell.source = MARK.sub("", cell.source)
+        if "solution" in tags or inside:
+            checks = checker_lines(cell.source)
+            if checks and all(CHECK.match(c).group(1) in seen_checks for c in checks):
+                continue  # the student cell of this exercise is already there
+            cell.source = placeholder(cell.source)
+            cell.metadata["tags"] = [t for t in tags if t != "solution"] + ["exercise"]
+            cell.outputs, cell.execution_count = [], None
+        else:
+            seen_checks.update(CHECK.match(c).group(1) for c in checker_lines(cell.source))
+        cells.append(cell)
+    title = next((line[2:] for c in nb.cells if c.cell_type == "markdown"
+                  for line in c.source.splitlines() if line.startswith("# ")), "")
+    intro = nbformat.v4.new_markdown_cell(
+        f"**Student notebook{': ' + title if title else ''}.** Generated from the book's chapter: the "
+        "worked solutions are removed. Run the cells from the top; in each exercise cell replace `...` "
+        "with your answer and run it again -- the `check_...` call tells you whether it is right, with "
+        "a hint if not.")
+    intro.metadata["tags"] = ["student-intro"]
+    nb.cells = [intro] + cells
+    return nb
+
+
+# --------------------------------------------------------------------------- colab
+def setup_source() -> str:
+    url, branch = repository()
+    return f'''# Set-up for Colab (or any Python without the book's package): clone the
+# book's repository and install its package `dpsens` with the data.
+# Nothing happens where `dpsens` is already installed (Binder, `make book`).
+import importlib.util
+import sys
+
+if importlib.util.find_spec("dpsens") is None:
+    import subprocess
+    from pathlib import Path
+
+    REPO, BRANCH = "{url}", "{branch}"
+    book = Path.cwd() / "{url.rsplit("/", 1)[-1]}"
+    if not book.exists():
+        subprocess.run(["git", "clone", "--depth", "1", "--branch", BRANCH, REPO, str(book)], check=True)
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "-e", str(book)], check=True)
+    sys.path.insert(0, str(book / "src"))  # usable without restarting the kernel
+if importlib.util.find_spec("myst_nb") is None:
+    # The chapters `glue` numbers into the book's text; here a glued value
+    # is simply shown (or skipped when display=False).
+    import types
+    from IPython.display import display as _display
+
+    _myst_nb = types.ModuleType("myst_nb")
+    _myst_nb.glue = lambda name, variable, display=True: _display(variable) if display else None
+    sys.modules["myst_nb"] = _myst_nb'''
+
+
+def colab_notebook(nb, stem: str):
+    """The Colab/Binder copy of a chapter: a set-up cell, then the chapter unchanged."""
+    nb = nbformat.from_dict(nb)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.source = MARK.sub("", cell.source)
+    url, branch = repository()
+    note = nbformat.v4.new_markdown_cell(
+        f"*This notebook is generated from [`chapters/{stem}.md`]({url}/blob/{branch}/chapters/{stem}.md) "
+        "by `tools/make_student.py colab`; edit the chapter, not this file. Run the first cell once: "
+        "it installs the book's package where it is missing (Colab).*")
+    note.metadata["tags"] = ["colab-note"]
+    setup = nbformat.v4.new_code_cell(setup_source())
+    setup.metadata["tags"] = ["colab-setup"]
+    nb.cells = [note, setup] + list(nb.cells)
+    nb.metadata.pop("jupytext", None)
+    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    nb.metadata["language_info"] = {"name": "python"}
+    return nb
+
+
+def _normalise(nb):
+    """Stable cell ids and no outputs, so regenerating gives identical files."""
+    for i, cell in enumerate(nb.cells):
+        cell["id"] = f"cell-{i}"
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    return nb
+
+
+def render(nb) -> str:
+    return nbformat.writes(_normalise(nb)) + "\n"
+
+
+def write_student(stems=None) -> list[Path]:
+    STUDENT.mkdir(exist_ok=True)
+    paths = []
+    for stem in stems or toc_chapters():
+        path = STUDENT / f"{stem}.ipynb"
+        path.write_text(render(student_notebook(read_chapter(stem))))
+        paths.append(path)
+    return paths
+
+
+def write_colab(stems=None) -> list[Path]:
+    COLAB.mkdir(exist_ok=True)
+    live = set(toc_chapters())
+    paths = []
+    for stem in stems or sorted(live):
+        path = COLAB / f"{stem}.ipynb"
+        path.write_text(render(colab_notebook(read_chapter(stem), stem)))
+        paths.append(path)
+    if not stems:
+        for old in COLAB.glob("*.ipynb"):
+            if old.stem not in live:
+                old.unlink()
+    return paths
+
+
+def stale_colab() -> list[str]:
+    """Problems with notebooks/: missing, out of date or without a chapter."""
+    live = toc_chapters()
+    bad = []
+    for stem in live:
+        path = COLAB / f"{stem}.ipynb"
+        if not path.exists():
+            bad.append(f"notebooks/{stem}.ipynb is missing")
+        elif path.read_text() != render(colab_notebook(read_chapter(stem), stem)):
+            bad.append(f"notebooks/{stem}.ipynb is out of date with chapters/{stem}.md")
+    bad += [f"notebooks/{p.name} has no chapter in _toc.yml" for p in COLAB.glob("*.ipynb") if p.stem not in live]
+    return bad
+
+
+if __name__ == "__main__":
+    cmd, args = (sys.argv[1] if len(sys.argv) > 1 else "student"), sys.argv[2:]
+    if cmd == "student":
+        for p in write_student(args):
+            print(f"wrote {p.relative_to(ROOT)}")
+    elif cmd == "colab":
+        for p in write_colab(args):
+            print(f"wrote {p.relative_to(ROOT)}")
+    elif cmd == "check-colab":
+        problems = stale_colab()
+        if problems:
+            sys.exit("\n".join(problems) + "\nRun `make colab` and commit notebooks/.")
+        print("notebooks/ matches the chapters")
+    else:
+        sys.exit(__doc__)
