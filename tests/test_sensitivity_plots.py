@@ -1,0 +1,63 @@
+"""Tests of the figure functions of the sensitivity chapters (dpsens.plots):
+structure, labels and legends, and that the plotted numbers are the data's."""
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+import dpsens as ds  # noqa: E402
+
+
+def _table(scale):
+    ks = [1, 2, 3, 4]
+    return pd.DataFrame({q: [scale * (i + 1) * k for k in ks] for i, q in enumerate(ds.QUERIES)},
+                        index=pd.Index(ks, name="k"))
+
+
+def test_sensitivity_vs_k_one_panel_column_per_data_column():
+    fig = ds.plots.plot_sensitivity_vs_k({"a": _table(1.0), "b": _table(2.0)}, title="T", ylabel="GS")
+    axes = np.array(fig.axes).reshape(2, 2)
+    assert [ax.get_title() for ax in axes[0]] == ["a", "b"]
+    for ax in axes.flat:
+        assert list(ax.get_xticks()) == [1, 2, 3, 4]          # whole numbers only
+    top = {line.get_label() for line in axes[0, 0].lines}
+    bottom = {line.get_label() for line in axes[1, 0].lines}
+    assert top == set(ds.plots.SAME_UNITS) and bottom == set(ds.plots.OTHER_UNITS)
+    line = next(ln for ln in axes[1, 1].lines if ln.get_label() == "sum")
+    np.testing.assert_array_equal(line.get_ydata(), _table(2.0)["sum"].to_numpy())
+    assert axes[0, 1].get_legend() is not None and axes[1, 1].get_legend() is not None
+    assert fig._suptitle.get_text() == "T" and "GS" in axes[0, 0].get_ylabel()
+    styles = {(ln.get_color(), ln.get_linestyle(), ln.get_marker()) for ln in axes[0, 0].lines}
+    assert len(styles) == len(axes[0, 0].lines)               # every line distinguishable
+    plt.close(fig)
+
+
+def test_sensitivity_vs_k_rejects_non_dict():
+    with pytest.raises(TypeError):
+        ds.plots.plot_sensitivity_vs_k([_table(1.0)], title="T")
+
+
+def test_local_vs_global_small_multiples():
+    glob, loc = _table(2.0), _table(1.0)
+    fig = ds.plots.plot_local_vs_global(loc, glob, title="L vs G")
+    visible = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in visible] == list(ds.QUERIES)
+    ax = visible[3]  # sum
+    labels = [ln.get_label() for ln in ax.lines]
+    assert labels == ["global", "local"]
+    np.testing.assert_array_equal(ax.lines[1].get_ydata(), loc["sum"].to_numpy())
+    assert fig.legends
+    plt.close(fig)
+
+
+def test_enumeration_cost_log_scale():
+    fig = ds.plots.plot_enumeration_cost([2, 3, 4], [1e-3, 1e-2, 1e-1], [1e-4, 1e-4, 1e-4], xlabel="m",
+                                         title="cost", extrapolated=[1e-3, 1e-2, 1e-1])
+    ax = fig.axes[0]
+    assert ax.get_yscale() == "log" and len(ax.lines) == 3 and ax.get_legend() is not None
+    plt.close(fig)
