@@ -31,7 +31,11 @@ representations of the same views:
 The book's ``_config.yml`` tells myst-nb to drop the widget view for the
 ``html`` builder (``nb_mime_priority_overrides``: widget-view -> ``null``),
 so the website renders the ``text/html`` explorer, while a notebook opened in
-a live kernel renders the widgets.  The live widget reuses the precomputed
+a live kernel renders the widgets.  (Checked with myst-nb 1.4.0 and Jupyter
+Book 1.0.4: myst-nb picks the lowest-priority mime type and ``null`` removes
+one; ``tests/test_site.py`` moves every explorer's controls in Chromium.)
+Front ends without a widget manager (nbviewer, GitHub, Colab without
+widgets) fall back to the same ``text/html`` explorer.  The live widget reuses the precomputed
 images, so moving a control costs no redraw at all; a redraw is one call of
 the plotting function plus one ``savefig`` (well under 100 ms for the
 book's figures, see ``benchmarks/bench_widgets.py``).
