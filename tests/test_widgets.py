@@ -258,3 +258,17 @@ def test_every_displayed_figure_gets_alt_text_in_a_kernel():
     assert "image/png" in first[0].data
     second = nb.cells[1].outputs
     assert any('alt="my own words"' in o.get("data", {}).get("text/html", "") for o in second)
+
+
+def test_control_labels():
+    ex = widgets.explorer(demo_plot, {"slope": [1.0, 2.0], "colour": ["C0", "C1"]},
+                          labels={"slope": "slope of the line"})
+    page = ex.to_html()
+    assert ">slope of the line</label>" in page and ">colour</label>" in page
+    assert ex.views[(1, 0)][1].endswith("Shown for slope of the line = 2, colour = C0.")
+    assert ex.kwargs((1, 0)) == {"slope": 2.0, "colour": "C0"}, "the function still gets its argument names"
+    assert ex.widget()._dpsens_controls[0].description == "slope of the line"
+    with pytest.raises(ValueError, match="not controls"):
+        widgets.explorer(demo_plot, {"slope": [1.0]}, labels={"colour": "c"})
+    with pytest.raises(TypeError, match="labels must be"):
+        widgets.explorer(demo_plot, {"slope": [1.0]}, labels={"slope": 3})

@@ -294,9 +294,11 @@ class Explorer:
         Maps a tuple of indices (one per argument) to ``(png_bytes, alt_text)``.
     """
 
-    def __init__(self, plot_func, names, options, default, views, title=None):
+    def __init__(self, plot_func, names, options, default, views, title=None, labels=None):
         self.plot_func = plot_func
         self.names = names
+        #: display label of each control (the argument name unless ``labels`` gave one)
+        self.labels = [(labels or {}).get(n, n) for n in names]
         self.options = options
         self.default = default
         self.views = views
@@ -362,7 +364,7 @@ class Explorer:
                 widget = f'<select id="{cid}" data-index="{i}">{options_html}</select>'
             controls.append(
                 f'<div class="dpsens-explorer-control" style="display:flex;align-items:center;gap:0.5em;margin:0.2em 0">'
-                f'<label for="{cid}" style="min-width:8em;font-weight:600">{esc(name)}</label>{widget}</div>')
+                f'<label for="{cid}" style="min-width:8em;font-weight:600">{esc(self.labels[i])}</label>{widget}</div>')
         data = json.dumps({"sources": sources, "views": table}, separators=(",", ":"))
         data = data.replace("</", "<\\/")  # never close the script element early
         title = (f'<div class="dpsens-explorer-title" style="font-weight:600">{html.escape(self.title)}</div>'
@@ -384,7 +386,7 @@ class Explorer:
 
     def _status(self, index) -> str:
         return "Showing " + ", ".join(
-            f"{n} = {self.options[i][j][0]}" for i, (n, j) in enumerate(zip(self.names, index)))
+            f"{n} = {self.options[i][j][0]}" for i, (n, j) in enumerate(zip(self.labels, index)))
 
     # ---- live widget ---------------------------------------------------------
     def widget(self):
@@ -400,7 +402,7 @@ class Explorer:
         for i, name in enumerate(self.names):
             opts = self.options[i]
             pairs = [(lab, j) for j, (lab, _) in enumerate(opts)]
-            kw = dict(options=pairs, value=self.default[i], description=name,
+            kw = dict(options=pairs, value=self.default[i], description=self.labels[i],
                       style={"description_width": "initial"})
             if all(_is_number(v) for _, v in opts) and len(opts) > 1:
                 control = w.SelectionSlider(continuous_update=True, **kw)
@@ -465,7 +467,8 @@ ctrls.forEach(function(c){c.addEventListener("input",update);c.addEventListener(
 
 def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence | Mapping],
              defaults: Mapping | None = None, *, alt: str | Callable[..., str] | None = None,
-             title: str | None = None, max_views: int = MAX_VIEWS, dpi: float | None = None) -> Explorer:
+             title: str | None = None, labels: Mapping[str, str] | None = None,
+             max_views: int = MAX_VIEWS, dpi: float | None = None) -> Explorer:
     """An interactive explorer of ``plot_func`` over a grid of argument values.
 
     Chapter: *For teachers* (and every chapter with a "move the slider" figure).
@@ -490,6 +493,10 @@ def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence |
         of each figure followed by the current values.
     title : str, optional
         A heading shown above the controls.
+    labels : dict, optional
+        ``{argument_name: label}``: how a control is labelled for the reader
+        (e.g. ``{"n_chunks": "number of chunks k"}``); the argument name by
+        default.
     max_views : int
         Refuse (``ValueError``) grids with more combinations than this
         (default 120: every view is precomputed and embedded in the page).
@@ -536,7 +543,14 @@ def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence |
         raise TypeError(f"alt must be a string, a function or None, got {type(alt).__name__}")
     if title is not None and not isinstance(title, str):
         raise TypeError(f"title must be a string or None, got {type(title).__name__}")
+    if labels is not None:
+        if not isinstance(labels, Mapping) or not all(isinstance(v, str) for v in labels.values()):
+            raise TypeError(f"labels must be a dict {{argument_name: str}}, got {labels!r}")
+        unknown = [k for k in labels if k not in controls]
+        if unknown:
+            raise ValueError(f"labels names {unknown}, which are not controls; the controls are {list(controls)}")
 
+    display = dict(labels) if labels is not None else None
     names, options = [], []
     for name, values in controls.items():
         if not isinstance(name, str) or not name.isidentifier():
@@ -552,8 +566,8 @@ def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence |
             pairs = [(_label(v), v) for v in seq]
         if not pairs:
             raise ValueError(f"controls[{name!r}] must hold at least one value, got an empty list")
-        labels = [lab for lab, _ in pairs]
-        dup = sorted({lab for lab in labels if labels.count(lab) > 1})
+        shown = [lab for lab, _ in pairs]
+        dup = sorted({lab for lab in shown if shown.count(lab) > 1})
         if dup:
             raise ValueError(f"controls[{name!r}] has repeated values {dup}; each value must appear once")
         names.append(name)
@@ -593,18 +607,18 @@ def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence |
                             f"{type(fig).__name__}")
         try:
             png = figure_png(fig, dpi)
-            labels = {n: options[i][j][0] for i, (n, j) in enumerate(zip(names, index))}
-            setting = ", ".join(f"{n} = {lab}" for n, lab in labels.items())
+            value_labels = {n: options[i][j][0] for i, (n, j) in enumerate(zip(names, index))}
+            setting = ", ".join(f"{(display or {}).get(n, n)} = {lab}" for n, lab in value_labels.items())
             if alt is None:
                 text = f"{describe_figure(fig)} Shown for {setting}."
             elif isinstance(alt, str):
-                text = alt.format(**labels)
+                text = alt.format(**value_labels)
             else:
                 text = str(alt(**kwargs))
         finally:
             plt.close(fig)
         views[index] = (png, text)
-    return Explorer(plot_func, names, options, tuple(default), views, title=title)
+    return Explorer(plot_func, names, options, tuple(default), views, title=title, labels=display)
 
 
 enable_alt_text()
