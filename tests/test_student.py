@@ -146,6 +146,8 @@ def test_student_notebook_drops_solutions_keeps_the_rest(chapter_nb):
     assert "Prose after the solution stays." in text
     assert "What is x + 1?" in text and "Write f." in text
     code = [c.source for c in nb.cells if c.cell_type == "code"]
+    assert nb.cells[1].metadata["tags"] == ["colab-setup"] and code[0] == ms.setup_source()
+    code = code[1:]
     assert code[0] == "import dpsens as ds\nx = 3"
     # exercise a: the student cell is kept and the emptied solution would repeat it
     assert code[1] == "answer = ...  # your answer\nds.exercises.check_a(answer)"

@@ -15,7 +15,9 @@ source.  This tool derives two kinds of ``.ipynb`` from them:
       already has a student cell calling the same checker (the book's
       convention), the emptied copy would only repeat it, so it is left out;
     * the ``# NBVAL_CHECK_OUTPUT`` test markers are removed;
-    * everything else is kept, with a first cell saying how to use the notebook.
+    * everything else is kept, after a first cell saying how to use the
+      notebook and the set-up cell of the Colab copies (so a handout also runs
+      in Colab).
 
 ``colab`` (``make colab``) -> ``notebooks/<stem>.ipynb`` (committed)
     The full chapter, solutions included, with a first cell that installs the
@@ -158,7 +160,9 @@ def student_notebook(nb):
         "with your answer and run it again -- the `check_...` call tells you whether it is right, with "
         "a hint if not.")
     intro.metadata["tags"] = ["student-intro"]
-    nb.cells = [intro] + cells
+    setup = nbformat.v4.new_code_cell(setup_source())  # so a handout also runs in Colab
+    setup.metadata["tags"] = ["colab-setup"]
+    nb.cells = [intro, setup] + cells
     return nb
 
 
