@@ -189,10 +189,14 @@ if importlib.util.find_spec("myst_nb") is None:
     # The chapters `glue` numbers into the book's text; here a glued value
     # is simply shown (or skipped when display=False).
     import types
-    from IPython.display import display as _display
+
+    def _glue(name, variable, display=True):
+        if display:
+            from IPython.display import display as show
+            show(variable)
 
     _myst_nb = types.ModuleType("myst_nb")
-    _myst_nb.glue = lambda name, variable, display=True: _display(variable) if display else None
+    _myst_nb.glue = _glue
     sys.modules["myst_nb"] = _myst_nb'''
 
 
