@@ -34,7 +34,8 @@ class Verdict:
         return self.correct
 
     def __str__(self) -> str:
-        icon = {CORRECT: "✅", WRONG: "❌", NOT_YET: "⏳"}[self.status]
+        # symbols from basic fonts (DejaVu), so they render in any browser
+        icon = {CORRECT: "✔", WRONG: "✘", NOT_YET: "…"}[self.status]
         text = f"{icon} {self.status.capitalize()}: {self.message}"
         if self.hint and not self.correct:
             text += f"\n   Hint: {self.hint}"
