@@ -61,3 +61,17 @@ def test_enumeration_cost_log_scale():
     ax = fig.axes[0]
     assert ax.get_yscale() == "log" and len(ax.lines) == 3 and ax.get_legend() is not None
     plt.close(fig)
+
+
+def test_local_global_gap_draws_zero_at_the_edge():
+    loc = pd.Series({"mean": 0.002, "median": 0.0, "sum": 100.0})
+    glo = pd.Series({"mean": 0.003, "median": 50.0, "sum": 100.0})
+    fig = ds.plots.plot_local_global_gap({"unbounded": (loc, glo)}, title="gap")
+    ax = fig.axes[0]
+    assert ax.get_xscale() == "log"
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["mean", "median", "sum"]
+    assert [t.get_text() for t in ax.texts] == ["0"]          # the zero is labelled, not hidden
+    labels = ax.get_legend_handles_labels()[1]
+    assert labels == ["global", "local", "local = 0 (drawn at the edge)"]
+    assert ax.get_ylim()[0] > ax.get_ylim()[1]                 # first query on top
+    plt.close(fig)

@@ -244,7 +244,7 @@ def plot_enumeration_cost(sizes, brute_seconds, exact_seconds, xlabel: str, titl
     """
     sizes = np.asarray(sizes)
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
-    ax.plot(sizes, brute_seconds, marker="o", label="brute force (measured)", **line_style(3))
+    ax.plot(sizes, brute_seconds, marker="o", color=PALETTE[3], label="brute force (measured)")
     if extrapolated is not None:
         ax.plot(sizes, extrapolated, marker=".", color=PALETTE[3], linestyle=":",
                 label="brute force (predicted from neighbour counts)")
@@ -252,4 +252,57 @@ def plot_enumeration_cost(sizes, brute_seconds, exact_seconds, xlabel: str, titl
     ax.set(yscale="log", xlabel=xlabel, ylabel="time (seconds, log scale)", title=title)
     ax.set_xticks(sizes)
     ax.legend()
+    return fig
+
+
+def plot_local_global_gap(panels, title: str):
+    """Local and global sensitivity of each query, side by side on a log scale.
+
+    Chapter: *Local sensitivity* (the gap on real data).
+
+    Parameters
+    ----------
+    panels : dict
+        ``{panel title: (local, global_)}`` where ``local`` and ``global_`` are
+        pandas Series indexed by query name.
+    title : str
+        Figure title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One row per query; a filled blue circle for the local sensitivity, a
+        black square for the global one, joined by a grey bar (the gap).  A
+        local sensitivity of exactly 0 cannot sit on a log scale: it is drawn
+        as an open circle at the left edge and labelled "0".
+    """
+    if not isinstance(panels, dict) or not panels:
+        raise TypeError("panels must be a non-empty dict {title: (local Series, global Series)}")
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels) + 0.8, 4.6), sharey=True,
+                             squeeze=False)
+    positive = [v for loc, glo in panels.values() for v in np.concatenate([loc.to_numpy(float), glo.to_numpy(float)])
+                if v > 0]
+    floor = 10 ** np.floor(np.log10(min(positive))) / 10 if positive else 1e-6
+    for ax, (panel, (loc, glo)) in zip(axes[0], panels.items()):
+        queries = list(loc.index)
+        y = np.arange(len(queries))
+        lv, gv = loc.to_numpy(float), glo.loc[queries].to_numpy(float)
+        shown_l, shown_g = np.where(lv > 0, lv, floor), np.where(gv > 0, gv, floor)
+        ax.hlines(y, shown_l, shown_g, color="0.75", linewidth=3, zorder=1)
+        ax.scatter(shown_g, y, marker="s", color=PALETTE[-1], zorder=3, label="global")
+        pos = lv > 0
+        ax.scatter(shown_l[pos], y[pos], marker="o", color=PALETTE[0], zorder=4, label="local")
+        if np.any(~pos):
+            ax.scatter(shown_l[~pos], y[~pos], marker="o", facecolor="white", edgecolor=PALETTE[0], zorder=4,
+                       label="local = 0 (drawn at the edge)")
+            for yi in y[~pos]:
+                ax.annotate("0", (floor, yi), xytext=(6, 4), textcoords="offset points", fontsize=8,
+                            color=PALETTE[0])
+        ax.set_xscale("log")
+        ax.set_xlim(floor / 2, None)
+        ax.set_yticks(y, queries)
+        ax.set(title=panel, xlabel="sensitivity (log scale)")
+    axes[0, 0].invert_yaxis()  # shared y axis: invert once, first query on top
+    axes[0, -1].legend(loc="lower right")
+    fig.suptitle(title)
     return fig
