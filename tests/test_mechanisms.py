@@ -337,32 +337,52 @@ def _smooth():
 
 def test_propose_test_release_uses_exact_distance():
     smooth = _smooth()
-    if not hasattr(smooth, "distance_to_high_ls"):
-        pytest.skip("distance_to_high_ls not available yet")
     x = np.array([1.0, 2, 3, 3, 3, 3, 3, 3, 3, 10, 11])
-    dist = smooth.distance_to_high_ls(x, "median", 1.0, 0, 20, "unbounded")
-    a = m.propose_test_release(x, "median", 1.0, 1.0, 0.01, 0, 20, rng(8), details=True)
-    b = m.ptr_from_distance(3.0, dist, 1.0, 1.0, 0.01, rng(8), details=True)
-    assert a == b
+    for relation in ("bounded", "unbounded"):
+        dist = smooth.distance_to_high_ls(x, "median", 1.0, 0, 20, relation)
+        a = m.propose_test_release(x, "median", 1.0, 1.0, 0.01, 0, 20, rng(8), neighbors=relation, details=True)
+        b = m.ptr_from_distance(3.0, dist, 1.0, 1.0, 0.01, rng(8), details=True)
+        assert a == b and a["distance"] == dist
+    assert m.propose_test_release(x, "median", 1.0, 1.0, 0.01, 0, 20, rng(8)) == \
+        m.propose_test_release(x, "median", 1.0, 1.0, 0.01, 0, 20, rng(8), neighbors="bounded")
+    # a bound above every local sensitivity: distance inf, always released
+    assert m.propose_test_release(x, "median", 100.0, 1.0, 0.01, 0, 20, rng(8), details=True)["distance"] == math.inf
+    assert all(m.propose_test_release(x, "median", 100.0, 1.0, 0.01, 0, 20, rng(s)) is not None for s in range(50))
     with pytest.raises(ValueError, match="outside"):
         m.propose_test_release(x, "median", 1.0, 1.0, 0.01, 0, 5, rng(8))
 
 
+def test_ptr_reproduces_the_source_distance_on_the_ages():
+    """Programming DP: bound 0.005, unbounded mean of ages clipped to 100 -> distance about 12,560."""
+    smooth = _smooth()
+    import dpsens as ds
+    ages = np.clip(ds.load_ages().to_numpy(dtype=float), 0, 100)
+    d = m.propose_test_release(ages, "mean", 0.005, 1.0, 1 / len(ages) ** 2, 0, 100, rng(0), threshold="source",
+                               neighbors="unbounded", details=True)
+    # the source's loop uses the upper bound u/(n - k + 1) on the local sensitivity, reaching 0.005 after
+    # n + 1 - u/b = 12,562 removals; the exact local sensitivity is smaller, so the exact distance is larger
+    assert d["distance"] >= len(ages) + 1 - 100 / 0.005
+    assert d["threshold"] == pytest.approx(10.73744412245554)
+    assert d["passed"] and abs(d["released"] - ages.mean()) < 0.1
+    assert d["distance"] == smooth.distance_to_high_ls(ages, "mean", 0.005, 0, 100, "unbounded")
+
+
 def test_smooth_sensitivity_mechanism_laplace_and_cauchy():
     smooth = _smooth()
-    if not hasattr(smooth, "smooth_sensitivity"):
-        pytest.skip("smooth_sensitivity not available yet")
     x = np.sort(rng(1).integers(0, 101, size=201).astype(float))
     eps, delta = 1.0, 1e-6
     beta = eps / (2 * math.log(2 / delta))
-    s = smooth.smooth_sensitivity(x, "median", beta, 0, 100, "unbounded")
-    d = m.smooth_sensitivity_mechanism(x, "median", eps, delta, 0, 100, rng(2), details=True)
-    assert d["beta"] == pytest.approx(beta) and d["smooth_sensitivity"] == pytest.approx(s)
-    assert d["noise_scale"] == pytest.approx(2 * s / eps)
-    g = rng(3)
-    draws = np.array([m.smooth_sensitivity_mechanism(x, "median", eps, delta, 0, 100, g) for _ in range(300)])
-    if s > 0:
+    for relation in ("bounded", "unbounded"):
+        s = smooth.smooth_sensitivity(x, "median", beta, 0, 100, relation)
+        d = m.smooth_sensitivity_mechanism(x, "median", eps, delta, 0, 100, rng(2), neighbors=relation, details=True)
+        assert d["beta"] == pytest.approx(beta) and d["smooth_sensitivity"] == pytest.approx(s)
+        assert d["noise_scale"] == pytest.approx(2 * s / eps)
+        assert s > 0
+        g = rng(3)
+        draws = np.array([m.smooth_sensitivity_mechanism(x, "median", eps, delta, 0, 100, g, neighbors=relation)
+                          for _ in range(300)])
         assert stats.kstest(draws, stats.laplace(np.median(x), 2 * s / eps).cdf).pvalue > 0.001
-    dc = m.smooth_sensitivity_mechanism(x, "median", eps, None, 0, 100, rng(2), noise="cauchy", details=True)
-    s4 = smooth.smooth_sensitivity(x, "median", eps / 10, 0, 100, "unbounded")
-    assert dc["beta"] == pytest.approx(eps / 10) and dc["noise_scale"] == pytest.approx(10 * s4 / eps)
+        dc = m.smooth_sensitivity_mechanism(x, "median", eps, None, 0, 100, rng(2), noise="cauchy",
+                                            neighbors=relation, details=True)
+        s4 = smooth.smooth_sensitivity(x, "median", eps / 10, 0, 100, relation)
+        assert dc["beta"] == pytest.approx(eps / 10) and dc["noise_scale"] == pytest.approx(10 * s4 / eps)

@@ -529,8 +529,9 @@ def ptr_from_distance(value, distance, bound, epsilon, delta, rng, threshold="dw
     value : float
         Exact query answer.
     distance : int or float
-        ``>= 0``: how many records must be added/removed to reach a dataset whose
-        local sensitivity exceeds ``bound`` (``dpsens.distance_to_high_ls``).
+        ``>= 0``: how many steps (records added/removed, or replaced) lead to a
+        dataset whose local sensitivity exceeds ``bound``
+        (``dpsens.smooth.distance_to_high_ls``); ``math.inf`` if none does.
     bound : float
         Proposed bound on the local sensitivity, ``> 0``.
     epsilon, delta : float
@@ -550,7 +551,10 @@ def ptr_from_distance(value, distance, bound, epsilon, delta, rng, threshold="dw
     value = _as_value(value)
     if np.ndim(value) != 0:
         raise ValueError("value must be a single number for propose-test-release")
-    distance = _as_nonnegative(distance, "distance")
+    if isinstance(distance, numbers.Real) and not isinstance(distance, bool) and distance == math.inf:
+        distance = math.inf          # no dataset has local sensitivity above the bound: always safe
+    else:
+        distance = _as_nonnegative(distance, "distance")
     bound = as_positive(bound, "bound")
     epsilon = as_positive(epsilon, "epsilon")
     delta = as_probability(delta, "delta")
@@ -566,7 +570,7 @@ def ptr_from_distance(value, distance, bound, epsilon, delta, rng, threshold="dw
 
 
 def propose_test_release(x, query, bound, epsilon, delta, lower, upper, rng, threshold="dwork-roth",
-                         neighbors: str = "unbounded", details: bool = False):
+                         neighbors: str = "bounded", details: bool = False):
     """Propose-test-release for a query on data clipped to ``[lower, upper]``.
 
     Chapter: *Propose-test-release*.
@@ -592,7 +596,9 @@ def propose_test_release(x, query, bound, epsilon, delta, lower, upper, rng, thr
     threshold : {"dwork-roth", "tight", "source"} or float
         ``"source"`` reproduces *Programming Differential Privacy*
         (``ln(2/δ)/(2ε)``), which passes by accident far more often than δ.
-    neighbors : {"unbounded", "bounded"}
+    neighbors : {"bounded", "unbounded"}
+        The neighbour relation of the distance (default ``"bounded"``, as in
+        :mod:`dpsens.smooth`); the source's mean example is ``"unbounded"``.
     details : bool
         Return a dict (see :func:`ptr_from_distance`).
 
@@ -637,7 +643,7 @@ def smooth_sensitivity_beta(epsilon, delta=None, noise: str = "laplace", gamma: 
 
 
 def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, noise: str = "laplace",
-                                 neighbors: str = "unbounded", gamma: float = 4.0, details: bool = False):
+                                 neighbors: str = "bounded", gamma: float = 4.0, details: bool = False):
     """Release ``query(x)`` with noise calibrated to its β-smooth sensitivity.
 
     Chapter: *Smooth sensitivity*.
@@ -659,9 +665,10 @@ def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, no
     lower, upper : float
     rng : numpy.random.Generator
     noise : {"laplace", "cauchy"}
-    neighbors : {"unbounded", "bounded"}
     gamma : float
         Tail exponent of the heavy-tailed noise, ``> 1``.
+    neighbors : {"bounded", "unbounded"}
+        Relation of the smooth sensitivity (default ``"bounded"``, as in :mod:`dpsens.smooth`).
     details : bool
         If true return a dict with ``released``, ``beta``, ``smooth_sensitivity``,
         ``noise_scale``.
