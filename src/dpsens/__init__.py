@@ -13,6 +13,8 @@ from .mechanisms import (gaussian_mechanism, laplace_mechanism, propose_test_rel
 
 from . import proportions, transformations  # noqa: F401,E402  (ds.proportions.*, ds.transformations.*)
 from . import grid  # noqa: F401,E402  (ds.grid.*: the sensitivity grid)
+from . import smooth  # noqa: F401,E402  (ds.smooth.*: A(t), distance, smooth sensitivity)
+from .smooth import distance_to_high_ls, ls_at_distance, smooth_sensitivity  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -22,4 +24,5 @@ __all__ = [
     "mechanisms", "laplace_mechanism", "gaussian_mechanism", "propose_test_release", "ptr_threshold",
     "smooth_sensitivity_mechanism", "sample_and_aggregate",
     "proportions", "transformations", "grid",
+    "smooth", "ls_at_distance", "distance_to_high_ls", "smooth_sensitivity",
 ]

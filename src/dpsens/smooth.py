@@ -1,0 +1,628 @@
+"""Exact local sensitivity at distance t, distance to high local sensitivity, smooth sensitivity.
+
+Chapters: *Propose-test-release* and *Smooth sensitivity*.
+
+The neighbour graph
+-------------------
+Datasets are finite multisets of numbers in the real interval
+``[lower, upper]``.  One step is
+
+* ``neighbors="bounded"``: one record replaced by any value in
+  ``[lower, upper]`` (the size ``n`` never changes);
+* ``neighbors="unbounded"``: one record added (any value in
+  ``[lower, upper]``) or removed.  A dataset never becomes empty.
+
+``LS(y)`` is the local sensitivity of a query at ``y`` over one step,
+``A(t) = max{LS(y) : y within t steps of x}`` (so ``A(0) = LS(x)``),
+``D(b) = min{t : A(t) > b}`` the distance to a dataset with local
+sensitivity above ``b``, and the beta-smooth sensitivity is
+``S = max_{t >= 0} e^{-beta t} A(t)`` over *every* ``t``.
+
+How each query is computed exactly
+----------------------------------
+*Order statistics and interpolated percentiles, bounded.*  numpy's linear
+percentile at position ``h = (n-1)q`` is ``Q(h) = (1-g) y_i + g y_{i+1}``
+(``i = floor(h)``, ``g = h - i``), the piecewise linear function through the
+sorted values.  Replacing one record moves every order statistic by at most
+one index, and moving a low record to ``upper`` moves all of them up at once,
+so ``LS(y) = max(Q(h+1) - Q(h), Q(h) - Q(h-1))`` with the data padded by
+``lower`` below and ``upper`` above.  Each of the two windows is
+``alpha (y_{j+1} - y_j) + gamma (y_{j+2} - y_{j+1})`` (``alpha = 1-g``,
+``gamma = g``).  A dataset within ``t`` replacements agrees with the sorted
+``x`` around the window up to a cut: the records between two kept indices
+are moved to the ends.  The value is linear in the middle order statistic,
+so it is maximal when the middle one is next to one end of the cut, which
+leaves two families of pairs ``(left, right)`` of padded indices, with cost
+``right - left - 1`` (the number of records moved):
+
+* ``alpha (X_b - X_p) + gamma (X_{b+1} - X_b)``, ``-1 <= p <= j < b <= n``;
+* ``gamma (X_q - X_a) + alpha (X_a - X_{a-1})``, ``-1 <= a <= j+1 < q <= n``.
+
+With ``g = 0`` this is Nissim, Raskhodnikova & Smith's (2007) formula
+``A(t) = max_{s=0..t+1} (X_{m+s} - X_{m+s-t-1})``.  The smooth sensitivity is
+``max over pairs of e^{-beta cost} (R(right) - L(left))``; for a fixed left the
+best right is a monotone function of ``L(left)`` (NRS07, Sec. 3.1), so a
+divide and conquer over the lefts sorted by ``L`` finds it in
+``O(n log n)``.
+
+*Median, unbounded.*  Adding or removing a record moves the median by half a
+gap: ``LS(y) = (y_{k+1} - y_k)/2`` maximised over the middle pairs (the pair
+around the median element for odd size, the central pair for even size).
+To make ``(X_p, X_b)`` such a pair all records between them are removed
+(``b - p - 1`` steps) and the two sides are balanced by adding or removing
+records at the ends (``max(0, |p - (n-1-b)| - 1)`` more steps).  For a fixed
+``p`` the cost is non-decreasing in ``b`` and the gap increasing, so only
+``O(n)`` pairs can be optimal; the curve, the distance and the smooth
+sensitivity come from that list in ``O(n)`` after sorting.
+
+*Mean, sum, count.*  Closed forms (bounded), and for the unbounded mean an
+exact search over how many records are removed and how many added (see
+:func:`_mean_unbounded_A`).
+
+*Variance, standard deviation, and unbounded percentiles other than the
+median* raise ``ValueError``: no exact algorithm is implemented, and this
+package does not return approximations silently.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from ._validate import as_bounds, as_data, as_positive, check_in_bounds, check_relation
+from .queries import PERCENTILES, check_query
+
+__all__ = ["ls_at_distance", "distance_to_high_ls", "smooth_sensitivity", "ls_curve",
+           "smooth_sensitivity_argmax", "median_A_direct"]
+
+EXACT_QUERIES = ("mean", "sum", "count", "median", *PERCENTILES)
+
+
+# --------------------------------------------------------------------------------------------
+# input checks
+# --------------------------------------------------------------------------------------------
+
+def _prepare(x, query, lower, upper, neighbors):
+    name, _ = check_query(query, allow_callable=False)
+    lower, upper = as_bounds(lower, upper)
+    x = as_data(x)
+    check_in_bounds(x, lower, upper)
+    neighbors = check_relation(neighbors)
+    if name in ("var", "std"):
+        raise ValueError(
+            f"query={name!r}: the local sensitivity at distance t of the {name} is not implemented exactly "
+            f"in dpsens (exact for {list(EXACT_QUERIES)}); no approximation is returned")
+    if neighbors == "unbounded" and name.startswith("percentile") and name != "percentile_50":
+        raise ValueError(
+            f"query={name!r} with neighbors='unbounded' is not implemented exactly (the interpolation weight "
+            "changes with the size of the dataset); use neighbors='bounded', or the median")
+    return name, np.sort(x), lower, upper, neighbors
+
+
+def _as_t(t):
+    arr = np.asarray(t)
+    if arr.dtype == bool or arr.dtype.kind not in "iuf":
+        raise TypeError(f"t must be a non-negative integer (or an array of them), got {t!r}")
+    if arr.size and (not np.all(np.isfinite(arr)) or np.any(arr < 0) or np.any(arr != np.floor(arr))):
+        bad = arr.ravel()[(~np.isfinite(arr.ravel())) | (arr.ravel() < 0) | (arr.ravel() != np.floor(arr.ravel()))][0]
+        raise ValueError(f"t must be a non-negative integer number of steps, got {bad!r}")
+    return arr.astype(np.int64)
+
+
+def _as_bound(bound) -> float:
+    if isinstance(bound, bool) or not isinstance(bound, numbers.Real):
+        raise TypeError(f"bound must be a number >= 0, got {bound!r}")
+    bound = float(bound)
+    if not np.isfinite(bound) or bound < 0:
+        raise ValueError(f"bound must be a finite number >= 0, got {bound!r}")
+    return bound
+
+
+# --------------------------------------------------------------------------------------------
+# engines: each gives A(t) for an array of t, sup A with a t reaching it, and the smooth max
+# --------------------------------------------------------------------------------------------
+
+class _Candidates:
+    """A(t) = max{value_i : cost_i <= t} for a finite list of (cost, value)."""
+
+    def __init__(self, cost, value):
+        cost = np.asarray(cost, dtype=np.int64)
+        value = np.asarray(value, dtype=float)
+        order = np.argsort(cost, kind="stable")
+        self.cost = cost[order]
+        self.value = value[order]
+        self.cummax = np.maximum.accumulate(self.value)
+        self.sup = float(self.cummax[-1])
+        self.t_sup = int(self.cost[np.argmax(self.cummax >= self.sup)])
+
+    def A(self, t):
+        t = np.asarray(t, dtype=np.int64)
+        idx = np.searchsorted(self.cost, t, side="right") - 1
+        return np.where(idx >= 0, self.cummax[np.maximum(idx, 0)], 0.0)
+
+    def smooth(self, beta):
+        with np.errstate(under="ignore"):
+            w = np.exp(-beta * self.cost.astype(float)) * self.value
+        k = int(np.argmax(w))
+        return float(w[k]), int(self.cost[k])
+
+
+class _Constant:
+    """A(0) = a0, A(t) = a1 for t >= 1 (bounded mean/sum/count, unbounded sum/count)."""
+
+    def __init__(self, a0, a1):
+        self.a0, self.a1 = float(a0), float(max(a0, a1))
+        self.sup = self.a1
+        self.t_sup = 0 if self.a0 >= self.a1 else 1
+
+    def A(self, t):
+        t = np.asarray(t, dtype=np.int64)
+        return np.where(t >= 1, self.a1, self.a0)
+
+    def smooth(self, beta):
+        s1 = math.exp(-beta) * self.a1
+        return (self.a0, 0) if self.a0 >= s1 else (s1, 1)
+
+
+def _quantile_position(name, n):
+    """(i, g) with numpy's value ``(1-g) y_i + g y_{i+1}`` for the query on n sorted values."""
+    if name == "median":
+        if n % 2:
+            return (n - 1) // 2, 0.0
+        return n // 2 - 1, 0.5
+    q = PERCENTILES[name] / 100.0
+    h = n * q + (1 + q * (1 - 1 - 1)) - 1   # numpy's _compute_virtual_index for method="linear"
+    i = int(np.floor(h))
+    g = float(h - i)
+    if i >= n - 1:
+        i, g = n - 1, 0.0
+    return i, g
+
+
+class _PairProblem:
+    """max over lefts in [lo, hi] and rights in [rlo, rhi] of R(r) - L(l), cost r - l - 1 (r > l always)."""
+
+    def __init__(self, L, lo, hi, R, rlo, rhi):
+        self.lo, self.hi, self.rlo, self.rhi = lo, hi, rlo, rhi
+        self.L = np.asarray(L, dtype=float)      # L[k] is the value at left position lo + k
+        self.R = np.asarray(R, dtype=float)      # R[k] is the value at right position rlo + k
+        self.sufmin = np.minimum.accumulate(self.L[::-1])[::-1]
+
+    def A(self, t):
+        """max over pairs with cost <= t (t a scalar)."""
+        rmax = min(self.rhi, self.hi + t + 1)
+        if rmax < self.rlo:
+            return -np.inf
+        r = np.arange(self.rlo, rmax + 1)
+        start = np.maximum(self.lo, r - t - 1) - self.lo
+        return float(np.max(self.R[r - self.rlo] - self.sufmin[start]))
+
+    def smooth(self, beta, floor=0.0):
+        """max over all pairs of e^{-beta(r-l-1)} (R - L); pairs longer than needed to beat ``floor`` are skipped."""
+        lo, hi, rlo, rhi = self.lo, self.hi, self.rlo, self.rhi
+        if floor > 0:
+            span = float(np.max(self.R) - np.min(self.L))
+            if span <= floor:
+                return -np.inf, 0
+            K = int(math.ceil(math.log(span / floor) / beta)) + 1
+            lo = max(lo, rlo - 1 - K)
+            rhi = min(rhi, hi + 1 + K)
+        Lpos = np.arange(lo, hi + 1)
+        Lval = self.L[Lpos - self.lo]
+        Rpos = np.arange(rlo, rhi + 1)
+        Rval = self.R[Rpos - self.rlo]
+        return _pair_smooth(Lval, Lpos, Rval, Rpos, beta)
+
+
+def _pair_smooth(Lval, Lpos, Rval, Rpos, beta):
+    """max_{l, r} e^{-beta (Rpos_r - Lpos_l - 1)} (Rval_r - Lval_l), every right after every left.
+
+    For a fixed left the (largest) best right is non-decreasing in ``Lval``:
+    the score of a later right relative to an earlier one grows with ``Lval``
+    (Nissim, Raskhodnikova & Smith 2007, Sec. 3.1).  Divide and conquer over
+    the lefts sorted by ``Lval``, one vectorised pass per level, works in
+    log space so that long distances do not underflow.
+    Returns (max value, cost of the maximising pair).
+    """
+    order = np.argsort(Lval, kind="stable")
+    Lv, Lp = Lval[order], Lpos[order]
+    nL, nR = len(Lv), len(Rval)
+    best_score, best_cost = -np.inf, 0
+    # nodes: left-rank interval [a, b], right interval [c, d]
+    a = np.array([0]); b = np.array([nL - 1]); c = np.array([0]); d = np.array([nR - 1])
+    while a.size:
+        mid = (a + b) // 2
+        lengths = d - c + 1
+        starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+        node = np.repeat(np.arange(a.size), lengths)
+        ridx = np.arange(lengths.sum()) - starts[node] + c[node]
+        diff = Rval[ridx] - Lv[mid[node]]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            score = np.where(diff > 0, np.log(np.where(diff > 0, diff, 1.0)), -np.inf) \
+                - beta * (Rpos[ridx] - Lp[mid[node]] - 1)
+        segmax = np.maximum.reduceat(score, starts)
+        is_max = score == segmax[node]
+        # largest maximising right of each node (an all -inf node takes its last right)
+        arg = np.maximum.reduceat(np.where(is_max, ridx, -1), starts)
+        k = int(np.argmax(segmax))
+        if segmax[k] > best_score:
+            best_score = float(segmax[k])
+            best_cost = int(Rpos[arg[k]] - Lp[mid[k]] - 1)
+            best_diff = float(Rval[arg[k]] - Lv[mid[k]])
+        left = a <= mid - 1
+        right = mid + 1 <= b
+        a, b, c, d = (np.concatenate((a[left], mid[right] + 1)), np.concatenate((mid[left] - 1, b[right])),
+                      np.concatenate((c[left], arg[right])), np.concatenate((arg[left], d[right])))
+    if best_score == -np.inf:
+        return -np.inf, 0
+    return best_diff * math.exp(-beta * best_cost), best_cost
+
+
+class _QuantileBounded:
+    def __init__(self, xs, name, lower, upper):
+        n = len(xs)
+        self.n = n
+        i, g = _quantile_position(name, n)
+        alpha, gamma = 1.0 - g, g
+        X = np.concatenate(([lower, lower], xs, [upper, upper]))   # X(k) = X[k + 2], k in [-2, n+1]
+
+        def val(k):
+            return X[np.asarray(k) + 2]
+
+        self.problems = []
+        for j in {i, i - 1}:
+            if j < -1 or j > n - 1:
+                continue
+            p = np.arange(-1, j + 1)
+            bb = np.arange(j + 1, n + 1)
+            self.problems.append(_PairProblem(alpha * val(p), -1, j, alpha * val(bb) + gamma * (val(bb + 1) - val(bb)),
+                                              j + 1, n))
+            if gamma > 0 and j + 2 <= n:
+                aa = np.arange(-1, j + 2)
+                qq = np.arange(j + 2, n + 1)
+                self.problems.append(_PairProblem(gamma * val(aa) - alpha * (val(aa) - val(aa - 1)), -1, j + 1,
+                                                  gamma * val(qq), j + 2, n))
+        self.sup = float(self.A(np.array([n]))[0])
+        self.t_sup = n
+
+    def A(self, t):
+        t = np.asarray(t, dtype=np.int64)
+        out = np.empty(t.shape)
+        flat = out.reshape(-1)
+        for k, tk in enumerate(t.reshape(-1)):
+            tk = int(min(tk, self.n))
+            flat[k] = max(0.0, max(pr.A(tk) for pr in self.problems))
+        return out
+
+    def smooth(self, beta):
+        # a cheap lower bound first, to skip pairs too long to matter
+        floor, t = float(self.A(np.array([0]))[0]), 1
+        while t <= self.n:
+            floor = max(floor, math.exp(-beta * t) * float(self.A(np.array([t]))[0]))
+            t *= 2
+        best, cost = 0.0, 0
+        for pr in self.problems:
+            v, c = pr.smooth(beta, floor=floor * (1 - 1e-9) if floor > 0 else 0.0)
+            if v > best:
+                best, cost = v, c
+        return best, cost
+
+
+def _median_unbounded(xs, lower, upper):
+    """(cost, value) candidates for the median with one record added or removed."""
+    n = len(xs)
+    X = np.concatenate(([lower], xs, [upper]))    # X(k) = X[k + 1], k in [-1, n]
+    ps, bs = [], []
+    p = np.arange(-1, n)
+    for off in (-2, -1, 0):
+        b = n - 1 - p + off + 1          # b in {n-p-2, n-p-1, n-p}
+        ok = (b > p) & (b <= n)
+        ps.append(p[ok]); bs.append(b[ok])
+    ps.append(np.full(n + 1, -1)); bs.append(np.arange(0, n + 1))           # lower element inserted at `lower`
+    ps.append(np.arange(-1, n)); bs.append(np.full(n + 1, n))               # upper element inserted at `upper`
+    p = np.concatenate(ps); b = np.concatenate(bs)
+    pplus = np.maximum(p, 0)
+    qplus = np.maximum(n - 1 - b, 0)
+    cost = (b - p - 1) + (p < 0) + (b > n - 1) + np.maximum(0, np.abs(pplus - qplus) - 1)
+    value = (X[b + 1] - X[p + 1]) / 2.0
+    # a single remaining record: only additions are possible, LS = max(upper - y, y - lower)/2
+    # (a kept record, or a new record at `lower`/`upper` once every original one is removed)
+    cost = np.concatenate((cost, [n - 1, n - 1, n + 1]))
+    value = np.concatenate((value, [(upper - xs[0]) / 2.0, (xs[-1] - lower) / 2.0, (upper - lower) / 2.0]))
+    return _Candidates(cost, value)
+
+
+def _mean_ls_unbounded(m, mu, ymin, ymax, lower, upper):
+    """LS of the mean at a dataset of size m, mean mu, extremes ymin/ymax, one record added or removed."""
+    add = np.maximum(upper - mu, mu - lower) / (m + 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rem = np.where(m >= 2, np.maximum(ymax - mu, mu - ymin) / np.maximum(m - 1, 1), 0.0)
+    return np.maximum(add, rem)
+
+
+class _MeanUnbounded:
+    """Exact A(t) of the mean, one record added or removed.
+
+    A dataset within t steps is ``x`` with ``r`` records removed and ``a``
+    values added, ``r + a <= t``.  Since removing a record and adding its value
+    back changes nothing, the sets with ``(r, a)`` grow along ``(r+1, a+1)``
+    (for ``r < n``), so ``A(t)`` is the maximum over ``r + a`` in
+    ``{t-1, t}``, ``r <= n-1``, plus the datasets made of new values only
+    (``r = n``, ``a >= 1``, which never beat ``(upper-lower)/2``, reached at
+    ``t = n + 1`` by ``{lower, upper}``).  For given ``(r, a)`` each of the four
+    terms of the local sensitivity (add ``upper``/``lower``, remove the
+    largest/smallest record) is maximised separately; for the "upward" terms
+    the mean should be as small as possible: keep the ``n - r`` smallest
+    records and add copies of ``lower``, with the largest record being either
+    an added ``upper`` or the kept maximum of ``x``.  The downward terms are
+    the mirror image.
+    """
+
+    def __init__(self, xs, lower, upper):
+        self.n = n = len(xs)
+        self.lower, self.upper = lower, upper
+        self.xs = xs
+        self.P = np.concatenate(([0.0], np.cumsum(xs)))                 # sums of the k smallest
+        xr = (lower + upper) - xs[::-1]                                  # mirror image, sorted
+        self.Pr = np.concatenate(([0.0], np.cumsum(xr)))
+        self.xr = xr
+        self.sup = (upper - lower) / 2.0
+        self.t_sup = n + 1
+
+    def _G_side(self, r, a, P, xs):
+        n, lo, up = self.n, self.lower, self.upper
+        m = (n - r + a).astype(float)
+        keep = n - r
+        s_small = P[keep]
+        mu1 = (s_small + a * lo) / m
+        best = (up - mu1) / (m + 1)                               # add `upper`
+        with np.errstate(divide="ignore", invalid="ignore"):
+            # remove the maximum, which is an added `upper` (a >= 1)
+            so = s_small + (a - 1) * lo
+            v1 = np.where((a >= 1) & (m >= 2), (m - 1) * up - so, -np.inf) / (m * np.maximum(m - 1, 1))
+            # remove the maximum, which is the kept largest record of x
+            so2 = P[np.maximum(keep - 1, 0)] + a * lo
+            v2 = np.where((keep >= 1) & (m >= 2), (m - 1) * xs[-1] - so2, -np.inf) / (m * np.maximum(m - 1, 1))
+        return np.maximum(best, np.maximum(v1, v2))
+
+    def G(self, r, a):
+        return np.maximum(self._G_side(r, a, self.P, self.xs), self._G_side(r, a, self.Pr, self.xr))
+
+    def A(self, t):
+        t = np.asarray(t, dtype=np.int64)
+        out = np.empty(t.shape)
+        flat = out.reshape(-1)
+        for k, tk in enumerate(t.reshape(-1)):
+            flat[k] = self._A1(int(tk))
+        return out
+
+    def _A1(self, t):
+        n = self.n
+        if t >= n + 1:
+            return self.sup
+        best = 0.0
+        for tt in (t - 1, t):
+            if tt < 0:
+                continue
+            r = np.arange(0, min(tt, n - 1) + 1)
+            a = tt - r
+            best = max(best, float(np.max(self.G(r, a))))
+        return best
+
+    def smooth(self, beta):
+        best, arg = self._A1(0), 0
+        t, block = 1, 64
+        while t <= self.n + 1:
+            if math.exp(-beta * t) * self.sup <= best:
+                break
+            ts = np.arange(t, min(t + block, self.n + 2))
+            vals = np.exp(-beta * ts) * self.A(ts)
+            k = int(np.argmax(vals))
+            if vals[k] > best:
+                best, arg = float(vals[k]), int(ts[k])
+            t = int(ts[-1]) + 1
+            block = min(2 * block, 4096)
+        return best, arg
+
+
+def _engine(name, xs, lower, upper, neighbors):
+    n = len(xs)
+    width = upper - lower
+    if name == "count":
+        return _Constant(0.0, 0.0) if neighbors == "bounded" else _Constant(1.0, 1.0)
+    if name in ("sum", "mean"):
+        if neighbors == "bounded":
+            scale = 1.0 if name == "sum" else 1.0 / n
+            return _Constant(max(upper - xs[0], xs[-1] - lower) * scale, width * scale)
+        if name == "sum":
+            m = max(abs(lower), abs(upper))
+            return _Constant(m, m)
+        return _MeanUnbounded(xs, lower, upper)
+    if neighbors == "bounded":
+        return _QuantileBounded(xs, name, lower, upper)
+    return _median_unbounded(xs, lower, upper)
+
+
+# --------------------------------------------------------------------------------------------
+# public API
+# --------------------------------------------------------------------------------------------
+
+def ls_at_distance(x, query, t, lower, upper, neighbors="bounded"):
+    """Largest local sensitivity of any dataset within ``t`` steps of ``x``: ``A(t)``.
+
+    Chapter: *Propose-test-release* (defined there) and *Smooth sensitivity*.
+
+    Parameters
+    ----------
+    x : array_like
+        The data; every value must lie in ``[lower, upper]``.
+    query : str
+        One of ``"mean"``, ``"sum"``, ``"count"``, ``"median"``,
+        ``"percentile_25"``, ``"percentile_50"``, ``"percentile_75"``,
+        ``"percentile_90"`` (numpy's definitions).  The percentiles other than
+        the median are exact for ``neighbors="bounded"`` only.
+    t : int or array_like of int
+        Number of steps, ``>= 0``.
+    lower, upper : float
+        The interval every record (original or new) lies in.
+    neighbors : {"bounded", "unbounded"}
+        One record replaced, or one record added or removed (see the module
+        docstring).
+
+    Returns
+    -------
+    float, or an array of floats of the shape of ``t``.
+
+    Raises
+    ------
+    ValueError
+        Bad bounds, data outside them or NaN, ``t < 0``, an unknown relation,
+        or a query without an exact algorithm (``"var"``, ``"std"``).
+
+    Examples
+    --------
+    >>> ls_at_distance([1, 2, 3, 10, 11], "median", 0, 0, 20)
+    7.0
+    >>> ls_at_distance([1, 2, 3, 10, 11], "median", 1, 0, 20)
+    8.0
+    >>> round(ls_at_distance([30, 40, 50], "mean", 1, 0, 100, "unbounded"), 4)
+    21.6667
+    """
+    name, xs, lower, upper, neighbors = _prepare(x, query, lower, upper, neighbors)
+    tt = _as_t(t)
+    out = _engine(name, xs, lower, upper, neighbors).A(tt)
+    return float(out) if np.ndim(t) == 0 else out
+
+
+def ls_curve(x, query, t_max, lower, upper, neighbors="bounded"):
+    """``A(0), A(1), ..., A(t_max)`` as an array (for figures).
+
+    Chapter: *Smooth sensitivity*.
+    """
+    name, xs, lower, upper, neighbors = _prepare(x, query, lower, upper, neighbors)
+    t_max = int(_as_t(t_max))
+    return _engine(name, xs, lower, upper, neighbors).A(np.arange(t_max + 1))
+
+
+def distance_to_high_ls(x, query, bound, lower, upper, neighbors="bounded"):
+    """Smallest number of steps from ``x`` to a dataset whose local sensitivity exceeds ``bound``.
+
+    Chapter: *Propose-test-release*.
+
+    ``min{t >= 0 : A(t) > bound}``.  ``A`` is non-decreasing, so this is a
+    binary search over ``t``; when no dataset at all has local sensitivity
+    above ``bound`` (``bound >= sup_t A(t)``, e.g. the global sensitivity of
+    the relation) the answer is ``math.inf``.  The distance has global
+    sensitivity 1, which is what propose-test-release relies on.
+
+    Parameters
+    ----------
+    x, query, lower, upper, neighbors
+        As in :func:`ls_at_distance`.
+    bound : float
+        Proposed bound on the local sensitivity, ``>= 0``.
+
+    Returns
+    -------
+    int, or ``math.inf`` if no dataset has local sensitivity above ``bound``.
+
+    Examples
+    --------
+    >>> distance_to_high_ls([1, 2, 3, 10, 11], "median", 7.5, 0, 20)
+    1
+    >>> distance_to_high_ls([5, 5, 5], "count", 0.5, 0, 10)
+    inf
+    """
+    name, xs, lower, upper, neighbors = _prepare(x, query, lower, upper, neighbors)
+    bound = _as_bound(bound)
+    eng = _engine(name, xs, lower, upper, neighbors)
+    if eng.sup <= bound:
+        return math.inf
+    lo, hi = 0, eng.t_sup          # A(hi) > bound
+    if float(eng.A(np.array([0]))[0]) > bound:
+        return 0
+    while hi - lo > 1:             # invariant: A(lo) <= bound < A(hi)
+        mid = (lo + hi) // 2
+        if float(eng.A(np.array([mid]))[0]) > bound:
+            hi = mid
+        else:
+            lo = mid
+    return int(hi)
+
+
+def smooth_sensitivity_argmax(x, query, beta, lower, upper, neighbors="bounded"):
+    """``(S, t*)``: the beta-smooth sensitivity and a distance ``t*`` where ``e^{-beta t} A(t)`` is maximal.
+
+    Chapter: *Smooth sensitivity*.
+    """
+    name, xs, lower, upper, neighbors = _prepare(x, query, lower, upper, neighbors)
+    beta = as_positive(beta, "beta")
+    s, t = _engine(name, xs, lower, upper, neighbors).smooth(beta)
+    return max(float(s), 0.0), int(t)
+
+
+def smooth_sensitivity(x, query, beta, lower, upper, neighbors="bounded"):
+    """The beta-smooth sensitivity ``S = max_{t >= 0} e^{-beta t} A(t)``, over every ``t``.
+
+    Chapter: *Smooth sensitivity*.
+
+    Exact (no truncation of ``t``): the maximum is over a finite set because
+    ``A`` is constant from some distance on (at most ``n`` replacements reach
+    every dataset of the bounded relation; for the unbounded relation ``A``
+    reaches its supremum at ``t = n + 1`` for the mean and at a computed
+    distance for the median), and larger ``t`` only shrink ``e^{-beta t}``.
+    The median and the percentiles use the ``O(n log n)`` algorithm of
+    Nissim, Raskhodnikova & Smith (2007) generalised to numpy's interpolated
+    percentiles (see the module docstring).
+
+    Parameters
+    ----------
+    x, query, lower, upper, neighbors
+        As in :func:`ls_at_distance`.
+    beta : float
+        Smoothing parameter, ``> 0`` (``epsilon / (2 ln(2/delta))`` for the
+        Laplace variant).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        ``beta <= 0`` and the cases of :func:`ls_at_distance`.
+
+    Examples
+    --------
+    >>> smooth_sensitivity([1, 2, 3, 10, 11], "median", 10.0, 0, 20)
+    7.0
+    >>> round(smooth_sensitivity([1, 2, 3, 10, 11], "median", 0.1, 0, 20), 4)
+    13.9184
+    """
+    return smooth_sensitivity_argmax(x, query, beta, lower, upper, neighbors)[0]
+
+
+def median_A_direct(x, t, lower, upper):
+    """The direct ``O(t)`` formula of NRS07 for the median of odd ``n``, bounded relation (test oracle).
+
+    Chapter: *Smooth sensitivity*.
+
+    ``A(t) = max_{s=0..t+1} (X_{m+s} - X_{m+s-t-1})`` with ``m = (n-1)/2`` and
+    ``X`` the sorted data padded with ``lower`` below and ``upper`` above.
+    """
+    lower, upper = as_bounds(lower, upper)
+    xs = np.sort(as_data(x))
+    n = len(xs)
+    if n % 2 == 0:
+        raise ValueError(f"median_A_direct needs an odd number of records, got n={n}")
+    t = int(_as_t(t))
+    m = (n - 1) // 2
+    s = np.arange(0, t + 2)
+    hi = m + s
+    lo = m + s - t - 1
+
+    def X(k):
+        return np.where(k < 0, lower, np.where(k >= n, upper, xs[np.clip(k, 0, n - 1)]))
+
+    return float(np.max(X(hi) - X(lo)))

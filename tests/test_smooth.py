@@ -1,0 +1,295 @@
+"""Tests of dpsens.smooth: A(t), distance to high local sensitivity, smooth sensitivity.
+
+Oracles, all independent of the fast code:
+
+* a brute-force search over the neighbour graph on small integer data;
+* the direct O(n^2) formula of Nissim, Raskhodnikova & Smith (2007) for the
+  median of odd n (bounded relation) on random data up to n = 20,000;
+* for the mean, closed forms and datasets built explicitly.
+
+Why an integer grid suffices for the brute force: every step changes one
+record to (or adds) a value in [lower, upper]; for the queries tested the
+local sensitivity is a maximum of differences of order statistics / sums
+which are monotone in the new value, so the extreme neighbours use the values
+``lower`` or ``upper``; and the datasets that maximise it consist of original
+records, ``lower``, ``upper`` and copies of original records (the value is
+linear in any free record between two fixed ones, so moving that record to
+an end of its range never loses).  With integer data and integer bounds all
+of these lie on the grid ``{lower, ..., upper}``, so the search over grid
+datasets finds the maximum over all real datasets.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import dpsens as ds
+from dpsens import smooth as sm
+
+QUANTILES = ["median", "percentile_25", "percentile_50", "percentile_75", "percentile_90"]
+
+
+# ---------------------------------------------------------------------------------------------- brute force
+
+def _f(name, y):
+    y = np.asarray(y, dtype=float)
+    if name == "mean":
+        return float(y.mean())
+    if name == "sum":
+        return float(y.sum())
+    if name == "count":
+        return float(len(y))
+    if name == "median":
+        return float(np.median(y))
+    return float(np.percentile(y, int(name.split("_")[1])))
+
+
+def _steps(y, grid, relation):
+    out = set()
+    if relation == "bounded":
+        for i in range(len(y)):
+            for v in grid:
+                out.add(tuple(sorted(y[:i] + (v,) + y[i + 1:])))
+    else:
+        for v in grid:
+            out.add(tuple(sorted(y + (v,))))
+        if len(y) >= 2:
+            for i in range(len(y)):
+                out.add(y[:i] + y[i + 1:])
+    return out
+
+
+def brute_A(x, name, t_max, lower, upper, relation):
+    """A(0..t_max) by breadth-first search over every dataset within t steps."""
+    grid = tuple(range(lower, upper + 1))
+    start = tuple(sorted(x))
+    seen, frontier, best, out = {start}, {start}, 0.0, []
+
+    def ls(y):
+        fy = _f(name, y)
+        return max(abs(fy - _f(name, z)) for z in _steps(y, grid, relation))
+
+    for _ in range(t_max + 1):
+        best = max([best] + [ls(y) for y in frontier])
+        out.append(best)
+        new = set()
+        for y in frontier:
+            for z in _steps(y, grid, relation):
+                if z not in seen:
+                    seen.add(z)
+                    new.add(z)
+        frontier = new
+    return np.array(out)
+
+
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+def test_A_matches_brute_force_over_the_neighbour_graph(relation):
+    rng = np.random.default_rng(11 if relation == "bounded" else 12)
+    names = ["mean", "sum", "count"] + (QUANTILES if relation == "bounded" else ["median"])
+    checked = 0
+    for _ in range(45 if relation == "bounded" else 40):
+        n = int(rng.integers(1, 6))
+        lower = int(rng.integers(-2, 1))
+        upper = int(rng.integers(lower + 1, lower + 6))
+        x = [int(v) for v in rng.integers(lower, upper + 1, n)]
+        t_max = 3 if relation == "bounded" else max(1, min(3, 7 - n))
+        for name in names:
+            expected = brute_A(x, name, t_max, lower, upper, relation)
+            got = ds.ls_at_distance(x, name, np.arange(t_max + 1), lower, upper, relation)
+            assert got == pytest.approx(expected, abs=1e-12), (relation, name, x, lower, upper)
+            checked += 1
+    assert checked > 150
+
+
+def test_source_median_grid_values():
+    # a row of the source's median grid (X = {1, 2, 3, 10, 11}): replacing 1 by 11 moves the median of (1, 2, 10) from 2 to 10
+    x = [1, 2, 10]
+    assert ds.ls_at_distance(x, "median", 0, 1, 11) == brute_A(x, "median", 0, 1, 11, "bounded")[0] == 8.0
+
+
+# ---------------------------------------------------------------------------------------------- NRS07 oracle
+
+@pytest.mark.parametrize("n", [1, 3, 101, 2001, 20001])
+def test_median_bounded_against_the_direct_nrs_formula(n):
+    rng = np.random.default_rng(n)
+    x = rng.uniform(0, 100, n) if n % 3 else np.round(rng.normal(50, 10, n)).clip(0, 100)
+    ts = np.unique(np.concatenate(([0, 1, 2, 5], rng.integers(0, n + 2, 12))))
+    got = ds.ls_at_distance(x, "median", ts, 0, 100)
+    want = [sm.median_A_direct(x, int(t), 0, 100) for t in ts]
+    assert got == pytest.approx(want, abs=1e-12)
+    for beta in (0.5, 0.02, 1e-3):
+        s, t_star = sm.smooth_sensitivity_argmax(x, "median", beta, 0, 100)
+        # the direct formula over every t up to the point where e^{-beta t} (upper - lower) <= s: beyond it no t wins
+        t_stop = min(n + 1, int(math.ceil(math.log(100 / s) / beta)) + 1) if s > 0 else n + 1
+        direct = max(math.exp(-beta * t) * sm.median_A_direct(x, t, 0, 100) for t in range(t_stop + 1))
+        assert s == pytest.approx(direct, rel=1e-9)
+        assert math.exp(-beta * t_star) * sm.median_A_direct(x, t_star, 0, 100) == pytest.approx(s, rel=1e-9)
+        assert math.exp(-beta * t_stop) * 100 <= s or t_stop >= n + 1
+
+
+def test_pair_divide_and_conquer_against_all_pairs():
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        nl, nr = int(rng.integers(1, 30)), int(rng.integers(1, 30))
+        Lpos = np.arange(nl)
+        Rpos = np.arange(nl, nl + nr) + int(rng.integers(0, 3))
+        Lval = rng.normal(size=nl) * rng.choice([0.1, 1, 10])
+        Rval = rng.normal(size=nr) * rng.choice([0.1, 1, 10])
+        if rng.random() < 0.2:
+            Lval = np.round(Lval)
+            Rval = np.round(Rval)
+        beta = float(rng.choice([0.01, 0.3, 2.0]))
+        cost = Rpos[None, :] - Lpos[:, None] - 1
+        allp = np.exp(-beta * cost) * (Rval[None, :] - Lval[:, None])
+        got, c = sm._pair_smooth(Lval, Lpos, Rval, Rpos, beta)
+        want = allp.max()
+        if want <= 0:
+            assert got == -np.inf or got <= 0
+        else:
+            assert got == pytest.approx(want, rel=1e-12)
+            assert np.any(np.isclose(allp[cost == c], got, rtol=1e-12))
+
+
+# ---------------------------------------------------------------------------------------------- mean, sum, count
+
+def test_mean_bounded_closed_form():
+    x = np.array([10.0, 20, 35, 90])
+    n, lo, up = len(x), 0.0, 100.0
+    a = ds.ls_at_distance(x, "mean", np.arange(6), lo, up)
+    assert a[0] == pytest.approx(max(up - x.min(), x.max() - lo) / n)
+    assert a[1:] == pytest.approx(np.full(5, (up - lo) / n))
+    s = ds.smooth_sensitivity(x, "mean", 0.1, lo, up)
+    assert s == pytest.approx(max(a[0], math.exp(-0.1) * (up - lo) / n))
+    assert ds.ls_at_distance(x, "sum", 0, lo, up) == pytest.approx(90.0)
+    assert ds.ls_at_distance(x, "sum", 1, lo, up) == pytest.approx(100.0)
+    assert ds.ls_at_distance(x, "count", 4, lo, up) == 0.0
+    assert ds.ls_at_distance(x, "count", 4, lo, up, "unbounded") == 1.0
+    assert ds.ls_at_distance(x, "sum", 3, -5, up, "unbounded") == 100.0
+
+
+def _ls_mean_unbounded_direct(y, lo, up):
+    """LS of the mean of y from the definition: every addition of lo/up, every removal."""
+    y = np.asarray(y, dtype=float)
+    mu = y.mean()
+    cands = [abs((y.sum() + v) / (len(y) + 1) - mu) for v in (lo, up)]
+    if len(y) >= 2:
+        cands += list(np.abs((y.sum() - y) / (len(y) - 1) - mu))
+    return max(cands)
+
+
+def test_mean_unbounded_curve_against_explicit_datasets():
+    """For every split r removals + a additions the explicitly built candidate datasets (largest/smallest
+    records removed, copies of lower/upper added) give A(t); they are evaluated from the definition of LS."""
+    rng = np.random.default_rng(3)
+    for trial in range(6):
+        n = int(rng.integers(5, 40))
+        x = np.sort(rng.integers(0, 101, n).astype(float))
+        lo, up = 0.0, 100.0
+        t_max = min(n + 2, 12)
+        want = []
+        for t in range(t_max + 1):
+            best = 0.0
+            for r in range(0, min(t, n - 1) + 1):
+                for a in range(0, t - r + 1):
+                    for keep in (x[: n - r], x[r:], np.concatenate((x[: n - r - 1], x[-1:])),
+                                 np.concatenate((x[:1], x[r + 1:]))):
+                        for n_up in range(0, a + 1):
+                            y = np.concatenate((keep, np.full(a - n_up, lo), np.full(n_up, up)))
+                            best = max(best, _ls_mean_unbounded_direct(y, lo, up))
+            if t >= n + 1:
+                best = max(best, (up - lo) / 2)
+            want.append(best)
+        got = ds.ls_at_distance(x, "mean", np.arange(t_max + 1), lo, up, "unbounded")
+        assert got == pytest.approx(np.array(want), rel=1e-12)
+
+
+def test_mean_unbounded_on_the_ages():
+    ages = ds.load_ages().to_numpy(dtype=float)
+    n = len(ages)
+    a0 = ds.ls_at_distance(ages, "mean", 0, 0, 100, "unbounded")
+    assert a0 == pytest.approx(_ls_mean_unbounded_direct(ages, 0, 100))
+    assert a0 <= 100 / (n + 1)        # the source's bound u/(n+1) is an upper bound here
+    d = ds.distance_to_high_ls(ages, "mean", 0.005, 0, 100, "unbounded")
+    assert d >= n + 1 - 100 / 0.005    # at least the source's count of removals
+    assert ds.ls_at_distance(ages, "mean", d, 0, 100, "unbounded") > 0.005 >= \
+        ds.ls_at_distance(ages, "mean", d - 1, 0, 100, "unbounded")
+    beta = 1 / (2 * math.log(2 * n ** 2))
+    s, t = sm.smooth_sensitivity_argmax(ages, "mean", beta, 0, 100, "unbounded")
+    assert t == 0 and s == pytest.approx(a0)
+
+
+# ---------------------------------------------------------------------------------------------- consistency
+
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+def test_smooth_and_distance_agree_with_the_full_curve(relation):
+    rng = np.random.default_rng(21)
+    names = ["mean", "sum", "count"] + (QUANTILES if relation == "bounded" else ["median"])
+    for trial in range(25):
+        n = int(rng.integers(1, 50))
+        up = float(rng.integers(1, 40))
+        x = rng.integers(0, int(up) + 1, n).astype(float) if trial % 2 else rng.uniform(0, up, n)
+        beta = float(rng.choice([0.01, 0.1, 0.7, 3.0]))
+        for name in names:
+            t_all = n + 3          # A is constant from t = n + 2 on for every relation and query here
+            a = sm.ls_curve(x, name, t_all, 0, up, relation)
+            assert np.all(np.diff(a) >= -1e-15)
+            assert a[-1] == a[-2]
+            s = ds.smooth_sensitivity(x, name, beta, 0, up, relation)
+            assert s == pytest.approx(np.max(np.exp(-beta * np.arange(t_all + 1)) * a), rel=1e-9, abs=1e-15)
+            for bound in (0.0, a[0], a[min(2, t_all)] * 0.999, a[-1]):
+                d = ds.distance_to_high_ls(x, name, bound, 0, up, relation)
+                above = np.nonzero(a > bound)[0]
+                assert d == (above[0] if above.size else math.inf)
+
+
+def test_even_median_is_the_mean_of_the_two_middle_values():
+    x = [0, 4, 6, 10]                  # median 5; replacing 0 by 10 gives (6 + 10)/2 = 8
+    assert ds.ls_at_distance(x, "median", 0, 0, 10) == pytest.approx(3.0)
+    assert ds.ls_at_distance(x, "median", 0, 0, 10) == pytest.approx(brute_A(x, "median", 0, 0, 10, "bounded")[0])
+
+
+def test_unbounded_median_of_tied_ages_is_tiny_but_positive():
+    ages = ds.load_ages().to_numpy(dtype=float)
+    n = len(ages)
+    beta = 1 / (2 * math.log(2 * n ** 2))
+    for relation in ("bounded", "unbounded"):
+        assert ds.ls_at_distance(ages, "median", 0, 0, 100, relation) == 0.0
+        s = ds.smooth_sensitivity(ages, "median", beta, 0, 100, relation)
+        d1 = ds.distance_to_high_ls(ages, "median", 0.0, 0, 100, relation)
+        assert 0 < s < 1e-3 and d1 > 10
+        assert s >= math.exp(-beta * d1) * ds.ls_at_distance(ages, "median", d1, 0, 100, relation)
+
+
+# ---------------------------------------------------------------------------------------------- bad input
+
+def test_bad_input_raises_clear_errors():
+    x = [1.0, 2.0, 3.0]
+    with pytest.raises(ValueError, match="beta"):
+        ds.smooth_sensitivity(x, "median", 0.0, 0, 10)
+    with pytest.raises(ValueError, match="beta"):
+        ds.smooth_sensitivity(x, "median", -1.0, 0, 10)
+    with pytest.raises(ValueError, match="t must be"):
+        ds.ls_at_distance(x, "median", -1, 0, 10)
+    with pytest.raises(ValueError, match="t must be"):
+        ds.ls_at_distance(x, "median", 1.5, 0, 10)
+    with pytest.raises(ValueError, match="lower must be <= upper"):
+        ds.ls_at_distance(x, "median", 1, 10, 0)
+    with pytest.raises(ValueError, match="outside"):
+        ds.distance_to_high_ls(x, "median", 1.0, 0, 2.5)
+    with pytest.raises(ValueError, match="NaN"):
+        ds.smooth_sensitivity([1.0, float("nan")], "mean", 0.1, 0, 10)
+    with pytest.raises(ValueError, match="not implemented exactly"):
+        ds.smooth_sensitivity(x, "var", 0.1, 0, 10)
+    with pytest.raises(ValueError, match="not implemented exactly"):
+        ds.ls_at_distance(x, "std", 0, 0, 10, "unbounded")
+    with pytest.raises(ValueError, match="not implemented exactly"):
+        ds.ls_at_distance(x, "percentile_90", 0, 0, 10, "unbounded")
+    with pytest.raises(ValueError, match="neighbors"):
+        ds.ls_at_distance(x, "mean", 0, 0, 10, "swap")
+    with pytest.raises(ValueError, match="bound"):
+        ds.distance_to_high_ls(x, "mean", -0.1, 0, 10)
+    with pytest.raises(ValueError, match="query"):
+        ds.ls_at_distance(x, "mode", 0, 0, 10)
+    assert ds.distance_to_high_ls(x, "median", 10.0, 0, 10) == math.inf
