@@ -255,7 +255,7 @@ def plot_error_comparison(errors, title=None, xlabel="absolute error (years, log
         ``label -> array`` of absolute errors (⊥ answers removed beforehand).
     """
     labels = list(errors)
-    data = [np.maximum(np.asarray(errors[k], float), 1e-6) for k in labels]
+    data = [np.maximum(np.asarray(errors[k], float), 1e-12) for k in labels]
     fig, ax = plt.subplots(figsize=(8.5, 0.6 * len(labels) + 1.8))
     bp = ax.boxplot(data, orientation="horizontal", whis=(5, 95), showfliers=False, patch_artist=True, tick_labels=labels)
     for i, box in enumerate(bp["boxes"]):
@@ -266,5 +266,5 @@ def plot_error_comparison(errors, title=None, xlabel="absolute error (years, log
                 label="root-mean-square error" if i == 0 else None)
     ax.set_xscale("log")
     ax.set(xlabel=xlabel, title=title or "Error of the mechanisms (box: quartiles, whiskers: 5–95 %)")
-    ax.legend(loc="lower right")
+    ax.legend(loc="upper left")
     return fig
