@@ -293,3 +293,76 @@ def test_bad_input_raises_clear_errors():
     with pytest.raises(ValueError, match="query"):
         ds.ls_at_distance(x, "mode", 0, 0, 10)
     assert ds.distance_to_high_ls(x, "median", 10.0, 0, 10) == math.inf
+
+
+# ---------------------------------------------------------------------------------------------- exercise checkers
+
+def _status(v):
+    return v.status
+
+
+def test_ptr_checkers():
+    ex = ds.exercises
+    n = 32561
+    delta = 1 / n ** 2
+    assert _status(ex.check_ptr_source_accident(...)) == "not yet"
+    t_src = math.log(2 / delta) / 2
+    assert ex.check_ptr_source_accident(0.5 * math.exp(-t_src)).correct
+    assert ex.check_ptr_source_accident(0.5 * math.sqrt(delta / 2)).correct      # the same, in closed form
+    assert _status(ex.check_ptr_source_accident(delta)) == "wrong"
+    assert _status(ex.check_ptr_source_accident(math.exp(-t_src))) == "wrong"   # forgot the 1/2
+    assert _status(ex.check_ptr_release_distance(...)) == "not yet"
+    t = math.log(1 / delta)
+    d = math.ceil(t + math.log(50))
+    assert 0.5 * math.exp(-(d - t)) <= 0.01 < 0.5 * math.exp(-(d - 1 - t))
+    assert ex.check_ptr_release_distance(d).correct
+    assert _status(ex.check_ptr_release_distance(d - 1)) == "wrong"
+    assert _status(ex.check_ptr_release_distance(d + 0.5)) == "wrong"
+    assert _status(ex.check_ptr_median_distance(...)) == "not yet"
+    ages = ds.load_ages().to_numpy(dtype=float)
+    # independent: the direct NRS formula, scanned
+    k = next(k for k in range(0, len(ages)) if sm.median_A_direct(ages, k, 0, 100) > 2)
+    assert ex.check_ptr_median_distance(k).correct
+    assert _status(ex.check_ptr_median_distance(k - 1)) == "wrong"
+
+
+def test_smooth_checkers():
+    ex = ds.exercises
+    n = 32561
+    assert _status(ex.check_smooth_beta(...)) == "not yet"
+    assert ex.check_smooth_beta(1 / (2 * math.log(2 * n ** 2))).correct
+    assert _status(ex.check_smooth_beta(1 / (2 * math.log(2 * n)))) == "wrong"
+    assert _status(ex.check_smooth_turning_point(...)) == "not yet"
+    beta = 1 / (2 * math.log(2 * n ** 2))
+    k = math.floor(n - 1 / math.expm1(beta)) + 1
+    assert ex.check_smooth_turning_point(k).correct
+    assert _status(ex.check_smooth_turning_point(0)) == "wrong"
+    assert _status(ex.check_smooth_median_direct(...)) == "not yet"
+    x = ds.load_ages().to_numpy(dtype=float)[:2001]
+    b = 1 / (2 * math.log(2 * 2001 ** 2))
+    direct = max(math.exp(-b * t) * sm.median_A_direct(x, t, 0, 100) for t in range(2003))
+    assert ex.check_smooth_median_direct(direct).correct
+    assert _status(ex.check_smooth_median_direct(sm.median_A_direct(x, 0, 0, 100))) == "wrong"   # the LS
+
+
+# ---------------------------------------------------------------------------------------------- figures
+
+def test_figures_are_labelled():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from dpsens import smooth_plots as sp
+
+    ages = ds.load_ages().to_numpy(dtype=float)
+    figs = [
+        sp.plot_error_histograms({"a": [0.1, 0.2], "b": [0.3]}, "t", "error (years)"),
+        sp.plot_ptr_tradeoff([0.1, 1, 10], {"x": [0, 5, math.inf]}, 1.0, 3.0, "t"),
+        sp.plot_smooth_curve(np.arange(3), {"c": [1.0, 0.5, 0.0]}, "t", marks={"m": (0, 1.0)}),
+        sp.plot_error_vs_epsilon([0.5, 1], {"a": [1.0, 0.5]}, "t", "error (years)"),
+        sp.plot_smooth_explorer(ages, epsilon=1.0, delta_exp=2, sample_size=201),
+    ]
+    for fig in figs:
+        for ax in fig.axes:
+            assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
+            assert ax.get_legend() is not None
+        plt.close(fig)

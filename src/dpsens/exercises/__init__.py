@@ -13,3 +13,5 @@ from .global_sens import *  # noqa: F401,F403
 from .local_sens import *  # noqa: F401,F403
 from .transformations import *  # noqa: F401,F403
 from .sample_aggregate import *  # noqa: F401,F403
+from .ptr import *  # noqa: F401,F403
+from .smooth import *  # noqa: F401,F403
