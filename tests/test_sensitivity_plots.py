@@ -71,7 +71,7 @@ def test_local_global_gap_draws_zero_at_the_edge():
     assert ax.get_xscale() == "log"
     assert [t.get_text() for t in ax.get_yticklabels()] == ["mean", "median", "sum"]
     assert [t.get_text() for t in ax.texts] == ["0"]          # the zero is labelled, not hidden
-    labels = ax.get_legend_handles_labels()[1]
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
     assert labels == ["global", "local", "local = 0 (drawn at the edge)"]
     assert ax.get_ylim()[0] > ax.get_ylim()[1]                 # first query on top
     plt.close(fig)

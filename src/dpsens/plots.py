@@ -303,6 +303,12 @@ def plot_local_global_gap(panels, title: str):
         ax.set_yticks(y, queries)
         ax.set(title=panel, xlabel="sensitivity (log scale)")
     axes[0, 0].invert_yaxis()  # shared y axis: invert once, first query on top
-    axes[0, -1].legend(loc="lower right")
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    for ax in axes[0, 1:]:  # a zero may appear in another panel only
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    fig.legend(handles, labels, loc="outside lower center", ncols=len(labels))
     fig.suptitle(title)
     return fig
