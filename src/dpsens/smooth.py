@@ -38,6 +38,10 @@ leaves two families of pairs ``(left, right)`` of padded indices, with cost
 * ``alpha (X_b - X_p) + gamma (X_{b+1} - X_b)``, ``-1 <= p <= j < b <= n``;
 * ``gamma (X_q - X_a) + alpha (X_a - X_{a-1})``, ``-1 <= a <= j+1 < q <= n``.
 
+numpy's median of an even number of records is the mean of the two middle
+values, i.e. ``i = n/2 - 1`` and ``g = 1/2``: a replaced record moves *both*
+middle order statistics, so its windows are ``(y_{j+2} - y_j)/2`` and both
+families of pairs are needed; the odd case is ``g = 0``.
 With ``g = 0`` this is Nissim, Raskhodnikova & Smith's (2007) formula
 ``A(t) = max_{s=0..t+1} (X_{m+s} - X_{m+s-t-1})``.  The smooth sensitivity is
 ``max over pairs of e^{-beta cost} (R(right) - L(left))``; for a fixed left the
