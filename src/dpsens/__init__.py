@@ -15,6 +15,9 @@ from . import proportions, transformations  # noqa: F401,E402  (ds.proportions.*
 from . import grid  # noqa: F401,E402  (ds.grid.*: the sensitivity grid)
 from . import smooth  # noqa: F401,E402  (ds.smooth.*: A(t), distance, smooth sensitivity)
 from .smooth import distance_to_high_ls, ls_at_distance, smooth_sensitivity  # noqa: E402
+from . import bruteforce, globalsens, local, sensitivity  # noqa: F401,E402  (exact engine + oracle)
+from .sensitivity import global_sensitivity, local_sensitivity  # noqa: E402
+from .bruteforce import bruteforce_global_sensitivity, bruteforce_local_sensitivity  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -25,4 +28,6 @@ __all__ = [
     "smooth_sensitivity_mechanism", "sample_and_aggregate",
     "proportions", "transformations", "grid",
     "smooth", "ls_at_distance", "distance_to_high_ls", "smooth_sensitivity",
+    "local_sensitivity", "global_sensitivity", "bruteforce_local_sensitivity", "bruteforce_global_sensitivity",
+    "bruteforce", "local", "globalsens", "sensitivity",
 ]
