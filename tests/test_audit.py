@@ -95,6 +95,7 @@ def test_figures_have_titles_and_labels():
         audit.plot_privacy_loss([0, 1], [0, 1.7], [0, 1.7], [0, 1.6], 1.0),
         audit.plot_audit([0.5, 1], {"m": [0.2, 0.4]}),
         audit.plot_posterior(["a", "b"], [0.5, 0.5], {"m": [0.0, 1.0]}),
+        audit.plot_leak_pair(("x", 2.0, 4.0, "x'", 2.5, 0.5), 1.0),
     ]
     for fig in figs:
         ax = fig.axes[0]
@@ -144,3 +145,13 @@ def test_leak_checkers_agree_with_brute_force_local_sensitivity():
     brute = max(abs(np.median(x) - np.median(nb)) for nb in nbs)
     assert leak._ls(x) == brute == 4.0
     assert ds.exercises.check_leak_local_sensitivity(brute).correct
+
+
+def test_leak_pair_loss_panel_is_the_exact_log_ratio():
+    fig = audit.plot_leak_pair(("x", 2.0, 4.0, "x'", 2.5, 0.5), 2.0)
+    t, loss = fig.axes[1].lines[0].get_data()
+    want = np.log(stats.laplace(2.0, 2.0).pdf(t) / stats.laplace(2.5, 0.25).pdf(t))
+    assert np.allclose(loss, want)
+    matplotlib.pyplot.close(fig)
+    with pytest.raises(ValueError):
+        audit.plot_leak_pair(("x", 2.0, 0.0, "x'", 2.5, 0.5), 1.0)

@@ -28,7 +28,7 @@ from .plots import PALETTE, line_style
 __all__ = [
     "clopper_pearson", "dp_tpr_bound", "threshold_rates", "privacy_loss_lower_bounds", "audit_epsilon",
     "laplace_event_probability", "posterior_laplace", "plot_release_densities", "plot_attack_roc",
-    "plot_privacy_loss", "plot_audit", "plot_posterior",
+    "plot_privacy_loss", "plot_audit", "plot_posterior", "plot_leak_pair",
 ]
 
 
@@ -370,4 +370,46 @@ def plot_posterior(labels, prior, posteriors, floor: float = 1e-8, title=None):
            ylabel=f"posterior / prior (log scale, floor {floor:g})",
            title=title or "What one release tells the adversary")
     ax.legend(loc="upper center", ncol=2)
+    return fig
+
+
+def plot_leak_pair(pair, epsilon: float = 1.0, xlim=(-10.0, 15.0)):
+    """Log densities of ``median + Lap(LS/ε)`` on two neighbours and the privacy loss between them.
+
+    Chapter: *Why local sensitivity leaks* (the explorer over ε and the pair).
+
+    Parameters
+    ----------
+    pair : tuple
+        ``(label_x, median_x, ls_x, label_x2, median_x2, ls_x2)`` with both
+        local sensitivities > 0.
+    epsilon : float
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Left: both densities on a log scale.  Right: the privacy loss
+        ``ln p_x(t)/p_x'(t)`` against the band ``[−ε, ε]`` that ε-DP would
+        keep it in.
+    """
+    epsilon = as_positive(epsilon, "epsilon")
+    lab_a, m_a, ls_a, lab_b, m_b, ls_b = pair
+    ba, bb = as_positive(ls_a, "ls_x") / epsilon, as_positive(ls_b, "ls_x2") / epsilon
+    t = np.linspace(xlim[0], xlim[1], 1601)
+    log_pa = -np.log(2 * ba) - np.abs(t - m_a) / ba
+    log_pb = -np.log(2 * bb) - np.abs(t - m_b) / bb
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+    axes[0].plot(t, log_pa / np.log(10), lw=2, label=f"{lab_a}: {m_a:g} + Lap({ba:g})", **line_style(0))
+    axes[0].plot(t, log_pb / np.log(10), lw=2, label=f"{lab_b}: {m_b:g} + Lap({bb:g})", **line_style(1))
+    axes[0].set(xlim=xlim, xlabel="released value", ylabel="log10 of the probability density",
+                title="the two release distributions")
+    axes[0].legend(loc="lower center")
+    loss = log_pa - log_pb
+    axes[1].fill_between(t, -epsilon, epsilon, color=PALETTE[2], alpha=0.2, label=f"allowed by ε = {epsilon:g}")
+    axes[1].plot(t, loss, lw=2, color=PALETTE[3], label="privacy loss ln p_x(t) / p_x′(t)")
+    outside = float(np.mean(np.abs(loss) > epsilon))
+    axes[1].set(xlim=xlim, xlabel="released value t", ylabel="privacy loss (nats)",
+                title=f"loss outside [−ε, ε] on {100 * outside:.0f} % of the axis shown")
+    axes[1].legend(loc="lower center")
+    fig.suptitle(f"Noise scaled to local sensitivity, ε = {epsilon:g}")
     return fig
