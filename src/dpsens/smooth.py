@@ -582,9 +582,12 @@ def smooth_sensitivity(x, query, beta, lower, upper, neighbors="bounded"):
 
     Exact (no truncation of ``t``): the maximum is over a finite set because
     ``A`` is constant from some distance on (at most ``n`` replacements reach
-    every dataset of the bounded relation; for the unbounded relation ``A``
-    reaches its supremum at ``t = n + 1`` for the mean and at a computed
-    distance for the median), and larger ``t`` only shrink ``e^{-beta t}``.
+    every dataset of the bounded relation; with records added or removed,
+    no dataset has a local sensitivity of the mean or the median above
+    ``(upper - lower)/2``, and the one-record dataset ``{lower}`` -- add it,
+    remove every original record: ``n + 1`` steps -- attains it; the sum and
+    the count have constant ``A``),
+    and once ``A`` is at its supremum larger ``t`` only shrink ``e^{-beta t}``.
     The median and the percentiles use the ``O(n log n)`` algorithm of
     Nissim, Raskhodnikova & Smith (2007) generalised to numpy's interpolated
     percentiles (see the module docstring).
