@@ -295,6 +295,32 @@ def test_vectorised_chunks_equal_the_loop(func, n, k):
     assert np.allclose(fast, slow, rtol=0, atol=1e-9)
 
 
+def test_independent_labels_adding_a_record_changes_one_chunk():
+    g = np.random.default_rng(0)
+    x = g.integers(17, 91, size=500).astype(float)
+    x_plus = np.append(x, 90.0)
+    for seed in range(30):
+        a = m.chunk_answers(x, "median", 40, 20, 80, rng(seed), partition="independent")
+        b = m.chunk_answers(x_plus, "median", 40, 20, 80, rng(seed), partition="independent")
+        assert a.shape == b.shape == (40,)
+        assert np.sum(a != b) <= 1                       # the same labels for the shared records
+        assert abs(a.mean() - b.mean()) <= 60 / 40
+    # every record in exactly one chunk; an empty chunk answers the midpoint
+    seen = []
+    m.chunk_answers(np.arange(12.0), lambda c: seen.append(c) or 50.0, 10, 0, 100, rng(1), partition="independent")
+    assert sorted(np.concatenate(seen)) == list(range(12))
+    ans = m.chunk_answers(np.ones(3), "mean", 3, 0, 10, rng(2), partition="independent")
+    assert set(ans) <= {1.0, 5.0}
+    with pytest.raises(ValueError, match="partition"):
+        m.chunk_answers(np.ones(3), "mean", 3, 0, 10, rng(2), partition="sorted")
+    # the balanced split does not have the property: adding a record moves records between chunks
+    a = m.chunk_answers(x, "median", 40, 20, 80, shuffle=False)
+    b = m.chunk_answers(np.insert(x, 0, 90.0), "median", 40, 20, 80, shuffle=False)
+    assert np.sum(a != b) > 1
+    d = m.sample_and_aggregate(x, "mean", 40, 20, 80, 1.0, rng(3), partition="independent", details=True)
+    assert d["noise_scale"] == pytest.approx(60 / 40)
+
+
 def test_chunk_answers_are_clipped():
     x = np.concatenate([np.full(50, 0.0), np.full(50, 100.0)])
     ans = m.chunk_answers(x, "mean", 2, 20, 80, shuffle=False)

@@ -20,7 +20,8 @@ function                                guarantee
 :func:`ptr_from_distance`,              (2ε, δ)-DP: ε for the noisy test, ε for the release,
 :func:`propose_test_release`            δ for passing the test by accident (default threshold)
 :func:`smooth_sensitivity_mechanism`    (ε, δ)-DP with Laplace noise, ε-DP with heavy-tailed noise
-:func:`sample_and_aggregate`            ε-DP (chunks disjoint and chosen without looking at the data)
+:func:`sample_and_aggregate`            ε-DP (chunks disjoint and chosen without looking at the data;
+                                        bounded neighbours, or ``partition="independent"``)
 :func:`local_sensitivity_laplace`       **not** differentially private (teaching example only)
 ======================================  ============================================
 """
@@ -705,16 +706,29 @@ def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, no
 # sample and aggregate
 # --------------------------------------------------------------------------------------------
 
-def chunk_answers(x, func, n_chunks, lower, upper, rng=None, shuffle: bool = True) -> np.ndarray:
+def chunk_answers(x, func, n_chunks, lower, upper, rng=None, shuffle: bool = True,
+                  partition: str = "balanced") -> np.ndarray:
     """Clipped answers of ``func`` on ``n_chunks`` disjoint chunks of ``x``.
 
     Chapter: *Sample and aggregate*.
 
-    The partition never looks at the values: with ``shuffle=True`` it is a
-    uniformly random partition into chunks whose sizes differ by at most one
-    (a permutation drawn from ``rng``, then ``np.array_split``); with
-    ``shuffle=False`` the chunks are consecutive positions of ``x`` in the
-    given order (only safe if that order does not depend on the values).
+    The partition never looks at the values.
+
+    * ``partition="balanced"`` (default): with ``shuffle=True`` a uniformly
+      random partition into chunks whose sizes differ by at most one (a
+      permutation drawn from ``rng``, then ``np.array_split``); with
+      ``shuffle=False`` the chunks are consecutive positions of ``x`` in the
+      given order (only safe if that order does not depend on the values).
+      A replaced record changes one chunk, so sample-and-aggregate is ε-DP
+      for **bounded** neighbours.  Adding a record can change the sizes of
+      two chunks (the balanced split of ``n + 1`` records is not the balanced
+      split of ``n`` plus one), so for unbounded neighbours the simple
+      argument only gives 2ε.
+    * ``partition="independent"``: every record gets its own uniformly random
+      chunk label (``rng.integers(0, n_chunks, n)``), whatever the other
+      records are, so adding or removing a record changes its own chunk only:
+      ε-DP for **unbounded** neighbours.  Chunk sizes are random; an empty
+      chunk answers the midpoint ``(lower + upper)/2``.
 
     Parameters
     ----------
@@ -726,8 +740,10 @@ def chunk_answers(x, func, n_chunks, lower, upper, rng=None, shuffle: bool = Tru
     lower, upper : float
         Clipping bounds of the *answers*.
     rng : numpy.random.Generator, optional
-        Required when ``shuffle`` is true.
+        Required unless ``partition="balanced"`` and ``shuffle=False``.
     shuffle : bool
+        ``partition="balanced"`` only.
+    partition : {"balanced", "independent"}
 
     Returns
     -------
@@ -741,6 +757,16 @@ def chunk_answers(x, func, n_chunks, lower, upper, rng=None, shuffle: bool = Tru
         raise ValueError(
             f"n_chunks must be at most len(x) = {len(x)} so that no chunk is empty, got n_chunks={n_chunks}"
         )
+    if partition == "independent":
+        rng = check_rng(rng)
+        labels = rng.integers(0, n_chunks, size=len(x))
+        order = np.argsort(labels, kind="stable")
+        counts = np.bincount(labels, minlength=n_chunks)
+        chunks = np.split(x[order], np.cumsum(counts)[:-1])
+        answers = np.array([float(f(c)) if len(c) else (lower + upper) / 2 for c in chunks])
+        return np.clip(answers, lower, upper)
+    if partition != "balanced":
+        raise ValueError(f"partition must be 'balanced' or 'independent', got {partition!r}")
     if shuffle:
         rng = check_rng(rng)
         x = x[rng.permutation(len(x))]
@@ -772,7 +798,7 @@ def _split_reduce(x: np.ndarray, k: int, reduce) -> np.ndarray:
 
 
 def sample_and_aggregate(x, func, n_chunks, lower, upper, epsilon, rng, shuffle: bool = True,
-                         details: bool = False):
+                         details: bool = False, partition: str = "balanced"):
     """Sample-and-aggregate: noisy average of clipped answers on disjoint chunks.
 
     Chapter: *Sample and aggregate*.
@@ -782,7 +808,10 @@ def sample_and_aggregate(x, func, n_chunks, lower, upper, epsilon, rng, shuffle:
     removing or changing it moves one clipped answer by at most
     ``upper − lower`` and the average by ``(upper − lower)/n_chunks``.  This
     needs the chunks to be *disjoint* and chosen *without looking at the data*
-    (see :func:`chunk_answers`), and ``n_chunks`` fixed in advance.
+    (see :func:`chunk_answers`), and ``n_chunks`` fixed in advance.  With the
+    default balanced random partition the guarantee is for bounded
+    neighbours (records replaced, ``n`` public); use
+    ``partition="independent"`` for ε under additions and removals.
 
     Parameters
     ----------
@@ -797,6 +826,8 @@ def sample_and_aggregate(x, func, n_chunks, lower, upper, epsilon, rng, shuffle:
     shuffle : bool
     details : bool
         If true return a dict with ``released``, ``answers``, ``noise_scale``.
+    partition : {"balanced", "independent"}
+        See :func:`chunk_answers`.
 
     Returns
     -------
@@ -810,7 +841,7 @@ def sample_and_aggregate(x, func, n_chunks, lower, upper, epsilon, rng, shuffle:
     """
     epsilon = as_positive(epsilon, "epsilon")
     rng = check_rng(rng)
-    answers = chunk_answers(x, func, n_chunks, lower, upper, rng=rng, shuffle=shuffle)
+    answers = chunk_answers(x, func, n_chunks, lower, upper, rng=rng, shuffle=shuffle, partition=partition)
     scale = (float(upper) - float(lower)) / (len(answers) * epsilon)
     released = float(np.mean(answers) + rng.laplace(0.0, scale))
     if details:
