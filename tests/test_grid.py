@@ -244,3 +244,16 @@ def test_check_twice_local():
     assert ex.check_twice_local([0, 1, 2]).status == "wrong"
     assert ex.check_twice_local([1, 1]).status == "wrong"
     assert ex.check_twice_local([1, 1, 5]).status == "wrong"
+
+
+@pytest.mark.parametrize("universe,n,k", [(X, 3, 1), (ds.Pool([1, 2, 2, 5, 9, 9]), 4, 2),
+                                          (ds.Domain([1, 2, 3]), 4, 2)])
+def test_grid_maxima_equal_the_exact_engine(universe, n, k):
+    for relation in ("unbounded", "bounded"):
+        for query in ds.QUERIES:
+            g = grid.sensitivity_grid(universe, n, k, query, relation)
+            for x, ls in zip(g.rows, g.local):
+                assert ls == pytest.approx(ds.local_sensitivity(x, query, universe, k=k, neighbors=relation),
+                                           abs=1e-9)
+            assert g.global_sensitivity == pytest.approx(
+                ds.global_sensitivity(query, universe, n, k=k, neighbors=relation), abs=1e-9)
