@@ -102,6 +102,8 @@ neighbour fits in it), and the domain arguments apply.  Otherwise:
 """
 from __future__ import annotations
 
+from math import comb
+
 import numpy as np
 
 from ._validate import as_int, check_relation
@@ -253,6 +255,70 @@ def _pool_sum_mean(name, P, n, k, neighbors) -> float:
     return float(best)
 
 
+def _pool_releases(P, n):
+    """Every distinct release of size n of the sorted pool P (rows of X) and the rest of the pool (rows of A)."""
+    from itertools import combinations
+    M = len(P)
+    idx = np.array(list(combinations(range(M), n)), dtype=np.intp)
+    X = P[idx]                                         # rows sorted: P sorted, indices increasing
+    X, keep = np.unique(X, axis=0, return_index=True)  # one row per distinct multiset
+    idx = idx[keep]
+    mask = np.ones((len(idx), M), dtype=bool)
+    mask[np.arange(len(idx))[:, None], idx] = False
+    A = np.broadcast_to(P, mask.shape)[mask].reshape(len(idx), M - n)
+    return X, A
+
+
+def _pool_batch(name, P, n, k, neighbors) -> float:
+    """Largest local sensitivity over every release of a pool, all releases at once.
+
+    The same candidate neighbours as :mod:`dpsens.local` (its arguments hold
+    for each release), evaluated for all releases with one numpy call per
+    candidate; the query is numpy's own function on the rows.
+    """
+    X, A = _pool_releases(P, n)
+    Ma = A.shape[1]
+    cat = lambda *parts: np.sort(np.concatenate(parts, axis=1), axis=1)   # noqa: E731
+    if name in ("var", "std"):
+        f = lambda Y: np.var(Y, axis=1)                                    # noqa: E731
+    elif name == "median":
+        f = lambda Y: np.median(Y, axis=1)                                 # noqa: E731
+    else:
+        f = lambda Y: np.percentile(Y, PERCENTILES[name], axis=1)          # noqa: E731
+    fams = []                                          # (list of mins, list of maxes) per family
+    if name in ("var", "std"):
+        if neighbors == "unbounded":
+            m = n - k
+            fams.append(([f(X[:, i:i + m]) for i in range(k + 1)],
+                         [f(cat(X[:, :i], X[:, i + k:])) for i in range(n - k + 1)]))
+            if Ma >= k:
+                fams.append(([f(cat(X, A[:, l:l + k])) for l in range(Ma - k + 1)],
+                             [f(cat(X, A[:, :p], A[:, Ma - k + p:])) for p in range(k + 1)]))
+        else:
+            lo, hi = [f(X)], [f(X)]
+            for j in range(1, min(k, Ma) + 1):
+                hi += [f(cat(X[:, :i], X[:, i + j:], A[:, :p], A[:, Ma - j + p:]))
+                       for i in range(n - j + 1) for p in range(j + 1)]
+                lo += [f(cat(X[:, i:i + n - j], A[:, l:l + j])) for i in range(j + 1) for l in range(Ma - j + 1)]
+            fams.append((lo, hi))
+    else:
+        if neighbors == "unbounded":
+            fams.append(([f(X[:, :n - k])], [f(X[:, k:])]))
+            if Ma >= k:
+                fams.append(([f(cat(X, A[:, :k]))], [f(cat(X, A[:, Ma - k:]))]))
+        else:
+            fams.append(([f(cat(X[:, :n - j], A[:, :j])) for j in range(min(k, Ma) + 1)],
+                         [f(cat(X[:, j:], A[:, Ma - j:])) for j in range(min(k, Ma) + 1)]))
+    fx = f(X)
+    if name == "std":
+        fx = np.sqrt(fx)
+        fams = [([np.sqrt(v) for v in lo], [np.sqrt(v) for v in hi]) for lo, hi in fams]
+    best = 0.0
+    for lo, hi in fams:
+        best = max(best, float(np.max(np.max(hi, axis=0) - fx)), float(np.max(fx - np.min(lo, axis=0))))
+    return best
+
+
 def exact_global_sensitivity(query, universe, n: int, k: int = 1, neighbors: str = "unbounded",
                              *, max_releases: int = MAX_RELEASES) -> float:
     """Exact global sensitivity (see the module docstring for the arguments).
@@ -292,6 +358,8 @@ def exact_global_sensitivity(query, universe, n: int, k: int = 1, neighbors: str
     if name in ("sum", "mean"):
         return _pool_sum_mean(name, P, n, k, neighbors)
     total = count_releases(universe, n)
+    if comb(len(P), n) <= max_releases:      # small pool: all releases at once (vectorised)
+        return _pool_batch(name, P, n, k, neighbors)
     if total > max_releases:
         raise ValueError(
             f"the global sensitivity of {name!r} on this pool needs its {total:,} releases of size "
