@@ -193,12 +193,14 @@ def _domain_var_std(name, D, n, k, neighbors) -> float:
         return max(up, down)
     m = n - k
     if not sqrt:                           # K: a at lo; R: b at lo; A = k copies of d
-        a = np.arange(m + 1)[:, None, None]
-        b = np.arange(k + 1)[None, :, None]
-        d = D[None, None, :]
-        v1 = _var_counts([lo, hi, lo, hi], [a, m - a, b, k - b])
+        a = np.arange(m + 1)[:, None]
+        d = D[None, :]
         v2 = _var_counts([lo, hi, d], [a, m - a, k])
-        return float(np.max(v1 - v2))
+        best = 0.0
+        for b in range(k + 1):             # one b at a time keeps memory at (n - k + 1) |D|
+            v1 = _var_counts([lo, hi], [a + b, m - a + k - b])
+            best = max(best, float(np.max(v1 - v2)))
+        return best
     dk = D[:, None, None]                  # K = m copies of d'; R: b at lo; A = k copies of d
     b = np.arange(k + 1)[None, :, None]
     d = D[None, None, :]
