@@ -7,6 +7,23 @@ Both take ``method="exact"`` (the default: the algorithms of
 ``method="bruteforce"`` (the enumeration of :mod:`dpsens.bruteforce`, which
 also accepts any callable as the query).  The two give the same numbers to
 floating-point precision; the tests check it on thousands of random cases.
+
+Properties the tests check (and why they hold):
+
+* **global >= local** for every release: global is the maximum of local.
+* **Shift**: moving the data and the universe by a constant ``c`` moves
+  every neighbour by ``c`` too; the mean, median and percentiles move by
+  ``c``, the variance, std and count do not move, so their changes are
+  unchanged.  The sum moves by ``size * c``, which cancels between ``x`` and
+  a bounded neighbour (same size) but not an unbounded one (``k c`` more or
+  less).  So every sensitivity except the unbounded sum's is unchanged.
+* **Monotone in k**: bounded neighbours at ``k`` include those at ``k - 1``
+  (replacing up to ``k`` records), so every bounded sensitivity, local and
+  global, is non-decreasing in ``k``.  Unbounded neighbours are *exactly* ``k``
+  away, and no such claim holds in general (the variance of
+  ``{0, 5, 5, 5, 10}`` on the domain ``{0, 1, 5, 10}`` can change by 15 at
+  ``k = 3`` but only by 10 at ``k = 4``); the unbounded count (``k``) and the
+  unbounded sum of data of one sign are non-decreasing.
 """
 from __future__ import annotations
 
