@@ -263,12 +263,31 @@ def _pool_releases(P, n):
     M = len(P)
     idx = np.array(list(combinations(range(M), n)), dtype=np.intp)
     X = P[idx]                                         # rows sorted: P sorted, indices increasing
-    X, keep = np.unique(X, axis=0, return_index=True)  # one row per distinct multiset
-    idx = idx[keep]
+    keep = list({row: i for i, row in reversed(list(enumerate(map(tuple, X.tolist()))))}.values())
+    X, idx = X[keep], idx[keep]                        # one row per distinct multiset
     mask = np.ones((len(idx), M), dtype=bool)
     mask[np.arange(len(idx))[:, None], idx] = False
     A = np.broadcast_to(P, mask.shape)[mask].reshape(len(idx), M - n)
     return X, A
+
+
+def _row_var(Y):
+    """Variance of each row (two passes, like ``np.var``)."""
+    mu = Y.sum(axis=1) / Y.shape[1]
+    d = Y - mu[:, None]
+    return (d * d).sum(axis=1) / Y.shape[1]
+
+
+def _row_quantile(Y, p):
+    """numpy's median (``p=None``) or linear percentile of each row of the row-sorted ``Y``."""
+    N = Y.shape[1]
+    if p is None:
+        return (Y[:, (N - 1) // 2] + Y[:, N // 2]) / 2
+    h = (N - 1) * (p / 100)
+    i = int(np.floor(h))
+    t = h - i
+    a, b = Y[:, i], Y[:, min(i + 1, N - 1)]
+    return b - (b - a) * (1 - t) if t >= 0.5 else a + (b - a) * t
 
 
 def _pool_batch(name, P, n, k, neighbors) -> float:
@@ -280,13 +299,13 @@ def _pool_batch(name, P, n, k, neighbors) -> float:
     """
     X, A = _pool_releases(P, n)
     Ma = A.shape[1]
-    cat = lambda *parts: np.sort(np.concatenate(parts, axis=1), axis=1)   # noqa: E731
     if name in ("var", "std"):
-        f = lambda Y: np.var(Y, axis=1)                                    # noqa: E731
-    elif name == "median":
-        f = lambda Y: np.median(Y, axis=1)                                 # noqa: E731
+        cat = lambda *parts: np.concatenate(parts, axis=1)                 # noqa: E731
+        f = _row_var
     else:
-        f = lambda Y: np.percentile(Y, PERCENTILES[name], axis=1)          # noqa: E731
+        cat = lambda *parts: np.sort(np.concatenate(parts, axis=1), axis=1)   # noqa: E731
+        p = PERCENTILES.get(name)
+        f = lambda Y: _row_quantile(Y, p)                                  # noqa: E731
     fams = []                                          # (list of mins, list of maxes) per family
     if name in ("var", "std"):
         if neighbors == "unbounded":
