@@ -242,3 +242,15 @@ def test_large_pool_refuses_without_an_argument():
     rep = ds.Pool(np.repeat([0, 5, 10], 12))
     assert ds.global_sensitivity("var", rep, 10, 2, "bounded") == \
         ds.global_sensitivity("var", ds.Domain([0, 5, 10]), 10, 2, "bounded")
+
+
+def test_pool_with_many_repeats_enumerates_distinct_releases():
+    # comb(23, 5) index sets but only a few distinct multisets: the distinct-release path
+    # (max_releases below comb(23, 5)) must agree with the all-at-once path and brute force.
+    pool = ds.Pool([0] * 10 + [1] * 10 + [5] * 3)
+    for q in QUERIES:
+        for rel in RELATIONS:
+            a = ds.global_sensitivity(q, pool, 5, 2, rel, max_releases=50)
+            b = ds.global_sensitivity(q, pool, 5, 2, rel)
+            c = gs(q, pool, 5, 2, rel, "bruteforce")
+            assert same(a, b) and same(b, c), (q, rel, a, b, c)
