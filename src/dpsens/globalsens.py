@@ -379,7 +379,8 @@ def exact_global_sensitivity(query, universe, n: int, k: int = 1, neighbors: str
     if name in ("sum", "mean"):
         return _pool_sum_mean(name, P, n, k, neighbors)
     total = count_releases(universe, n)
-    if comb(len(P), n) <= max_releases:      # small pool: all releases at once (vectorised)
+    if comb(len(P), n) <= max_releases and comb(len(P), n) * len(P) <= 4_000_000:
+        # small pool: all releases at once (vectorised; memory about 8 bytes x 4M at most)
         return _pool_batch(name, P, n, k, neighbors)
     if total > max_releases:
         raise ValueError(
