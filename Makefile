@@ -54,7 +54,12 @@ colab: venv
 site-test: venv
 	$(BIN)/python -m pytest -q -p no:cacheprovider -m browser tests/test_site.py
 
-test: unit notebooks book site-test
+# The unit tests, the chapters under nbval and the site build are independent:
+# run them two at a time (-O keeps each one's output together), then open the
+# built site in Chromium.
+test: venv
+	$(MAKE) --no-print-directory -j2 -O unit notebooks book
+	$(MAKE) --no-print-directory site-test
 
 bench: venv
 	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
