@@ -28,26 +28,12 @@ from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.util.docutils import SphinxDirective
 
+from booktoc import toc_files
+
 EX_OPEN = re.compile(r"^(?P<fence>`{3,}|:{3,})\{exercise\}(?P<title>.*)$")
 CODE_CELL = re.compile(r"^(`{3,})\{code-cell\}.*?^\1[ \t]*$", re.M | re.S)
 FRONT = re.compile(r"\A---\n.*?\n---\n", re.S)
 CHECK = re.compile(r"\bcheck_\w+")
-
-
-def toc_files(srcdir: Path) -> list[str]:
-    toc = yaml.safe_load((srcdir / "_toc.yml").read_text())
-    files = [toc["root"]]
-
-    def walk(entries):
-        for e in entries or []:
-            if "file" in e:
-                files.append(e["file"])
-            walk(e.get("sections"))
-            walk(e.get("chapters"))
-    for part in toc.get("parts", []):
-        walk(part.get("chapters"))
-    walk(toc.get("chapters"))
-    return [re.sub(r"\.md$", "", f) for f in files]
 
 
 def chapter_info(path: Path) -> dict:

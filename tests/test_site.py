@@ -28,6 +28,7 @@ import http.server
 import os
 import re
 import shutil
+import sys
 import threading
 from pathlib import Path
 
@@ -40,6 +41,9 @@ ROOT = Path(__file__).resolve().parents[1]
 BOOK = Path(os.environ.get("DPSENS_BOOK", ROOT))
 BUILD = BOOK / "_build" / "html"
 SHOTS = ROOT / "tests" / "screenshots"
+
+sys.path.insert(0, str(ROOT / "_ext"))
+from booktoc import toc_files  # noqa: E402  (the one reader of _toc.yml)
 CHROMIUM = os.environ.get("DPSENS_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
@@ -59,24 +63,8 @@ def cannot_run(reason: str):
     pytest.skip(reason)
 
 
-def toc_pages() -> list[str]:
-    """Every document of _toc.yml, as 'chapters/<stem>' (the root first)."""
-    toc = yaml.safe_load((BOOK / "_toc.yml").read_text())
-    pages = [toc["root"]]
-
-    def walk(entries):
-        for e in entries or []:
-            if "file" in e:
-                pages.append(e["file"])
-            walk(e.get("sections"))
-            walk(e.get("chapters"))
-    for part in toc.get("parts", []):
-        walk(part.get("chapters"))
-    walk(toc.get("chapters"))
-    return [re.sub(r"\.(md|ipynb)$", "", p) for p in pages]
-
-
-PAGES = toc_pages()
+#: Every document of _toc.yml, as 'chapters/<stem>' (the root first).
+PAGES = toc_files(BOOK)
 
 
 # --------------------------------------------------------------------------- fixtures

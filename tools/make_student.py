@@ -41,6 +41,9 @@ import nbformat
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "_ext"))
+from booktoc import toc_files  # noqa: E402  (the one reader of _toc.yml)
+
 CHAPTERS = ROOT / "chapters"
 STUDENT = ROOT / "student"
 COLAB = ROOT / "notebooks"
@@ -58,21 +61,10 @@ def repository() -> tuple[str, str]:
 
 def toc_chapters() -> list[str]:
     """Stems of the executable chapters listed in _toc.yml, in reading order."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    files = [toc["root"]]
-
-    def walk(entries):
-        for e in entries or []:
-            if "file" in e:
-                files.append(e["file"])
-            walk(e.get("sections"))
-            walk(e.get("chapters"))
-    for part in toc.get("parts", []):
-        walk(part.get("chapters"))
-    walk(toc.get("chapters"))
+    files = toc_files(ROOT)
     stems = []
     for f in files:
-        path = ROOT / (re.sub(r"\.md$", "", f) + ".md")
+        path = ROOT / (f + ".md")
         if path.parent == CHAPTERS and path.exists():
             nb = jupytext.read(path)
             if "kernelspec" in nb.metadata and any(c.cell_type == "code" for c in nb.cells):
