@@ -23,7 +23,6 @@ import math
 import re
 from pathlib import Path
 
-import yaml
 from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.util.docutils import SphinxDirective

@@ -7,7 +7,6 @@ layout), measured in the same run, so the ratio says what the design buys.
 """
 from __future__ import annotations
 
-import time
 
 import matplotlib
 
@@ -17,18 +16,7 @@ import numpy as np  # noqa: E402
 
 import dpsens as ds  # noqa: E402
 from dpsens import grid  # noqa: E402
-
-RUNS = 15
-
-
-def median_ms(func) -> float:
-    func()  # warm-up
-    runs = []
-    for _ in range(RUNS):
-        t0 = time.perf_counter()
-        func()
-        runs.append(time.perf_counter() - t0)
-    return 1000 * float(np.median(runs))
+from timing import RUNS, median_ms  # noqa: E402
 
 
 def fast(neighbors):

@@ -9,24 +9,12 @@ permuted data, and the results are checked to be equal.
 """
 from __future__ import annotations
 
-import time
 
 import numpy as np
 
 import dpsens as ds
 from dpsens import mechanisms as mech
-
-RUNS = 15
-
-
-def median_ms(func) -> float:
-    func()  # warm-up
-    runs = []
-    for _ in range(RUNS):
-        t0 = time.perf_counter()
-        func()
-        runs.append(time.perf_counter() - t0)
-    return 1000 * float(np.median(runs))
+from timing import RUNS, median_ms
 
 
 def main() -> None:

@@ -6,14 +6,7 @@ from hypothesis import strategies as st
 
 import dpsens as ds
 
-QUERIES = list(ds.QUERIES)
-RELATIONS = ["unbounded", "bounded"]
-SCHOOL_YEARS = [1, 2, 2, 2, 5, 5, 7, 8, 9, 9]
-ABSENCE_DAYS = [1, 2, 3, 4, 5, 6, 7, 8, 15, 20]
-
-
-def same(a, b):
-    return np.isclose(a, b, rtol=1e-9, atol=1e-9)
+from sources import ABSENCE_DAYS, QUERIES, RELATIONS, SCHOOL_YEARS, same
 
 
 def check_all_queries(x, universe, k, rel):
