@@ -17,9 +17,21 @@ linear in any free record between two fixed ones, so moving that record to
 an end of its range never loses).  With integer data and integer bounds all
 of these lie on the grid ``{lower, ..., upper}``, so the search over grid
 datasets finds the maximum over all real datasets.
+
+The same holds for the interpolated percentiles with records added or
+removed, where the size of the dataset (hence the interpolation weight)
+changes: the local sensitivity of ``y`` is attained by adding ``lower`` or
+``upper`` or removing a record of ``y``, and it is a non-negative
+combination of two or three consecutive order statistics of ``y``; an added
+record can be moved to ``lower`` or ``upper`` without lowering it (step 1 of
+the argument in the module docstring of :mod:`dpsens.smooth`).  So the
+worst datasets consist of original records and copies of ``lower`` and
+``upper``, and their local sensitivity only involves such values: all on
+the integer grid.  No midpoints are needed.
 """
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -61,19 +73,25 @@ def _steps(y, grid, relation):
     return out
 
 
-def brute_A(x, name, t_max, lower, upper, relation):
-    """A(0..t_max) by breadth-first search over every dataset within t steps."""
+def brute_curve(x, name, lower, upper, relation):
+    """Yield A(0), A(1), ... by breadth-first search over every dataset within t steps (grid values)."""
     grid = tuple(range(lower, upper + 1))
     start = tuple(sorted(x))
-    seen, frontier, best, out = {start}, {start}, 0.0, []
+    seen, frontier, best = {start}, {start}, 0.0
+    cache = {}
+
+    def f(y):
+        if y not in cache:
+            cache[y] = _f(name, y)
+        return cache[y]
 
     def ls(y):
-        fy = _f(name, y)
-        return max(abs(fy - _f(name, z)) for z in _steps(y, grid, relation))
+        fy = f(y)
+        return max(abs(fy - f(z)) for z in _steps(y, grid, relation))
 
-    for _ in range(t_max + 1):
+    while True:
         best = max([best] + [ls(y) for y in frontier])
-        out.append(best)
+        yield best
         new = set()
         for y in frontier:
             for z in _steps(y, grid, relation):
@@ -81,13 +99,18 @@ def brute_A(x, name, t_max, lower, upper, relation):
                     seen.add(z)
                     new.add(z)
         frontier = new
-    return np.array(out)
+
+
+def brute_A(x, name, t_max, lower, upper, relation):
+    """A(0..t_max) by breadth-first search over every dataset within t steps."""
+    gen = brute_curve(x, name, lower, upper, relation)
+    return np.array([next(gen) for _ in range(t_max + 1)])
 
 
 @pytest.mark.parametrize("relation", ["bounded", "unbounded"])
 def test_A_matches_brute_force_over_the_neighbour_graph(relation):
     rng = np.random.default_rng(11 if relation == "bounded" else 12)
-    names = ["mean", "sum", "count"] + (QUANTILES if relation == "bounded" else ["median", "percentile_50"])
+    names = ["mean", "sum", "count"] + QUANTILES
     checked = 0
     for _ in range(45 if relation == "bounded" else 40):
         n = int(rng.integers(1, 6))
@@ -100,7 +123,106 @@ def test_A_matches_brute_force_over_the_neighbour_graph(relation):
             got = ds.ls_at_distance(x, name, np.arange(t_max + 1), lower, upper, relation)
             assert got == pytest.approx(expected, abs=1e-12), (relation, name, x, lower, upper)
             checked += 1
-    assert checked > 150
+    assert checked > 300
+
+
+@pytest.mark.parametrize("name", ["percentile_25", "percentile_75", "percentile_90"])
+def test_unbounded_percentiles_against_brute_force(name):
+    """A(t) at every t, the distance and the smooth sensitivity of the interpolated percentiles with
+    records added or removed, against the breadth-first search on small integer data (ties, data at
+    the bounds, a single record).  The search runs until no longer distance can matter for the smooth
+    sensitivity: A(t) <= upper - lower, so once e^{-beta (t+1)} (upper - lower) is at most the best
+    e^{-beta s} A(s) so far, no t beyond the search can win."""
+    rng = np.random.default_rng(int(name.split("_")[1]))
+    for case in range(100):
+        n = int(rng.integers(1, 7))
+        lower = int(rng.integers(-1, 1))
+        upper = lower + int(rng.integers(1, 5))
+        x = [int(v) for v in rng.integers(lower, upper + 1, n)]
+        if case % 4 == 1:
+            x = [int(rng.integers(lower, upper + 1))] * n                  # all tied
+        elif case % 4 == 2:
+            x = [int(v) for v in rng.choice([lower, upper], n)]            # at the bounds
+        beta = float(rng.choice([1.0, 1.5, 2.5, 4.0]))
+        curve, best = [], 0.0
+        for t, a in enumerate(brute_curve(x, name, lower, upper, "unbounded")):
+            curve.append(a)
+            best = max(best, math.exp(-beta * t) * a)
+            if t >= 4 and math.exp(-beta * (t + 1)) * (upper - lower) <= best:
+                break
+        t_max = len(curve) - 1
+        assert math.exp(-beta * (t_max + 1)) * (upper - lower) <= best      # the search covers every t that matters
+        curve = np.array(curve)
+        got = ds.ls_at_distance(x, name, np.arange(t_max + 1), lower, upper, "unbounded")
+        assert got == pytest.approx(curve, abs=1e-12), (name, x, lower, upper)
+        s, t_star = sm.smooth_sensitivity_argmax(x, name, beta, lower, upper, "unbounded")
+        assert s == pytest.approx(best, rel=1e-9), (name, x, lower, upper, beta)
+        assert t_star <= t_max and math.exp(-beta * t_star) * curve[t_star] == pytest.approx(s, rel=1e-9)
+        levels = np.unique(np.round(np.concatenate(([0.0], curve)), 9))    # bounds between levels, rounding apart
+        for bound in [0.0, *((levels[:-1] + levels[1:]) / 2), levels[-1] + 0.1]:
+            d = ds.distance_to_high_ls(x, name, bound, lower, upper, "unbounded")
+            above = np.nonzero(curve > bound)[0]
+            if above.size:
+                assert d == above[0], (name, x, bound)
+            else:
+                assert d > t_max
+
+
+def _ls_percentile_unbounded_direct(y, p, lo, up):
+    """LS of np.percentile(., p) at y from the definition: add lo or up, remove any record."""
+    fy = float(np.percentile(y, p))
+    cands = [abs(float(np.percentile(np.append(y, v), p)) - fy) for v in (lo, up)]
+    if len(y) >= 2:
+        cands += [abs(float(np.percentile(np.delete(y, j), p)) - fy) for j in range(len(y))]
+    return max(cands)
+
+
+def test_unbounded_percentiles_against_explicit_datasets():
+    """Real-valued data: every dataset made of a subset of x plus copies of lower and upper (step 1 of
+    the argument in dpsens.smooth, checked on the grid above), its LS from the definition."""
+    rng = np.random.default_rng(8)
+    lo, up = 0.0, 10.0
+    for trial in range(5):
+        n = int(rng.integers(5, 8))
+        x = np.round(rng.uniform(lo, up, n) ** (1 + trial % 3) / up ** (trial % 3), 3)
+        t_max = 4
+        datasets = []                  # (cost, sorted y)
+        for r in range(0, min(n - 1, t_max) + 1):
+            for R in itertools.combinations(range(n), r):
+                kept = np.delete(np.sort(x), R)
+                for a in range(0, t_max - r + 1):
+                    for b in range(0, t_max - r - a + 1):
+                        datasets.append((r + a + b, np.concatenate((np.full(a, lo), kept, np.full(b, up)))))
+        for name in ("percentile_25", "percentile_75", "percentile_90"):
+            p = int(name.split("_")[1])
+            want = np.zeros(t_max + 1)
+            for cost, y in datasets:
+                want[cost] = max(want[cost], _ls_percentile_unbounded_direct(y, p, lo, up))
+            want = np.maximum.accumulate(want)
+            got = ds.ls_at_distance(x, name, np.arange(t_max + 1), lo, up, "unbounded")
+            assert got == pytest.approx(want, abs=1e-12), (name, x)
+
+
+def test_unbounded_percentiles_on_larger_data():
+    """A(0) against the independent exact local sensitivity of dpsens.local; the smooth sensitivity
+    against the whole curve when few distances can be skipped (tiny beta, tied or packed data)."""
+    from dpsens.local import exact_local_sensitivity
+    rng = np.random.default_rng(9)
+    for trial in range(12):
+        n = int(rng.integers(2, 2000))
+        x = rng.integers(0, 31, n) if trial % 2 else np.clip(np.round(rng.normal(15, 2, n)), 0, 30).astype(int)
+        for name in ("percentile_25", "percentile_75", "percentile_90"):
+            assert ds.ls_at_distance(x, name, 0, 0, 30, "unbounded") == pytest.approx(
+                exact_local_sensitivity(x, name, ds.Domain(range(31)), 1, "unbounded"), abs=1e-12)
+    for x in (np.round(rng.normal(50, 3, 301)), np.sort(rng.uniform(49.99, 50.01, 400))):
+        n = len(x)
+        for name in ("percentile_25", "percentile_90"):
+            a = sm.ls_curve(x, name, n + 2, 0, 100, "unbounded")
+            assert a[-1] == a[-2] == pytest.approx(max(int(name.split("_")[1]), 100 - int(name.split("_")[1])))
+            for beta in (1e-3, 1e-2, 0.1):
+                s, t_star = sm.smooth_sensitivity_argmax(x, name, beta, 0, 100, "unbounded")
+                assert s == pytest.approx(np.max(np.exp(-beta * np.arange(n + 3)) * a), rel=1e-9)
+                assert math.exp(-beta * t_star) * a[t_star] == pytest.approx(s, rel=1e-9)
 
 
 def test_source_median_grid_values():
@@ -225,7 +347,7 @@ def test_mean_unbounded_on_the_ages():
 @pytest.mark.parametrize("relation", ["bounded", "unbounded"])
 def test_smooth_and_distance_agree_with_the_full_curve(relation):
     rng = np.random.default_rng(21)
-    names = ["mean", "sum", "count"] + (QUANTILES if relation == "bounded" else ["median"])
+    names = ["mean", "sum", "count"] + QUANTILES
     for trial in range(25):
         n = int(rng.integers(1, 50))
         up = float(rng.integers(1, 40))
@@ -285,7 +407,7 @@ def test_bad_input_raises_clear_errors():
     with pytest.raises(ValueError, match="not implemented exactly"):
         ds.ls_at_distance(x, "std", 0, 0, 10, "unbounded")
     with pytest.raises(ValueError, match="not implemented exactly"):
-        ds.ls_at_distance(x, "percentile_90", 0, 0, 10, "unbounded")
+        ds.smooth_sensitivity(x, "var", 0.1, 0, 10, "unbounded")
     with pytest.raises(ValueError, match="neighbors"):
         ds.ls_at_distance(x, "mean", 0, 0, 10, "swap")
     with pytest.raises(ValueError, match="bound"):

@@ -59,13 +59,70 @@ records at the ends (``max(0, |p - (n-1-b)| - 1)`` more steps).  For a fixed
 ``O(n)`` pairs can be optimal; the curve, the distance and the smooth
 sensitivity come from that list in ``O(n)`` after sorting.
 
+*Other percentiles, unbounded* (:class:`_PercentileUnbounded`).  Let
+``q = p/100``.  Mirroring the data (``v -> lower + upper - v``) maps the
+``q`` percentile to the ``1 - q`` one and leaves ``A`` unchanged, so take
+``q > 1/2``.  For ``y`` of size ``m`` let ``h = q(m-1)`` and ``Q_y`` the
+piecewise linear function through the sorted ``y``, padded with ``lower``
+below and ``upper`` above; it is non-decreasing.  Adding ``upper`` gives
+``Q_y(h+q)``, adding ``lower`` ``Q_y(h-(1-q))``, removing the largest record
+``Q_y(h-q)``, the smallest ``Q_y(h+1-q)``, and adding or removing any other
+value lands between these (each order statistic of the neighbour lies
+between two adjacent ones of ``y``).  So for ``m >= 2``
+``LS(y) = max(U, D)``, ``U = Q_y(h+q) - Q_y(h)``, ``D = Q_y(h) - Q_y(h-q)``,
+and ``LS = max(q (upper - y_0), (1-q)(y_0 - lower))`` for ``m = 1`` (three
+candidates: keep ``x_0`` or ``x_{n-1}``, ``n - 1`` steps, or a new record,
+``n + 1``).  Each of ``U``, ``D`` is a *window* of ``k = 2`` or ``3``
+consecutive order statistics from rank ``rho(m)``, worth
+``alpha (y_1 - y_0) + gamma (y_2 - y_1)`` (weights from the fractional part
+of ``h``; the top one may be the padding).  Which ``y`` are worst:
+
+1. An added value can be moved to ``lower`` or ``upper`` without lowering a
+   window: outside the window ranks do not change; as the first (last)
+   element it leaves, and the next order statistic further out takes its
+   place; as the middle one the value is linear in it, so move it onto a
+   neighbour's value and it is first or last.  So ``y`` is ``L`` copies of
+   ``lower``, the kept records, ``H`` copies of ``upper``.
+2. Name the window's elements by padded indices ``p < c < b`` of the sorted
+   ``x`` (``X_{-2} = X_{-1} = lower``, ``X_n = X_{n+1} = upper`` are added
+   values).  The records strictly between ``p`` and ``b`` other than ``c``
+   are removed, and ``rho(m)`` elements below and ``sigma(m) = m - rho - k``
+   above come from adding or removing at the ends: the fewest steps are
+   ``|p - rho| + |n-1-b - sigma| + (b - p + 1 - k)``.  The value is linear in
+   ``X_c``, so ``c = p + 1`` or ``c = b - 1`` (two *families*).
+3. If ``p > rho(m)`` records below are removed; the pair ``(p-1, b)`` costs
+   the same and is worth at least as much.  Likewise on the right.  So
+   ``p <= rho(m)``, ``b >= n-1-sigma(m)``, only additions at the ends, and
+   the cost is ``2(b - p) + m - n + 2 - 2k``.
+4. The weights depend on ``m`` through ``m mod T`` only
+   (``T = 100/gcd(p, 100)``); in a class, ``m -> m + T`` raises ``rho`` by
+   ``qT`` and ``sigma`` by ``(1-q)T < T/2``.  For a pair the smallest ``m`` of
+   the class meeting both conditions is best.  If the condition on
+   ``sigma`` is the binding one, some ``(p, b + j)``, ``j <= (1-q)T``, meets
+   both with ``m - T``: ``T - 2j > 0`` steps cheaper, worth at least as much.
+   So every candidate uses ``m = mu(p)``, the smallest size of the class with
+   ``rho >= p``, and any ``b >= lo(p) = max(n-1-sigma(mu(p)), p + k - 1)``,
+   at cost ``2b + lam(p)``.
+
+Unlike the median this is not an ``O(n)`` list: a pair with extra copies of
+``upper`` is not dominated, since moving ``p`` down costs 2 per record and
+saves only ``1/q < 2`` in ``m``.  ``A(t)`` takes, for each left ``p`` of each
+(window, class), the largest allowed ``b`` (the value is non-decreasing in
+``b`` up to ``n``; ``b = n + 1``, both top elements at ``upper``, apart): one
+vectorised pass over the ``O(T t)`` lefts whose cheapest pair costs at most
+``t``.  The smooth sensitivity is ``max e^{-beta (2b + lam(p))} (R(b) - L(p))``
+over pairs with ``b >= lo(p)``; cutting each left's suffix of rights into
+aligned dyadic blocks gives rectangles on which the monotonicity of NRS07
+holds, solved together by one divide and conquer: ``O(n log^2 n)`` for each
+of the ``2T`` (window, class) problems and two families, after pairs too long
+to beat a lower bound (``e^{-beta t} A(t)`` on a grid of ``t``) are dropped.
+
 *Mean, sum, count.*  Closed forms (bounded), and for the unbounded mean an
 exact search over how many records are removed and how many added (see
 :func:`_mean_unbounded_A`).
 
-*Variance, standard deviation, and unbounded percentiles other than the
-median* raise ``ValueError``: no exact algorithm is implemented, and this
-package does not return approximations silently.
+*Variance and standard deviation* raise ``ValueError``: no exact algorithm
+is implemented, and this package does not return approximations silently.
 """
 from __future__ import annotations
 
@@ -97,10 +154,6 @@ def _prepare(x, query, lower, upper, neighbors):
         raise ValueError(
             f"query={name!r}: the local sensitivity at distance t of the {name} is not implemented exactly "
             f"in dpsens (exact for {list(EXACT_QUERIES)}); no approximation is returned")
-    if neighbors == "unbounded" and name.startswith("percentile") and name != "percentile_50":
-        raise ValueError(
-            f"query={name!r} with neighbors='unbounded' is not implemented exactly (the interpolation weight "
-            "changes with the size of the dataset); use neighbors='bounded', or the median")
     return name, np.sort(x), lower, upper, neighbors
 
 
@@ -230,11 +283,24 @@ def _pair_smooth(Lval, Lpos, Rval, Rpos, beta):
     Returns (max value, cost of the maximising pair).
     """
     order = np.argsort(Lval, kind="stable")
-    Lv, Lp = Lval[order], Lpos[order]
-    nL, nR = len(Lv), len(Rval)
-    best_score, best_cost = -np.inf, 0
+    return _pair_smooth_nodes(np.asarray(Lval)[order], np.asarray(Lpos)[order], np.array([0]),
+                              np.array([len(Lval) - 1]), np.asarray(Rval), np.asarray(Rpos),
+                              np.array([0]), np.array([len(Rval) - 1]), beta)
+
+
+def _pair_smooth_nodes(Lv, Lp, a, b, Rval, Rpos, c, d, beta):
+    """:func:`_pair_smooth` for many independent rectangles at once.
+
+    Node ``k`` pairs the lefts ``Lv[a_k..b_k]`` (sorted by value within the
+    node) with the rights ``Rval[c_k..d_k]`` (``Rpos`` non-decreasing within
+    the node), every pair allowed; the cost of a pair is
+    ``Rpos_r - Lpos_l - 1``.  The argument of :func:`_pair_smooth` only uses
+    that the cost of a pair is a cost of the left plus a non-decreasing cost
+    of the right, so it holds in every node.  Returns (max value, its cost).
+    """
+    a, b, c, d = (np.asarray(v, dtype=np.int64) for v in (a, b, c, d))
+    best_score, best_cost, best_diff = -np.inf, 0, 0.0
     # nodes: left-rank interval [a, b], right interval [c, d]
-    a = np.array([0]); b = np.array([nL - 1]); c = np.array([0]); d = np.array([nR - 1])
     while a.size:
         mid = (a + b) // 2
         lengths = d - c + 1
@@ -335,6 +401,205 @@ def _median_unbounded(xs, lower, upper):
     cost = np.concatenate((cost, [n - 1, n - 1, n + 1]))
     value = np.concatenate((value, [(upper - xs[0]) / 2.0, (xs[-1] - lower) / 2.0, (upper - lower) / 2.0]))
     return _Candidates(cost, value)
+
+
+def _percentile_windows(P, g100):
+    """The two windows of the local sensitivity of the percentile ``q = P/100 > 1/2`` at a size with
+    fractional position ``g = g100/100``, as ``(k, off, alpha, gamma)``: ``k`` consecutive order
+    statistics starting at rank ``i + off``, value ``alpha (y_1 - y_0) + gamma (y_2 - y_1)`` (``k = 3``)
+    or ``alpha (y_1 - y_0)`` (``k = 2``); weights in hundredths."""
+    if g100 + P <= 100:                       # up: [h, h+q] inside one cell
+        up = (2, 0, P, 0)
+    else:
+        up = (3, 0, 100 - g100, g100 + P - 100)
+    if g100 >= P:                             # down: [h-q, h] inside one cell
+        down = (2, 0, P, 0)
+    elif g100 == 0:
+        down = (2, -1, P, 0)
+    else:
+        down = (3, -1, P - g100, g100)
+    return up, down
+
+
+def _suffix_blocks(length):
+    """Aligned dyadic blocks covering ``[0, length_i)`` for every ``i``: (owner, j, s), block ``[s, s + 2^j)``."""
+    owners, js, ss = [], [], []
+    for j in range(int(length.max()).bit_length()):
+        sel = np.nonzero((length >> j) & 1)[0]
+        if sel.size:
+            owners.append(sel)
+            js.append(np.full(sel.size, j, dtype=np.int64))
+            ss.append((length[sel] >> (j + 1)) << (j + 1))
+    return np.concatenate(owners), np.concatenate(js), np.concatenate(ss)
+
+
+class _PercentileUnbounded:
+    """Exact A(t) and smooth sensitivity of ``percentile_p`` (p != 50), one record added or removed.
+
+    See the module docstring for the argument.  Data are mirrored so that ``q > 1/2``.  Candidates are
+    triples (window, class of the size ``m`` mod ``T``, pair ``(p, b)`` of padded indices) with cost
+    ``2b + lam(p)`` and rights ``b >= lo(p)``; plus the three one-record datasets.
+    """
+
+    def __init__(self, xs, name, lower, upper):
+        P = PERCENTILES[name]
+        if P < 50:
+            xs = (lower + upper) - xs[::-1]
+            P = 100 - P
+        if not 50 < P < 100:
+            raise AssertionError(P)
+        n = len(xs)
+        self.n, self.lower, self.upper = n, float(lower), float(upper)
+        # X(k) = X[k + 2] for k in [-2, n + 1]; weights are in hundredths, values scaled by 100 too
+        self.X = X = 100.0 * np.concatenate(([lower, lower], xs, [upper, upper]))
+        q = P / 100.0
+        self.sup = q * (upper - lower)
+        self.t_sup = n + 1
+        # a single record left (m = 1): only additions, LS = max(q (upper - y), (1 - q)(y - lower))
+        self.single_cost = np.array([n - 1, n - 1, n + 1])
+        self.single_value = np.array([q * (upper - xs[0]), (1 - q) * (xs[-1] - lower), q * (upper - lower)])
+        gcd = math.gcd(P, 100)
+        T, Q = 100 // gcd, P // gcd          # one class step: m += T, rank += Q, ranks above += T - Q
+        self.problems = []
+        for r in range(T):
+            m0 = r if r >= 2 else r + T       # smallest size >= 2 in the class
+            i0, g100 = divmod(P * (m0 - 1), 100)
+            for k, off, alpha, gamma in _percentile_windows(P, g100):
+                rho0 = i0 + off
+                sig0 = m0 - rho0 - k
+                p = np.arange(-2 if k == 3 else -1, n)
+                j = np.maximum(0, -((rho0 - p) // Q))          # fewest class steps with rank >= p
+                m = m0 + T * j
+                lo = np.maximum(n - 1 - (sig0 + (T - Q) * j), p + k - 1)
+                lam = m - n + 2 - 2 * k - 2 * p
+                bmax = n + 1 if k == 3 else n
+                cmin = 2 * lo + lam
+                keep = (lo <= bmax) & (cmin <= n + 1)
+                self.problems.append((k, alpha, gamma, p[keep], lam[keep], lo[keep]))
+        cat = lambda idx: np.concatenate([pr[idx] for pr in self.problems])  # noqa: E731
+        size = [len(pr[3]) for pr in self.problems]
+        E = dict(p=cat(3), lam=cat(4), lo=cat(5),
+                 k=np.repeat([pr[0] for pr in self.problems], size),
+                 alpha=np.repeat([pr[1] for pr in self.problems], size).astype(float),
+                 gamma=np.repeat([pr[2] for pr in self.problems], size).astype(float))
+        cmin = 2 * E["lo"] + E["lam"]
+        order = np.argsort(cmin, kind="stable")
+        self.cmin = cmin[order]
+        self.E = {key: v[order] for key, v in E.items()}
+
+    # ------------------------------------------------------------------ A(t)
+    def _A1(self, t):
+        n, X = self.n, self.X
+        if t >= n + 1:
+            return self.sup
+        ok1 = self.single_cost <= t
+        best = float(np.max(self.single_value[ok1])) if ok1.any() else 0.0
+        e = int(np.searchsorted(self.cmin, t, side="right"))
+        if e == 0:
+            return best
+        E = {key: v[:e] for key, v in self.E.items()}
+        p, lo, al, ga, is3 = E["p"], E["lo"], E["alpha"], E["gamma"], E["k"] == 3
+        hi = (t - E["lam"]) // 2
+        bs = np.clip(np.minimum(hi, n), -2, n + 1)
+        ok = bs >= lo
+        Xp, Xb = X[p + 2], X[bs + 2]
+        Xb1, Xp1 = X[np.maximum(bs + 1, 0)], X[np.minimum(p + 3, n + 3)]
+        v = np.where(is3, -np.inf, al * (Xb - Xp))
+        f1 = np.where(p >= -1, al * (Xb1 - Xp) + ga * (Xb - Xb1), -np.inf)
+        f2 = np.where(p <= n - 2, al * (Xp1 - Xp) + ga * (Xb - Xp1), -np.inf)
+        v = np.where(is3, np.maximum(f1, f2), v)
+        v = np.where(ok, v, -np.inf)
+        # the window's top two at `upper` (c = n, b = n + 1)
+        top = is3 & (hi >= n + 1) & (lo <= n + 1) & (p >= -1)
+        v = np.maximum(v, np.where(top, al * (X[n + 3] - Xp), -np.inf))
+        return max(best, float(np.max(v)) / 1e4)
+
+    def A(self, t):
+        t = np.asarray(t, dtype=np.int64)
+        out = np.empty(t.shape)
+        flat = out.reshape(-1)
+        for k, tk in enumerate(t.reshape(-1)):
+            flat[k] = self._A1(int(tk))
+        return out
+
+    # ------------------------------------------------------------------ smooth
+    def smooth(self, beta):
+        n, X = self.n, self.X
+        if self.sup <= 0:
+            return 0.0, 0
+        with np.errstate(under="ignore"):
+            w = np.exp(-beta * self.single_cost.astype(float)) * self.single_value
+        kbest = int(np.argmax(w))
+        best, best_t = float(w[kbest]), int(self.single_cost[kbest])
+        # a lower bound from A on a geometric grid of distances, to skip pairs too long to matter
+        grid = np.unique(np.concatenate((np.arange(0, min(n + 1, 32) + 1),
+                                         np.round(1.15 ** np.arange(1, 200)).astype(np.int64))))
+        floor = best
+        for t in grid[grid <= n + 1]:
+            if math.exp(-beta * int(t)) * self.sup <= floor:
+                break                  # no longer distance can beat the bound
+            floor = max(floor, math.exp(-beta * int(t)) * self._A1(int(t)))
+        K = n + 1
+        if floor > 0:
+            K = min(K, int(math.floor(math.log(self.sup / floor) / beta)) + 2)
+        # the pair problems, families split: lefts (L, Lpos), rights (R, Rpos = 2b), b >= lo(p)
+        chunk, size = [], 0
+        for k, al, ga, p, lam, lo in self.problems:
+            # (family, largest right): k = 2; k = 3 with c = b - 1 (c = n at b = n + 1); k = 3 with c = p + 1
+            for fam, bmax in ((("pair", n),) if k == 2 else (("c=b-1", n + 1), ("c=p+1", n))):
+                hiK = np.minimum(bmax, (K - lam) // 2)
+                sel = (lo <= hiK) & ((p <= n - 2) if fam == "c=p+1" else (p >= -1))
+                if not sel.any():
+                    continue
+                top = int(hiK[sel].max())
+                base = int(lo[sel].min())
+                b = np.arange(base, top + 1)
+                ps = p[sel]
+                if fam == "pair":
+                    L, R = al * X[ps + 2], al * X[b + 2]
+                elif fam == "c=b-1":
+                    L, R = al * X[ps + 2], (al - ga) * X[b + 1] + ga * X[b + 2]
+                else:
+                    L, R = al * X[ps + 2] - (al - ga) * X[ps + 3], ga * X[b + 2]
+                chunk.append((L, -lam[sel] - 1, top - lo[sel] + 1, top, base, R, 2 * b))
+                size += int(sel.sum()) * max(1, (top - base + 1).bit_length())
+                if size > 4_000_000:
+                    v, c = self._solve(chunk, beta)
+                    if v > best:
+                        best, best_t = v, c
+                    chunk, size = [], 0
+        if chunk:
+            v, c = self._solve(chunk, beta)
+            if v > best:
+                best, best_t = v, c
+        return best, best_t
+
+    @staticmethod
+    def _solve(chunk, beta):
+        """Every problem of the chunk: lefts with suffixes of rights, cut into aligned blocks (rectangles)."""
+        Ls, Lps, probs, js, ss, Rv, Rp, roff, tops, bases = [], [], [], [], [], [], [], [], [], []
+        off = 0
+        for ip, (L, Lp, length, top, base, R, Rpos) in enumerate(chunk):
+            owner, j, s = _suffix_blocks(length)
+            Ls.append(L[owner]); Lps.append(Lp[owner]); js.append(j); ss.append(s)
+            probs.append(np.full(owner.size, ip))
+            Rv.append(R); Rp.append(Rpos); roff.append(off); tops.append(top); bases.append(base)
+            off += len(R)
+        L, Lp, prob, j, s = (np.concatenate(v) for v in (Ls, Lps, probs, js, ss))
+        order = np.lexsort((L, s, j, prob))
+        L, Lp, prob, j, s = L[order], Lp[order], prob[order], j[order], s[order]
+        new = np.ones(L.size, dtype=bool)
+        new[1:] = (prob[1:] != prob[:-1]) | (j[1:] != j[:-1]) | (s[1:] != s[:-1])
+        a = np.nonzero(new)[0]
+        b = np.concatenate((a[1:] - 1, [L.size - 1]))
+        pr, jj, sn = prob[a], j[a], s[a]
+        roff, tops, bases = np.array(roff), np.array(tops), np.array(bases)
+        hi_b = tops[pr] - sn                          # block: b in [top - s - 2^j + 1, top - s]
+        lo_b = hi_b - (np.int64(1) << jj) + 1
+        c = roff[pr] + lo_b - bases[pr]
+        d = roff[pr] + hi_b - bases[pr]
+        v, cost = _pair_smooth_nodes(L, Lp, a, b, np.concatenate(Rv), np.concatenate(Rp), c, d, beta)
+        return v / 1e4, cost
 
 
 def _mean_ls_unbounded(m, mu, ymin, ymax, lower, upper):
@@ -454,7 +719,9 @@ def _engine(name, xs, lower, upper, neighbors):
         return _MeanUnbounded(xs, lower, upper)
     if neighbors == "bounded":
         return _QuantileBounded(xs, name, lower, upper)
-    return _median_unbounded(xs, lower, upper)
+    if name in ("median", "percentile_50"):
+        return _median_unbounded(xs, lower, upper)
+    return _PercentileUnbounded(xs, name, lower, upper)
 
 
 # --------------------------------------------------------------------------------------------
@@ -473,8 +740,7 @@ def ls_at_distance(x, query, t, lower, upper, neighbors="bounded"):
     query : str
         One of ``"mean"``, ``"sum"``, ``"count"``, ``"median"``,
         ``"percentile_25"``, ``"percentile_50"``, ``"percentile_75"``,
-        ``"percentile_90"`` (numpy's definitions).  The percentiles other than
-        the median are exact for ``neighbors="bounded"`` only.
+        ``"percentile_90"`` (numpy's definitions), for both relations.
     t : int or array_like of int
         Number of steps, ``>= 0``.
     lower, upper : float
@@ -584,13 +850,15 @@ def smooth_sensitivity(x, query, beta, lower, upper, neighbors="bounded"):
     ``A`` is constant from some distance on (at most ``n`` replacements reach
     every dataset of the bounded relation; with records added or removed,
     no dataset has a local sensitivity of the mean or the median above
-    ``(upper - lower)/2``, and the one-record dataset ``{lower}`` -- add it,
-    remove every original record: ``n + 1`` steps -- attains it; the sum and
-    the count have constant ``A``),
+    ``(upper - lower)/2``, nor of the ``p``-th percentile above
+    ``max(q, 1-q) (upper - lower)``, ``q = p/100``, and a one-record dataset
+    ``{lower}`` or ``{upper}`` -- add it, remove every original record:
+    ``n + 1`` steps -- attains it; the sum and the count have constant ``A``),
     and once ``A`` is at its supremum larger ``t`` only shrink ``e^{-beta t}``.
     The median and the percentiles use the ``O(n log n)`` algorithm of
     Nissim, Raskhodnikova & Smith (2007) generalised to numpy's interpolated
-    percentiles (see the module docstring).
+    percentiles (see the module docstring; ``O(n log^2 n)`` for the
+    percentiles other than the median with records added or removed).
 
     Parameters
     ----------
