@@ -164,6 +164,30 @@ def test_gaussian_distribution():
     assert np.array_equal(draws, again)
 
 
+@pytest.mark.parametrize("method,eps", [("classic", 0.5), ("analytic", 0.5), ("analytic", 3.0)])
+def test_sensitivity_zero_needs_no_noise_laplace_and_gaussian_alike(method, eps):
+    """A constant query (sensitivity 0) is released unchanged by both mechanisms; a negative one is refused."""
+    assert m.laplace_noise_scale(0, eps) == 0.0
+    assert m.gaussian_sigma(0, eps, 1e-5, method=method) == 0.0
+    assert m.gaussian_delta(1.0, 0.0, eps) == 0.0
+    assert m.laplace_mechanism(5.0, 0, eps, rng(7)) == 5.0
+    assert m.gaussian_mechanism(5.0, 0, eps, 1e-5, rng(7), method=method) == 5.0
+    assert np.array_equal(m.gaussian_mechanism(np.array([1.0, 2.0]), 0.0, eps, 1e-5, rng(7), method=method),
+                          [1.0, 2.0])
+    assert np.array_equal(m.gaussian_mechanism(5.0, 0.0, eps, 1e-5, rng(7), size=3, method=method), [5.0] * 3)
+    for mechanism in (lambda s: m.laplace_mechanism(5.0, s, eps, rng()),
+                      lambda s: m.gaussian_mechanism(5.0, s, eps, 1e-5, rng(), method=method)):
+        with pytest.raises(ValueError, match="sensitivity"):
+            mechanism(-1.0)
+        with pytest.raises(ValueError, match="sensitivity"):
+            mechanism(float("nan"))
+        with pytest.raises(TypeError, match="sensitivity"):
+            mechanism("1")
+    # the classic calibration still refuses epsilon >= 1, whatever the sensitivity
+    with pytest.raises(ValueError, match="analytic"):
+        m.gaussian_mechanism(0.0, 0.0, 2.0, 1e-5, rng())
+
+
 # ---------------------------------------------------------------------------- heavy-tailed noise
 
 @pytest.mark.parametrize("gamma", [1.5, 2.0, 4.0, 6.0])
@@ -262,7 +286,24 @@ def test_ptr_release_distribution_and_determinism():
     assert d1["threshold"] == pytest.approx(math.log(1e6))
     assert d1["passed"] == (d1["noisy_distance"] >= d1["threshold"]) == (d1["released"] is not None)
     # a user-supplied numeric threshold
-    assert m.ptr_from_distance(1.0, 100, 1.0, 1.0, 0.1, rng(1), threshold=-1e9) is not None
+    assert m.ptr_from_distance(1.0, 100, 1.0, 1.0, 0.1, rng(1), threshold=0) is not None
+    d3 = m.ptr_from_distance(1.0, 100, 1.0, 1.0, 0.1, rng(1), threshold=2.5, details=True)
+    assert d3["threshold"] == 2.5
+
+
+@pytest.mark.parametrize("bad", [-5, -1e-9, -1e9, float("nan"), float("inf"), -float("inf")])
+def test_ptr_numeric_threshold_must_be_finite_and_nonnegative(bad):
+    # a negative threshold would let the test pass at distance 0 with probability above 1/2
+    with pytest.raises(ValueError, match="threshold"):
+        m.ptr_from_distance(1.0, 10, 1.0, 1.0, 1e-3, rng(), threshold=bad)
+    with pytest.raises(ValueError, match="threshold"):
+        m.propose_test_release(np.ones(5), "mean", 1.0, 1.0, 1e-3, 0, 1, rng(), threshold=bad)
+
+
+@pytest.mark.parametrize("bad", [True, "5", None, [1.0]])
+def test_ptr_threshold_of_wrong_type(bad):
+    with pytest.raises((TypeError, ValueError), match="threshold"):
+        m.ptr_from_distance(1.0, 10, 1.0, 1.0, 1e-3, rng(), threshold=bad)
 
 
 # ---------------------------------------------------------------------------- sample and aggregate

@@ -198,15 +198,18 @@ def gaussian_delta(sigma, sensitivity, epsilon) -> float:
     Parameters
     ----------
     sigma, sensitivity, epsilon : float
-        Noise standard deviation (> 0), L2 sensitivity (> 0), ε (> 0).
+        Noise standard deviation (> 0), L2 sensitivity (>= 0), ε (> 0).
 
     Returns
     -------
     float
+        ``0.0`` when ``sensitivity`` is 0: a constant query leaks nothing.
     """
     sigma = as_positive(sigma, "sigma")
-    delta_f = as_positive(sensitivity, "sensitivity")
+    delta_f = _as_nonnegative(sensitivity, "sensitivity")
     epsilon = as_positive(epsilon, "epsilon")
+    if delta_f == 0:
+        return 0.0
     from scipy import special  # lazy: scipy is needed only here and in polynomial_tail_cdf
 
     a = delta_f / (2 * sigma)
@@ -225,7 +228,9 @@ def gaussian_sigma(sensitivity, epsilon, delta, method: str = "classic") -> floa
     Parameters
     ----------
     sensitivity : float
-        Global L2 sensitivity, ``> 0``.
+        Global L2 sensitivity, ``>= 0``.  Sensitivity 0 (a constant query)
+        gives ``sigma = 0``: no noise is needed, as for
+        :func:`laplace_noise_scale`.
     epsilon : float
         ``> 0``; the classic calibration needs ``epsilon < 1``.
     delta : float
@@ -253,9 +258,11 @@ def gaussian_sigma(sensitivity, epsilon, delta, method: str = "classic") -> floa
     >>> round(gaussian_sigma(1.0, 0.5, 1e-5), 4)
     9.6896
     """
-    delta_f = as_positive(sensitivity, "sensitivity")
+    delta_f = _as_nonnegative(sensitivity, "sensitivity")
     epsilon = as_positive(epsilon, "epsilon")
     delta = as_probability(delta, "delta")
+    if method not in ("classic", "analytic"):
+        raise ValueError(f"method must be 'classic' or 'analytic', got {method!r}")
     if method == "classic":
         if epsilon >= 1:
             raise ValueError(
@@ -263,20 +270,21 @@ def gaussian_sigma(sensitivity, epsilon, delta, method: str = "classic") -> floa
                 f"got epsilon={epsilon!r}; use method='analytic' (Balle & Wang 2018) for epsilon >= 1"
             )
         return math.sqrt(2 * math.log(1.25 / delta)) * delta_f / epsilon
-    if method == "analytic":
-        lo, hi = 1e-12 * delta_f, delta_f
-        while gaussian_delta(hi, delta_f, epsilon) > delta:   # δ(σ) decreases in σ
-            lo, hi = hi, 2 * hi
-        for _ in range(200):
-            mid = math.sqrt(lo * hi) if lo > 0 else hi / 2
-            if gaussian_delta(mid, delta_f, epsilon) > delta:
-                lo = mid
-            else:
-                hi = mid
-            if hi - lo <= 1e-12 * hi:
-                break
-        return hi
-    raise ValueError(f"method must be 'classic' or 'analytic', got {method!r}")
+    # method == "analytic"
+    if delta_f == 0:
+        return 0.0
+    lo, hi = 1e-12 * delta_f, delta_f
+    while gaussian_delta(hi, delta_f, epsilon) > delta:   # δ(σ) decreases in σ
+        lo, hi = hi, 2 * hi
+    for _ in range(200):
+        mid = math.sqrt(lo * hi) if lo > 0 else hi / 2
+        if gaussian_delta(mid, delta_f, epsilon) > delta:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 1e-12 * hi:
+            break
+    return hi
 
 
 def gaussian_mechanism(value, sensitivity, epsilon, delta, rng, size=None, method: str = "classic"):
@@ -294,7 +302,8 @@ def gaussian_mechanism(value, sensitivity, epsilon, delta, rng, size=None, metho
     ----------
     value : float or array_like
     sensitivity : float
-        Global L2 sensitivity, ``> 0``.
+        Global L2 sensitivity, ``>= 0``; with 0 the value is returned
+        unchanged (as by :func:`laplace_mechanism`).
     epsilon : float
     delta : float
     rng : numpy.random.Generator
@@ -502,10 +511,22 @@ def ptr_accidental_pass_probability(distance, epsilon, threshold) -> float:
 
 
 def _resolve_threshold(threshold, epsilon, delta) -> float:
+    """A named threshold (see :func:`ptr_threshold`) or a finite number ``>= 0``.
+
+    A negative threshold is refused: the test would then pass at distance 0
+    with probability above ½, so the δ of the mechanism would exceed ½.
+    """
     if isinstance(threshold, str):
         return ptr_threshold(epsilon, delta, threshold)
-    if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or not np.isfinite(threshold):
-        raise TypeError(f"threshold must be one of {PTR_THRESHOLDS} or a finite number, got {threshold!r}")
+    if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
+        raise TypeError(f"threshold must be one of {PTR_THRESHOLDS} or a finite number >= 0, got {threshold!r}")
+    if not np.isfinite(threshold):
+        raise ValueError(f"threshold must be one of {PTR_THRESHOLDS} or a finite number >= 0, got {threshold!r}")
+    if threshold < 0:
+        raise ValueError(
+            f"threshold must be >= 0, got {threshold!r}: a negative threshold lets the test pass at "
+            "distance 0 with probability above 1/2"
+        )
     return float(threshold)
 
 
@@ -540,7 +561,9 @@ def ptr_from_distance(value, distance, bound, epsilon, delta, rng, threshold="dw
     rng : numpy.random.Generator
         Randomness; the test noise is drawn first, then the release noise.
     threshold : {"dwork-roth", "tight", "source"} or float
-        See :func:`ptr_threshold`.
+        See :func:`ptr_threshold`; a number must be finite and ``>= 0``
+        (``ValueError`` otherwise).  The test passes by accident at distance 0
+        with probability ``½ e^{−εT}``.
     details : bool
         If true return a dict with ``released`` (value or None),
         ``noisy_distance``, ``threshold``, ``passed``.
@@ -595,6 +618,7 @@ def propose_test_release(x, query, bound, epsilon, delta, lower, upper, rng, thr
         Bounds of the data domain.
     rng : numpy.random.Generator
     threshold : {"dwork-roth", "tight", "source"} or float
+        A finite number ``>= 0``, or a name (see :func:`ptr_threshold`).
         ``"source"`` reproduces *Programming Differential Privacy*
         (``ln(2/δ)/(2ε)``), which passes by accident far more often than δ.
     neighbors : {"bounded", "unbounded"}
