@@ -133,6 +133,11 @@ def test_leak_checkers():
     assert leak.check_leak_discarded(zero[:4]).status == "wrong"
     assert leak.check_leak_discarded(zero + [[1, 1, 2]]).status == "wrong"
     assert leak.check_leak_discarded(...).status == "not yet"
+    # malformed answers get a verdict with a hint, never an exception
+    for bad in ("abc", [["a", "b", "c"]], 5, [[1, 2]], [None], {"x": 1}):
+        verdict = leak.check_leak_discarded(bad)
+        assert verdict.status == "wrong", bad
+    assert leak.check_leak_discarded("abc").hint
     for verdict in (leak.check_leak_threshold(2.0), leak.check_leak_discarded(zero[:4])):
         assert "2.85" not in str(verdict)                               # never reveals the answer
 

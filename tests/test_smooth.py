@@ -440,6 +440,11 @@ def test_ptr_checkers():
     assert ex.check_ptr_release_distance(d).correct
     assert _status(ex.check_ptr_release_distance(d - 1)) == "wrong"
     assert _status(ex.check_ptr_release_distance(d + 0.5)) == "wrong"
+    # non-finite or non-numeric answers get a verdict with a hint, never an exception
+    for bad in (float("nan"), float("inf"), -float("inf"), "abc", [d], None):
+        verdict = ex.check_ptr_release_distance(bad)
+        assert _status(verdict) == ("not yet" if bad is None else "wrong"), bad
+        assert bad is None or verdict.hint
     assert _status(ex.check_ptr_median_distance(...)) == "not yet"
     ages = ds.load_ages().to_numpy(dtype=float)
     # independent: the direct NRS formula, scanned

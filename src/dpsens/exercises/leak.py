@@ -104,7 +104,7 @@ def check_leak_discarded(answer) -> Verdict:
         return not_yet("a list of datasets, e.g. [[1, 1, 1], ...]")
     try:
         given = {tuple(sorted(float(v) for v in d)) for d in answer}
-    except TypeError:
+    except (TypeError, ValueError):      # not a list of lists, or entries that are not numbers ("abc")
         return wrong("give a list of datasets, each a list of three numbers.", "for example [[1, 2, 3]].")
     expected = _discarded()
     if any(len(d) != 3 for d in given):

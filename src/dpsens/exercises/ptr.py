@@ -40,7 +40,11 @@ def check_ptr_release_distance(answer) -> Verdict:
     try:
         d = float(answer)
     except (TypeError, ValueError):
-        return wrong(f"expected a whole number, got {type(answer).__name__}.")
+        return wrong(f"expected a whole number, got {type(answer).__name__}.",
+                     "solve 1 − ½·exp(−ε(D − T)) >= 0.99 for D, then round up.")
+    if not math.isfinite(d):
+        return wrong(f"{d:g} is not a distance: the answer is a finite whole number of records.",
+                     "solve 1 − ½·exp(−ε(D − T)) >= 0.99 for D, then round up.")
     if d != int(d):
         return wrong(f"{d:g} is not a whole number: distances count records.",
                      "round the real solution of the inequality in the right direction.")
