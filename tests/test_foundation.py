@@ -61,6 +61,37 @@ def test_custom_callable_only_where_allowed():
 def test_bad_data_is_refused_with_a_clear_message(bad, exc, msg):
     with pytest.raises(exc, match=msg):
         ds.evaluate("mean", bad)
+    for name, f in ds.QUERIES.items():        # each query function checks its input too
+        with pytest.raises(exc, match=msg):
+            f(bad)
+
+
+def test_query_functions_agree_with_numpy():
+    x = np.array([3.0, 1.0, 4.0, 1.0, 5.0, 9.0])
+    expected = {"mean": np.mean(x), "median": np.median(x), "count": 6.0, "sum": np.sum(x),
+                "std": np.std(x), "var": np.var(x), **{f"percentile_{p}": np.percentile(x, p)
+                                                        for p in (25, 50, 75, 90)}}
+    for name, f in ds.QUERIES.items():
+        assert f(list(x)) == f(pd.Series(x)) == pytest.approx(expected[name], rel=1e-15), name
+        assert f.__name__ == name and "Chapter:" in f.__doc__
+
+
+@pytest.mark.parametrize("call, exc, msg", [
+    (lambda: nb_mod.format_multiset("ab"), TypeError, "values must be a sequence"),
+    (lambda: nb_mod.format_multiset(5), TypeError, "values must be a sequence"),
+    (lambda: list(nb_mod.submultisets([1, 2], 1)), TypeError, "counts must map"),
+    (lambda: list(nb_mod.submultisets({1: 2}, -1)), ValueError, "size must be"),
+    (lambda: nb_mod.count_submultisets({1: 2}, "a"), TypeError, "size must be an integer"),
+    (lambda: nb_mod.count_submultisets({1: 2.5}, 1), TypeError, r"counts\[1\] must be an integer"),
+    (lambda: nb_mod.count_submultisets({"a": 1}, 1), TypeError, "finite numbers as keys"),
+    (lambda: ds.load_adult(["train"]), TypeError, "split must be the string"),
+    (lambda: ds.load_adult("validation"), ValueError, "split must be one of"),
+    (lambda: ds.plots.line_style("a"), TypeError, "i must be an integer"),
+    (lambda: ds.plots.line_style(-1), ValueError, "i must be an integer in"),
+])
+def test_helpers_refuse_bad_input(call, exc, msg):
+    with pytest.raises(exc, match=msg):
+        call()
 
 
 def test_pandas_series_is_accepted():

@@ -28,6 +28,8 @@ _FILES = {"train": "adult.data", "test": "adult.test"}
 def data_dir() -> Path:
     """Return the folder that holds the book's data.
 
+    Chapter: *Introduction* (how to run the book: the data ship with it).
+
     The environment variable ``DPSENS_DATA`` wins if set; otherwise the
     ``data/`` folder of the repository this package was installed from
     (``pip install -e .``).
@@ -71,6 +73,8 @@ def load_adult(split: str = "train") -> pd.DataFrame:
 
     Raises
     ------
+    TypeError
+        If ``split`` is not a string.
     ValueError
         If ``split`` is not ``"train"`` or ``"test"``.
 
@@ -82,6 +86,8 @@ def load_adult(split: str = "train") -> pd.DataFrame:
     >>> round(float(adult["age"].mean()), 2)
     38.58
     """
+    if not isinstance(split, str):
+        raise TypeError(f"split must be the string 'train' or 'test', got {split!r}")
     if split not in _FILES:
         raise ValueError(f"split must be one of {list(_FILES)}, got {split!r}")
     path = data_dir() / "adult" / _FILES[split]

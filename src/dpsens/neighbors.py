@@ -24,7 +24,9 @@ Neighbour relations at group size (Hamming distance) ``k``, as in the sources:
 """
 from __future__ import annotations
 
+import numbers
 from collections import Counter
+from collections.abc import Mapping
 from itertools import combinations_with_replacement
 from math import comb
 from typing import Iterator
@@ -118,7 +120,10 @@ class Domain(_Universe):
 
 
 def check_universe(universe) -> _Universe:
-    """Return ``universe`` if it is a :class:`Pool` or :class:`Domain`, else raise ``TypeError``."""
+    """Return ``universe`` if it is a :class:`Pool` or :class:`Domain`, else raise ``TypeError``.
+
+    Chapter: *Neighbouring datasets* (the two universes).
+    """
     if not isinstance(universe, _Universe):
         raise TypeError(
             "universe must be dpsens.Pool(values) (a finite population) or "
@@ -129,6 +134,8 @@ def check_universe(universe) -> _Universe:
 
 def check_release(x, universe) -> np.ndarray:
     """Validate a release ``x`` against its universe and return it sorted.
+
+    Chapter: *Neighbouring datasets* (a release is drawn from its universe).
 
     Raises
     ------
@@ -156,6 +163,21 @@ def check_release(x, universe) -> np.ndarray:
     return x
 
 
+def _check_counts(counts, size) -> tuple[dict, int]:
+    """``counts`` as {number: int multiplicity >= 0} and ``size`` as an int >= 0, or raise."""
+    if not isinstance(counts, Mapping):
+        raise TypeError(
+            "counts must map each value to its multiplicity, e.g. {1: 1, 2: 2} or a "
+            f"collections.Counter, got {type(counts).__name__}"
+        )
+    clean = {}
+    for v, c in counts.items():
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v):
+            raise TypeError(f"counts must have finite numbers as keys, got the key {v!r}")
+        clean[v] = as_int(c, f"counts[{v!r}]", minimum=0)
+    return clean, as_int(size, "size", minimum=0)
+
+
 def submultisets(counts: Counter | dict, size: int) -> Iterator[tuple]:
     """Yield every distinct sub-multiset of ``size`` elements, as sorted tuples.
 
@@ -169,7 +191,8 @@ def submultisets(counts: Counter | dict, size: int) -> Iterator[tuple]:
     >>> list(submultisets({1: 1, 2: 2}, 2))
     [(1.0, 2.0), (2.0, 2.0)]
     """
-    items = sorted((float(v), int(c)) for v, c in counts.items() if c > 0)
+    counts, size = _check_counts(counts, size)
+    items = sorted((float(v), c) for v, c in counts.items() if c > 0)
     suffix = [0] * (len(items) + 1)
     for i in range(len(items) - 1, -1, -1):
         suffix[i] = suffix[i + 1] + items[i][1]
@@ -188,7 +211,16 @@ def submultisets(counts: Counter | dict, size: int) -> Iterator[tuple]:
 
 
 def count_submultisets(counts: Counter | dict, size: int) -> int:
-    """Number of distinct sub-multisets of ``size`` elements (without listing them)."""
+    """Number of distinct sub-multisets of ``size`` elements (without listing them).
+
+    Chapter: *Global sensitivity from scratch* (the cost of enumeration).
+
+    Examples
+    --------
+    >>> count_submultisets({1: 1, 2: 2}, 2)
+    2
+    """
+    counts, size = _check_counts(counts, size)
     poly = [1]
     for c in counts.values():
         new = [0] * (len(poly) + int(c))
@@ -283,7 +315,8 @@ def format_multiset(values) -> str:
     >>> format_multiset((2.0, 1.0, 2.5))
     '[1, 2, 2.5]'
     """
-    return "[" + ", ".join(f"{float(v):g}" for v in sorted(values)) + "]"
+    values = as_data(values, name="values", allow_empty=True)
+    return "[" + ", ".join(f"{v:g}" for v in np.sort(values)) + "]"
 
 
 def _no_k(x):
@@ -329,7 +362,10 @@ def releases(universe, n: int) -> Iterator[tuple]:
 
 
 def count_releases(universe, n: int) -> int:
-    """Number of distinct releases of size ``n`` (see :func:`releases`)."""
+    """Number of distinct releases of size ``n`` (see :func:`releases`).
+
+    Chapter: *Global sensitivity from scratch* (the cost of enumeration).
+    """
     universe = check_universe(universe)
     n = as_int(n, "n", 1, len(universe.values) if isinstance(universe, Pool) else None)
     if isinstance(universe, Pool):

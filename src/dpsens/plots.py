@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from cycler import cycler
 
-from ._validate import as_positive
+from ._validate import as_int, as_positive
 
 #: Okabe--Ito colour-blind-safe palette (black last: it is for reference lines).
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
@@ -51,7 +51,11 @@ def use_style() -> None:
 
 
 def line_style(i: int) -> dict:
-    """Colour and line style for the ``i``-th series of a figure."""
+    """Colour and line style for the ``i``-th series of a figure (``i >= 0``).
+
+    Chapter: every chapter's figures (the book's one shared style).
+    """
+    i = as_int(i, "i", minimum=0)
     return {"color": PALETTE[i % 7], "linestyle": LINESTYLES[(i // 7 + i) % len(LINESTYLES)]}
 
 
@@ -120,7 +124,10 @@ OTHER_UNITS = ("count", "sum", "var")
 
 
 def query_style(query: str, i: int) -> dict:
-    """Colour, line style and marker of query ``query`` drawn as the ``i``-th line of a panel."""
+    """Colour, line style and marker of query ``query`` drawn as the ``i``-th line of a panel.
+
+    Chapter: *Global sensitivity from scratch* (the figures of sensitivity against k).
+    """
     return {**line_style(i), "marker": QUERY_MARKERS.get(query, "o"), "markersize": 5}
 
 

@@ -29,46 +29,58 @@ from ._validate import as_data
 PERCENTILES = {"percentile_25": 25, "percentile_50": 50, "percentile_75": 75, "percentile_90": 90}
 
 
-def mean(x) -> float:
-    """Arithmetic mean, ``np.mean``.  Chapter: *Neighbouring datasets*."""
-    return float(np.mean(x))
+def _numpy_queries() -> dict[str, Callable]:
+    """The ten queries on an already checked 1-D float array (no input checks: the engines' hot path)."""
+    raw = {
+        "mean": lambda x: float(np.mean(x)),
+        "median": lambda x: float(np.median(x)),
+        "count": lambda x: float(len(x)),
+        "sum": lambda x: float(np.sum(x)),
+        "std": lambda x: float(np.std(x)),
+        "var": lambda x: float(np.var(x)),
+    }
+    for name, p in PERCENTILES.items():
+        raw[name] = (lambda p: lambda x: float(np.percentile(x, p)))(p)
+    return raw
 
 
-def median(x) -> float:
-    """Median, ``np.median``.  Chapter: *Neighbouring datasets*."""
-    return float(np.median(x))
+_RAW = _numpy_queries()
 
 
-def count(x) -> float:
-    """Number of records, ``len(x)``.  Chapter: *Neighbouring datasets*."""
-    return float(len(x))
+def _checked(name: str, doc: str) -> Callable:
+    raw = _RAW[name]
 
-
-def sum_(x) -> float:
-    """Sum of the records, ``np.sum``.  Chapter: *Neighbouring datasets*."""
-    return float(np.sum(x))
-
-
-def std(x) -> float:
-    """Population standard deviation, ``np.std(x, ddof=0)``.  Chapter: *Neighbouring datasets*."""
-    return float(np.std(x))
-
-
-def var(x) -> float:
-    """Population variance, ``np.var(x, ddof=0)``.  Chapter: *Neighbouring datasets*."""
-    return float(np.var(x))
-
-
-def _percentile(p: int) -> Callable:
     def query(x) -> float:
-        return float(np.percentile(x, p))
+        return raw(as_data(x))
 
-    query.__name__ = f"percentile_{p}"
-    query.__doc__ = (
-        f"The {p}th percentile, ``np.percentile(x, {p})`` with linear interpolation.  "
-        "Chapter: *Neighbouring datasets*."
-    )
+    query.__name__ = name
+    query.__qualname__ = name
+    query.__doc__ = doc + """
+
+    Parameters
+    ----------
+    x : array_like
+        A non-empty 1-D sequence of finite numbers (list, numpy array or
+        pandas Series).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``x`` is not a non-empty 1-D sequence of finite numbers.
+    """
     return query
+
+
+mean = _checked("mean", "Arithmetic mean, ``np.mean``.  Chapter: *Neighbouring datasets*.")
+median = _checked("median", "Median, ``np.median``.  Chapter: *Neighbouring datasets*.")
+count = _checked("count", "Number of records, ``len(x)``.  Chapter: *Neighbouring datasets*.")
+sum_ = _checked("sum", "Sum of the records, ``np.sum``.  Chapter: *Neighbouring datasets*.")
+std = _checked("std", "Population standard deviation, ``np.std(x, ddof=0)``.  Chapter: *Neighbouring datasets*.")
+var = _checked("var", "Population variance, ``np.var(x, ddof=0)``.  Chapter: *Neighbouring datasets*.")
 
 
 QUERIES: dict[str, Callable] = {
@@ -78,13 +90,23 @@ QUERIES: dict[str, Callable] = {
     "sum": sum_,
     "std": std,
     "var": var,
-    **{name: _percentile(p) for name, p in PERCENTILES.items()},
+    **{name: _checked(name, f"The {p}th percentile, ``np.percentile(x, {p})`` with linear interpolation.  "
+                             "Chapter: *Neighbouring datasets*.")
+       for name, p in PERCENTILES.items()},
 }
-"""Query name -> function, the ten queries of the sources in their order."""
+"""Query name -> function, the ten queries of the sources in their order.
+
+Each function checks its input (a non-empty 1-D sequence of finite numbers)
+and returns a float.
+"""
 
 
 def check_query(query, allow_callable: bool = False):
     """Return ``(name, function)`` for a query name (or a callable if allowed).
+
+    Chapter: *Global sensitivity from scratch* (the engines accept a name).
+    For a name, the function is the unchecked numpy version: callers check
+    their data once, then evaluate it on many neighbours.
 
     Raises
     ------
@@ -97,7 +119,7 @@ def check_query(query, allow_callable: bool = False):
     if isinstance(query, str):
         if query not in QUERIES:
             raise ValueError(f"query must be one of {list(QUERIES)}, got {query!r}")
-        return query, QUERIES[query]
+        return query, _RAW[query]
     if callable(query):
         if allow_callable:
             return getattr(query, "__name__", "custom"), query
