@@ -57,7 +57,9 @@ site-test: venv
 # The unit tests, the chapters under nbval and the site build are independent:
 # run them two at a time (-O keeps each one's output together), then open the
 # built site in Chromium.
+# The committed Colab/Binder copies are checked first, before `book` refreshes them.
 test: venv
+	$(BIN)/python tools/make_student.py check-colab
 	$(MAKE) --no-print-directory -j2 -O unit notebooks book
 	$(MAKE) --no-print-directory site-test
 
