@@ -76,6 +76,45 @@ def test_refuses_beyond_limit_with_estimate():
         bruteforce_local_sensitivity([1, 2, 3], "sum", ds.Domain([1, 2, 3]), max_neighbors=5)
 
 
+def test_global_refuses_at_once_when_the_bounds_decide(monkeypatch):
+    # 705,432 releases of 11 distinct records, each with 11 removals and 11 additions:
+    # the bound per release settles it, no release is listed and no neighbour counted.
+    import dpsens.bruteforce as bf
+
+    def must_not_run(*args, **kwargs):
+        raise AssertionError("the exact count was started")
+
+    monkeypatch.setattr(bf, "count_neighbors", must_not_run)
+    monkeypatch.setattr(bf, "releases", must_not_run)
+    with pytest.raises(ValueError, match=r"at least 15,519,504 neighbouring datasets \(705,432 releases, "
+                                         r"at least 22 neighbours each\).*pass a larger max_neighbors"):
+        ds.global_sensitivity("median", ds.Pool(range(22)), 11, method="bruteforce")
+
+
+def test_global_refuses_from_a_sample_when_far_above(monkeypatch):
+    # Repeated values make the bounds loose (122,718 .. 3,886,070); a sample of releases
+    # estimates about 1.29 million and the refusal comes without counting all 20,453 releases.
+    import dpsens.bruteforce as bf
+    pool = ds.Pool([0] * 8 + [1] * 8 + list(range(2, 14)))
+    calls = []
+    real = bf.count_neighbors
+    monkeypatch.setattr(bf, "count_neighbors", lambda *a: calls.append(1) or real(*a))
+    monkeypatch.setattr(bf, "releases", lambda *a: pytest.fail("the exact count was started"))
+    with pytest.raises(ValueError, match=r"about 1,2\d\d,\d{3} neighbouring datasets \(estimated from "
+                                         r"1,000 of the 20,453 releases\).*max_neighbors"):
+        bruteforce_global_sensitivity("sum", pool, 10, 1, "bounded", max_neighbors=200_000)
+    assert len(calls) == bf.SAMPLE_RELEASES
+
+
+def test_global_counts_exactly_near_the_limit():
+    # school years, bounded, k = 2: 3,918 neighbour choices over 53 releases.
+    pool = ds.Pool([1, 2, 2, 2, 5, 5, 7, 8, 9, 9])
+    with pytest.raises(ValueError, match=r"on 3,918 neighbouring datasets \(53 releases\)"):
+        bruteforce_global_sensitivity("mean", pool, 6, 2, "bounded", max_neighbors=3917)
+    assert bruteforce_global_sensitivity("mean", pool, 6, 2, "bounded", max_neighbors=3918) == \
+        pytest.approx(ds.global_sensitivity("mean", pool, 6, 2, "bounded"))
+
+
 def test_progress_bar_appears_on_slow_runs(capsys):
     import time
 

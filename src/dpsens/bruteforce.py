@@ -11,8 +11,11 @@ fast exact algorithms of :mod:`dpsens.local` and
 :mod:`dpsens.global_sensitivity` are tested against it.
 
 Before it starts, the oracle counts the neighbours it would visit and refuses
-to start beyond ``max_neighbors`` (raise the limit if you mean it).  Runs that
-take more than about a second show a progress bar.
+to start beyond ``max_neighbors`` (raise the limit if you mean it).  For
+global sensitivity the count itself can be long, so bounds per release and,
+if they do not decide, a sample of releases come first: far above the limit
+the refusal is immediate and gives the estimate.  Runs (and counts) that take
+more than about a second show a progress bar.
 """
 from __future__ import annotations
 
@@ -73,10 +76,11 @@ def _check_k(k, n: int) -> int:
     return as_int(k, "k", 1, n - 1)
 
 
-def _refuse(count: int, max_neighbors: int, what: str):
+def _refuse(count: int, max_neighbors: int, what: str, prefix: str = "about"):
     if count > max_neighbors:
         raise ValueError(
-            f"brute force would evaluate the query on about {count:,} neighbouring datasets ({what}), "
+            f"brute force would evaluate the query on {prefix + ' ' if prefix else ''}{count:,} "
+            f"neighbouring datasets ({what}), "
             f"more than max_neighbors = {max_neighbors:,}. Use method='exact', or pass a larger "
             f"max_neighbors=... if you really want to wait for the enumeration."
         )
@@ -131,16 +135,102 @@ def bruteforce_local_sensitivity(x, query, universe, k: int = 1, neighbors: str 
     return float(largest)
 
 
+def _distinct_lower(size: int, k: int, max_count: int) -> int:
+    """At least this many distinct k-sub-multisets in any multiset of ``size`` records
+    whose values occur at most ``max_count`` times each (0 if ``size < k``)."""
+    if size < k:
+        return 0
+    distinct = -(-size // max_count)                       # at least this many distinct values
+    return max(1, comb(distinct, k))                       # k distinct ones, or at least one choice
+
+
 def _neighbour_bounds(universe, n: int, k: int, neighbors: str) -> tuple[int, int]:
-    """Lower and upper bounds on the neighbours of any release of size n (no release needed)."""
+    """Lower and upper bounds on the neighbours of any release of size n (no release needed).
+
+    A release of ``n`` records whose values occur at most ``c`` times each has
+    at least ``ceil(n / c)`` distinct values, hence at least ``C(ceil(n / c), k)``
+    distinct ways to remove ``k`` of them; the same holds for what a pool has
+    left to add.
+    """
     if isinstance(universe, Pool):
         rest = len(universe.values) - n
+        cmax = max(universe.counts().values())
         add = comb(rest, k) if neighbors == "unbounded" else comb(rest + k, k)
-        low = 1
+        low_remove = _distinct_lower(n, k, cmax)
+        low_add = _distinct_lower(rest if neighbors == "unbounded" else rest + k, k, cmax)
     else:
-        add = low = comb(len(universe.values) + k - 1, k)   # the same for every release
-    high = comb(n, k) + add if neighbors == "unbounded" else comb(n, k) * add
-    return low, high
+        add = low_add = comb(len(universe.values) + k - 1, k)   # the same for every release
+        low_remove = _distinct_lower(n, k, n)
+    if neighbors == "unbounded":
+        return low_remove + low_add, comb(n, k) + add
+    return low_remove * low_add, comb(n, k) * add
+
+
+def _sample_releases(universe, n: int, size: int, seed: int = 0):
+    """``size`` releases drawn uniformly (with replacement) from the distinct releases of size n."""
+    import random
+
+    counts = universe.counts() if isinstance(universe, Pool) else {v: n for v in universe.values.tolist()}
+    items = sorted((float(v), int(c)) for v, c in counts.items())
+    # ways[i][s]: distinct sub-multisets of s records from items[i:]
+    ways = [[0] * (n + 1) for _ in range(len(items) + 1)]
+    ways[-1][0] = 1
+    for i in range(len(items) - 1, -1, -1):
+        c, nxt, prefix = items[i][1], ways[i + 1], 0
+        for s in range(n + 1):
+            prefix += nxt[s]
+            if s - c - 1 >= 0:
+                prefix -= nxt[s - c - 1]
+            ways[i][s] = prefix
+    rng = random.Random(seed)
+    for _ in range(size):
+        r, need, x = rng.randrange(ways[0][n]), n, []
+        for i, (v, c) in enumerate(items):
+            for take in range(min(c, need) + 1):
+                w = ways[i + 1][need - take]
+                if r < w:
+                    break
+                r -= w
+            x.extend([v] * take)
+            need -= take
+        yield tuple(x)
+
+
+#: Releases sampled to estimate the neighbour count when the cheap bounds
+#: do not decide (see :func:`bruteforce_global_sensitivity`).
+SAMPLE_RELEASES = 1000
+
+
+def _count_global(universe, n: int, k: int, neighbors: str, n_releases: int, max_neighbors: int,
+                  progress: bool) -> int:
+    """Neighbours a global brute force visits: exact, or an estimate far above the limit.
+
+    Bounds on the neighbours per release decide most cases at once.  If they
+    do not, a sample of releases estimates the total; far above the limit
+    (more than twice) the estimate is returned and the caller refuses, far
+    below (less than half) it runs; in between the releases are counted one
+    by one (with a progress bar if that takes more than a second).
+    """
+    low, high = (n_releases * b for b in _neighbour_bounds(universe, n, k, neighbors))
+    _refuse(low, max_neighbors, f"{n_releases:,} releases, at least {low // n_releases:,} neighbours each",
+            prefix="at least")
+    if high <= max_neighbors:
+        return high
+    if n_releases > SAMPLE_RELEASES:
+        sample = [count_neighbors(x, universe, k, neighbors)
+                  for x in _sample_releases(universe, n, SAMPLE_RELEASES)]
+        estimate = round(n_releases * sum(sample) / len(sample))
+        if estimate > 2 * max_neighbors:
+            _refuse(estimate, max_neighbors, f"estimated from {SAMPLE_RELEASES:,} of the "
+                                             f"{n_releases:,} releases")
+        if 2 * estimate < max_neighbors:
+            return estimate
+    exact = 0
+    for x in tqdm(releases(universe, n), total=n_releases, delay=1, disable=not progress,
+                  desc="counting neighbours", unit="release", leave=False):
+        exact += count_neighbors(x, universe, k, neighbors)
+    _refuse(exact, max_neighbors, f"{n_releases:,} releases", prefix="")
+    return exact
 
 
 def bruteforce_global_sensitivity(query, universe, n: int, k: int = 1, neighbors: str = "unbounded",
@@ -167,17 +257,11 @@ def bruteforce_global_sensitivity(query, universe, n: int, k: int = 1, neighbors
     check_relation(neighbors)
     max_neighbors = as_int(max_neighbors, "max_neighbors", 0)
     n_releases = count_releases(universe, n)
-    low, high = (n_releases * b for b in _neighbour_bounds(universe, n, k, neighbors))
-    _refuse(low, max_neighbors, f"{n_releases:,} releases")
-    estimate = high
-    if high > max_neighbors:          # the upper bound is loose: count exactly before refusing
-        estimate = sum(count_neighbors(x, universe, k, neighbors) for x in releases(universe, n))
-    _refuse(estimate, max_neighbors, f"{n_releases:,} releases")
+    _count_global(universe, n, k, neighbors, n_releases, max_neighbors, progress)
     largest = 0.0
-    with tqdm(total=estimate, delay=1, disable=not progress, desc="neighbours", leave=False) as bar:
-        for x in releases(universe, n):
-            fx = f(np.array(x))
-            for y in iter_neighbors(x, universe, k, neighbors):
-                largest = max(largest, abs(f(np.array(y)) - fx))
-                bar.update()
+    for x in tqdm(releases(universe, n), total=n_releases, delay=1, disable=not progress,
+                  desc="releases", unit="release", leave=False):
+        fx = f(np.array(x))
+        for y in iter_neighbors(x, universe, k, neighbors):
+            largest = max(largest, abs(f(np.array(y)) - fx))
     return float(largest)
