@@ -11,9 +11,11 @@ the chapters:
     ``_config.yml``), the number of exercises and a rough class time
     (reading at 150 words a minute plus 10 minutes per exercise).
 ``{book-exercises}``
-    One row per exercise: chapter, exercise (linked), the section it
-    practises (the heading above it -- exercises come right after the idea
-    they practise) and the checker a student calls.
+    One row per exercise: chapter, exercise (linked), what it practises and
+    the checker a student calls.  What it practises is the exercise's title
+    (the words after the directive name, as in ``{exercise} Counting
+    unbounded neighbours``); an exercise without a title falls back to the
+    ``##`` heading above it.
 
 The page is re-read whenever a chapter or ``_toc.yml`` changes.
 """
@@ -56,7 +58,8 @@ def chapter_info(path: Path) -> dict:
             j += 1
         rest = "\n".join(lines[i:j + 40])
         check = CHECK.search(rest)
-        exercises.append({"label": label, "practises": heading, "checker": check.group(0) if check else ""})
+        practises = m.group("title").strip() or heading
+        exercises.append({"label": label, "practises": practises, "checker": check.group(0) if check else ""})
     return {"title": title, "words": words, "exercises": exercises}
 
 
