@@ -192,23 +192,69 @@ def test_plot_default_has_two_panels_and_marks_the_maxima():
     fig = grid.plot_sensitivity_grid()
     titles = [ax.get_title() for ax in fig.axes]
     assert titles == ["unbounded: global sensitivity 4.5", "bounded: global sensitivity 8"]
-    texts = [t.get_text() for t in fig.axes[1].texts]
-    assert sum(t.count("★") for t in texts) == 8        # eight cells of the bounded grid reach 8
-    assert fig._suptitle is not None
+    unb, bnd = fig.dpsens_cells
+    assert sum(t.count("★") for row in bnd for t in row) == 8   # eight cells of the bounded grid reach 8
+    assert sum(t.count("★") for row in unb for t in row) == 2   # {1,2,11} and {1,10,11} lose the 1
+    assert sum(t.count("▲") for row in unb for t in row) == 17  # the other row maxima (4+2+0+2+1+0+2+1+2+3)
+    assert unb[0] == ["−3: 0.5▲", "−2: 0", "−1: 0.5▲", "+10: 0.5▲", "+11: 0.5▲"]
+    assert "★" in fig._suptitle.get_text() and "▲" in fig._suptitle.get_text()
     plt.close(fig)
 
 
-@pytest.mark.parametrize("kwargs", [
-    {"universe": list(range(12)), "n": 5},                 # 792 rows
-    {"universe": "Domain {1, 2, 3} (values reusable)", "n": 4, "k": 2, "neighbors": "bounded"},
-    {"n": 3, "k": 3},                                      # invalid k
-    {"query": "mode"},
+def test_plot_draws_every_cell_text_as_one_path():
+    """Cells, labels and captions are glyph outlines in one artist; titles stay Text."""
+    fig = grid.plot_sensitivity_grid(neighbors="unbounded")
+    fig.canvas.draw()
+    ink = [a for a in fig.artists if a.get_path().vertices.size]
+    assert len(ink) == 1
+    # the path spans the labels left of the cells to the last column, and the caption below
+    box = ink[0].get_window_extent()
+    cells = fig.axes[0].get_window_extent()
+    assert box.x0 < cells.x0 and box.y0 < cells.y0 and box.x1 <= fig.bbox.x1
+    assert not fig.axes[0].texts                                # no per-row Text objects left
+    plt.close(fig)
+
+
+def test_compact_counts():
+    assert grid._compact(792) == "792"
+    assert grid._compact(12_650) == "12,650"
+    assert grid._compact(123_456_789_012_345_678) == "1.2e+17"
+    assert grid._compact(9_960_000) == "1.0e+07"
+    assert grid._compact(10**150) == "1.0e+150"
+
+
+@pytest.mark.parametrize("kwargs,says", [
+    ({"universe": list(range(12)), "n": 5}, "792 rows:"),
+    ({"universe": "Domain {1, 2, 3} (values reusable)", "n": 4, "k": 2, "neighbors": "bounded"},
+     "15 rows and up to 24 neighbours per row"),
+    ({"n": 3, "k": 3}, "k must be"),                       # invalid k
+    ({"n": 1}, "n must be"),                               # n >= 2 (used to raise)
+    ({"n": 0, "k": 1}, "n must be"),
+    ({"n": 6}, "n must be"),                               # more records than the pool holds
+    ({"n": 2.5}, "n must be an integer"),
+    ({"query": "mode"}, "mode"),
+    ({"neighbors": "replace"}, "replace"),
+    ({"universe": []}, ""),
+    ({"universe": ["a", "b"]}, ""),
+    ({"universe": ds.Domain(range(100)), "n": 50}, "1.3e+40 rows"),   # not a 40-digit integer
+    ({"universe": [123456789.123, 2e9, 3.5e-7, 4, 5]}, "too long to read"),
 ])
-def test_plot_refuses_unreadable_or_invalid_grids_with_a_message(kwargs):
+def test_plot_refuses_unreadable_or_invalid_grids_with_a_message(kwargs, says):
     fig = grid.plot_sensitivity_grid(**kwargs)
     assert fig.axes[0].get_title() == "Cannot draw this grid"
-    assert fig.axes[0].texts[0].get_text()
+    text = fig.axes[0].texts[0].get_text()
+    assert text and says in text
+    assert len(text) < 400                                 # a message, not a wall of digits
     plt.close(fig)
+
+
+def test_grid_size_checks_n_like_sensitivity_grid():
+    with pytest.raises(ValueError, match="n must be"):
+        grid.grid_size(X, 1)
+    with pytest.raises(ValueError, match="n must be"):
+        grid.grid_size(X, 6)
+    with pytest.raises(ValueError, match="k must be"):
+        grid.grid_size(X, 3, 3)
 
 
 def test_plot_source_comparison_shades_the_four_rows():

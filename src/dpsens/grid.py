@@ -23,7 +23,11 @@ from dataclasses import dataclass
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.collections import PatchCollection
-from matplotlib.patches import Rectangle
+from matplotlib.font_manager import FontProperties
+from matplotlib.patches import PathPatch, Rectangle
+from matplotlib.path import Path
+from matplotlib.textpath import TextPath
+from matplotlib.transforms import Affine2D
 
 from ._validate import as_int, check_relation
 from .neighbors import (Domain, Pool, _additions, check_release, check_universe, count_neighbors,
@@ -131,6 +135,12 @@ def grid_size(universe, n: int, k: int = 1, neighbors: str = "unbounded") -> tup
     (:func:`~dpsens.count_neighbors`), an upper bound for its distinct
     neighbours.
 
+    Raises
+    ------
+    ValueError, TypeError
+        For the inputs :func:`sensitivity_grid` refuses (``n < 2``, ``n``
+        larger than a pool, ``k`` outside ``[1, n - 1]``, a bad relation).
+
     Examples
     --------
     >>> grid_size(Pool([1, 2, 3, 10, 11]), 3)
@@ -138,8 +148,10 @@ def grid_size(universe, n: int, k: int = 1, neighbors: str = "unbounded") -> tup
     """
     universe = resolve_universe(universe)
     check_relation(neighbors)
+    # the same checks as sensitivity_grid, so a size that passes here can be drawn
+    n = as_int(n, "n", 2, len(universe.values) if isinstance(universe, Pool) else None)
+    k = as_int(k, "k", 1, n - 1)
     n_rows = count_releases(universe, n)
-    k = as_int(k, "k", 1, n - 1) if n > 1 else as_int(k, "k", 1, 1)
     if n_rows > 10 * MAX_ROWS:
         return n_rows, -1  # too many rows to even look at the columns
     n_cols = max(count_neighbors(x, universe, k, neighbors) for x in releases(universe, n))
@@ -274,25 +286,99 @@ def _message_figure(text: str, title: str):
     fig = plt.figure(figsize=(8, 2.2), layout="none")
     ax = fig.add_axes((0.02, 0.02, 0.96, 0.8))
     ax.set_axis_off()
-    ax.text(0.5, 0.5, text, ha="center", va="center", fontsize=11, transform=ax.transAxes)
+    ax.text(0.5, 0.5, text, ha="center", va="center", fontsize=11, transform=ax.transAxes, wrap=True)
     ax.set_title(title)
     return fig
 
 
+def _compact(count: int) -> str:
+    """A count for a message: ``792``, ``12,650`` or ``1.2e+17`` (never 150 digits)."""
+    if count < 10**6:
+        return f"{count:,}"
+    digits = str(count)
+    mantissa = round(int(digits[:3]) / 10)          # two significant digits, rounded
+    exponent = len(digits) - 1
+    if mantissa >= 100:                              # 9.96e+k rounds up to 1.0e+(k+1)
+        mantissa, exponent = mantissa // 10, exponent + 1
+    return f"{mantissa // 10}.{mantissa % 10}e+{exponent:02d}"
+
+
 # Layout of a grid figure, in inches (fixed, so no layout engine has to
-# measure text).  The cells of a row are written as ONE string in a
-# monospaced font, each cell padded to the same number of characters, so the
-# text lines up with the cell borders: one text object per row instead of one
-# per cell keeps a redraw fast (matplotlib spends most of its time per text).
-# DejaVu Sans Mono glyphs are 0.602 em wide; matplotlib rounds the advance
-# to whole pixels, so the font size is chosen to make it exactly 6 px at
-# 100 dpi (and 9, 12, 18 px at 150, 200, 300 dpi): the text then stays
-# aligned with the cells at the usual resolutions.
+# measure text).  Cells and row labels are written in a monospaced font on a
+# grid of character slots: DejaVu Sans Mono glyphs are 0.602 em wide, so at
+# about 7.18 points a slot is 0.06 inch.
 _MONO_ADVANCE = 0.602
 _CHAR_IN = 0.06
 _FONT = _CHAR_IN * 72 / _MONO_ADVANCE     # about 7.18 points
 _CELL_H, _TOP, _BOTTOM, _GAP = 0.34, 0.95, 0.5, 0.3
+_MAX_WIDTH_IN = 26.0                      # wider than this is unreadable on a page
 
+# How the text is drawn.  Matplotlib rasterises a Text glyph by glyph in
+# Python (about 0.1 ms a glyph, spaces included), and a grid holds about a
+# thousand of them -- most of a redraw.  So the cell and row texts, the
+# caption and the "release x" header are drawn as glyph *outlines*: each
+# glyph's path is computed once per process and cached, a figure places
+# copies of them and draws ALL of its text as one path (one draw call).  The
+# text stays vector (crisp at any dpi, in PNG, SVG and PDF).  Titles stay
+# real Text objects: they are few, and the alt text is built from them.
+_GLYPHS: dict = {}
+_STRINGS: dict = {}
+
+
+def _glyph(ch: str, bold: bool) -> tuple[np.ndarray, np.ndarray] | None:
+    """Outline of one character of the cell font (points, origin on the baseline), cached."""
+    key = (ch, bold)
+    if key not in _GLYPHS:
+        prop = FontProperties(family=["DejaVu Sans Mono", "DejaVu Sans"], size=_FONT,
+                              weight="bold" if bold else "normal")
+        try:
+            path = TextPath((0, 0), ch, prop=prop)
+            _GLYPHS[key] = (np.asarray(path.vertices, float), np.asarray(path.codes, np.uint8))
+        except (AttributeError, TypeError, ValueError):   # a glyph without outline (a space)
+            _GLYPHS[key] = None
+    return _GLYPHS[key]
+
+
+def _string(s: str, size: float, bold: bool) -> tuple[np.ndarray, np.ndarray, float]:
+    """Outline of a fixed string in DejaVu Sans (points) and its width, cached."""
+    key = (s, size, bold)
+    if key not in _STRINGS:
+        path = TextPath((0, 0), s, size=size, prop=FontProperties(family="DejaVu Sans",
+                                                                  weight="bold" if bold else "normal"))
+        _STRINGS[key] = (np.asarray(path.vertices, float), np.asarray(path.codes, np.uint8),
+                         float(path.get_extents().x1))
+    return _STRINGS[key]
+
+
+class _Ink:
+    """Collects text outlines in figure inches; :meth:`artist` draws them as one path."""
+
+    def __init__(self):
+        self.verts, self.codes = [], []
+
+    def mono(self, x: float, y: float, s: str, ha: str = "center", bold_from: int | None = None) -> None:
+        """Monospaced ``s`` with its baseline at height ``y`` (inches), aligned at ``x``.
+
+        Characters from index ``bold_from`` on are bold.
+        """
+        step = _CHAR_IN * 72
+        x0 = 72 * x - {"left": 0.0, "center": 0.5, "right": 1.0}[ha] * step * len(s)
+        for c, ch in enumerate(s):
+            g = None if ch == " " else _glyph(ch, bold_from is not None and c >= bold_from)
+            if g is not None:
+                self.verts.append(g[0] + (x0 + c * step, 72 * y))
+                self.codes.append(g[1])
+
+    def line(self, x: float, y: float, s: str, size: float, ha: str = "center", bold: bool = False) -> None:
+        """A fixed string of the sans-serif font, baseline at ``y`` (inches), aligned at ``x``."""
+        verts, codes, width = _string(s, size, bold)
+        self.verts.append(verts + (72 * x - {"left": 0.0, "center": 0.5, "right": 1.0}[ha] * width, 72 * y))
+        self.codes.append(codes)
+
+    def artist(self, fig):
+        path = Path(np.concatenate(self.verts), np.concatenate(self.codes))
+        return PathPatch(path, transform=Affine2D().scale(1 / 72) + fig.dpi_scale_trans,
+                         facecolor="black", edgecolor="none", linewidth=0, zorder=3)
 
 
 def _row_labels(g: SensitivityGrid) -> list[str]:
@@ -300,29 +386,43 @@ def _row_labels(g: SensitivityGrid) -> list[str]:
 
 
 def _cell_texts(g: SensitivityGrid) -> list[list[str]]:
+    """The text of each cell: the neighbour's change, then ``|f(x) - f(x')|`` and a mark.
+
+    The mark is ``★`` on a cell at the global maximum, ``▲`` on another
+    row maximum, nothing elsewhere.
+    """
     local, top = g.local, g.global_sensitivity
     out = []
     for i, x in enumerate(g.rows):
         row = []
         for j, y in enumerate(g.neighbours[i]):
             v = g.cells[i, j]
-            mark = "★" if v == top else ("▲" if v == local[i] else " ")
+            mark = "★" if v == top else ("▲" if v == local[i] else "")
             row.append(f"{_change(x, y)}: {v:g}{mark}")
         out.append(row)
     return out
 
 
-def _draw_grid(ax, g: SensitivityGrid, labels: list[str], texts: list[list[str]], width: int) -> None:
+def _draw_grid(fig, ink: _Ink, rect: tuple, g: SensitivityGrid, labels: list[str],
+               texts: list[list[str]]) -> None:
+    """One panel: cells shaded by value (one image), maxima outlined, text into ``ink``.
+
+    ``rect`` is the panel's cell area (left, bottom, width, height) in inches.
+    """
+    left, bottom, w, h = rect
+    fig_w, fig_h = fig.get_size_inches()
     n_rows, n_cols = g.cells.shape
+    ax = fig.add_axes((left / fig_w, bottom / fig_h, w / fig_w, h / fig_h))
+    ax.set_axis_off()
     vmax = g.global_sensitivity if g.global_sensitivity > 0 else 1.0
     shade = np.ma.masked_invalid(g.cells / vmax)
-    cmap = plt.get_cmap("Blues").with_extremes(bad="white")
-    ax.imshow(shade, cmap=cmap, vmin=0.0, vmax=2.2, aspect="auto",
+    ax.imshow(shade, cmap=_CMAP, vmin=0.0, vmax=2.2, aspect="auto",
               extent=(-0.5, n_cols - 0.5, n_rows - 0.5, -0.5), interpolation="nearest")
+    ax.set(xlim=(-0.5, n_cols - 0.5), ylim=(n_rows - 0.5, -0.5))
     local, top = g.local, g.global_sensitivity
     hatched = [Rectangle((j - 0.5, i - 0.5), 1, 1) for i, j in zip(*np.nonzero(g.cells == top))]
     ax.add_collection(PatchCollection(hatched, facecolor="none", hatch="///", alpha=0.4, linewidth=0,
-                                      edgecolor=GLOBAL_MAX_COLOUR, match_original=False))
+                                      edgecolor=GLOBAL_MAX_COLOUR, match_original=False), autolim=False)
     boxes, colours, widths, styles = [], [], [], []
     for i, j in zip(*np.nonzero(g.cells == local[:, None])):
         glob = g.cells[i, j] == top
@@ -331,29 +431,39 @@ def _draw_grid(ax, g: SensitivityGrid, labels: list[str], texts: list[list[str]]
         widths.append(2.2 if glob else 1.6)
         styles.append("-" if glob else "--")
     ax.add_collection(PatchCollection(boxes, facecolor="none", edgecolor=colours, linewidths=widths,
-                                      linestyles=styles))
-    # one text per row: the row label, right-aligned in its own columns, then the cells
-    lab_w = max(len(s) for s in labels) + 2
-    for i, row in enumerate(texts):
-        line = labels[i].rjust(lab_w - 2) + "  " + "".join(t.center(width) for t in row).rstrip()
-        ax.text(-0.5 - lab_w / width, i, line, ha="left", va="center", family="DejaVu Sans Mono",
-                fontsize=_FONT, clip_on=False)
-    ax.set_axis_off()
-    ax.text(0.5, -0.12 / (_CELL_H * n_rows), "each cell: a neighbour x′ (−removed, +added, a→b replaced)\n"
-            "and the change |f(x) − f(x′)|", transform=ax.transAxes, ha="center", va="top", fontsize=8)
-    ax.text(-0.5 - 2 / width, -0.55, "release x: f(x)", ha="right", va="bottom", fontsize=8, fontweight="bold")
-    ax.set_title(f"{g.neighbors}: global sensitivity {g.global_sensitivity:g}", fontsize=10, pad=14)
+                                      linestyles=styles), autolim=False)
+    # pad=14 points as before; an explicit y skips matplotlib's title placement,
+    # which would measure the (hidden) tick labels on every draw
+    ax.set_title(f"{g.neighbors}: global sensitivity {g.global_sensitivity:g}", fontsize=10, y=1.0, pad=14)
+    # text: baselines a little below each row's centre, so digits sit in the middle
+    top_in = bottom + h
+    cell_w = w / n_cols
+    drop = 0.3645 * _FONT / 72                      # half the height of a digit, in inches
+    for i, (label, row) in enumerate(zip(labels, texts)):
+        y = top_in - (i + 0.5) * _CELL_H - drop
+        ink.mono(left - 2 * _CHAR_IN, y, label, ha="right")
+        for j, t in enumerate(row):
+            at_max = g.cells[i, j] == local[i]
+            ink.mono(left + (j + 0.5) * cell_w, y, t, bold_from=t.index(":") + 1 if at_max else None)
+    ink.line(left - 2 * _CHAR_IN, top_in + 0.04, "release x: f(x)", 8, ha="right", bold=True)
+    ink.line(left + w / 2, bottom - 0.24, "each cell: a neighbour x′ (−removed, +added, a→b replaced)", 8)
+    ink.line(left + w / 2, bottom - 0.38, "and the change |f(x) − f(x′)|", 8)
+
+
+_CMAP = plt.get_cmap("Blues").with_extremes(bad="white")
 
 
 def _too_big(universe, n, k, neighbors):
+    """Why a grid cannot be drawn (a message for the reader), or None if it can."""
     try:
         n_rows, n_cols = grid_size(universe, n, k, neighbors)
     except (TypeError, ValueError) as exc:
         return str(exc)
     if n_rows > MAX_ROWS or n_cols > MAX_COLS or n_cols < 0:
-        cols = "many" if n_cols < 0 else str(n_cols)
-        return (f"This grid would have {n_rows} rows and up to {cols} neighbours per row:\n"
-                f"too many to read (the limit is {MAX_ROWS} rows and {MAX_COLS} neighbours).\n"
+        size = (f"{_compact(n_rows)} rows" if n_cols < 0
+                else f"{_compact(n_rows)} rows and up to {_compact(n_cols)} neighbours per row")
+        return (f"This grid would have {size}:\n"
+                f"too many to read (the limit is {MAX_ROWS} rows and {MAX_COLS} neighbours per row).\n"
                 "Choose a smaller n or k, or a smaller universe.")
     return None
 
@@ -368,10 +478,14 @@ def plot_sensitivity_grid(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, quer
     release (``−3``: a 3 removed, ``+10``: a 10 added, ``3→10``: a 3
     replaced by a 10) and shows ``|f(x) - f(x')|``, shaded by size.  The
     maximum of each row (the release's local sensitivity, ``LS``) has a
-    dashed orange outline, bold text and a triangle; the maximum of the whole
-    grid (the global sensitivity) is hatched, has a solid vermilion outline
-    and a star -- shape and pattern carry the meaning, colour only repeats
-    it.
+    dashed orange outline, a bold value and a triangle; the maximum of the
+    whole grid (the global sensitivity) is hatched, has a solid vermilion
+    outline and a star -- shape and pattern carry the meaning, colour only
+    repeats it.
+
+    The function is pure (arguments in, a new figure out) and fast enough
+    for a live explorer: the default grid draws in well under 100 ms (see
+    ``benchmarks/bench_grid.py``).
 
     Parameters
     ----------
@@ -380,7 +494,7 @@ def plot_sensitivity_grid(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, quer
         as a :class:`Pool`, as in the source).  Default: the source's
         ``{1, 2, 3, 10, 11}``.
     n, k : int
-        Release size and group size.
+        Release size (``n >= 2``) and group size (``1 <= k <= n - 1``).
     query : str
         One of :data:`dpsens.QUERIES`.
     neighbors : {"both", "unbounded", "bounded"}
@@ -390,8 +504,9 @@ def plot_sensitivity_grid(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, quer
     -------
     matplotlib.figure.Figure
         The grid(s); or, for input that would give an unreadable grid (more
-        than :data:`MAX_ROWS` rows or :data:`MAX_COLS` neighbours) or invalid
-        input, a figure that says so -- never a frozen kernel.
+        than :data:`MAX_ROWS` rows or :data:`MAX_COLS` neighbours, or labels
+        too long for a page) or invalid input, a figure that says so --
+        never an exception, never a frozen kernel.
     """
     if not isinstance(universe, (str, Pool, Domain)):
         try:
@@ -416,17 +531,23 @@ def plot_sensitivity_grid(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, quer
     lefts = [0.25 + _CHAR_IN * (2 + max(len(s) for s in lab)) for lab in labels]
     widths = [c * _CHAR_IN * g.cells.shape[1] for c, g in zip(chars, grids)]
     fig_w = sum(max(lf + w, 3.9) for lf, w in zip(lefts, widths)) + _GAP * (len(grids) - 1) + 0.2
+    if fig_w > _MAX_WIDTH_IN:
+        return _message_figure(
+            f"This grid would be {fig_w:.0f} inches wide: the values are too long to read.\n"
+            "Use values with fewer digits, or a smaller n or k.", "Cannot draw this grid")
     fig_h = _TOP + _BOTTOM + _CELL_H * max(g.cells.shape[0] for g in grids)
     fig = plt.figure(figsize=(fig_w, fig_h), layout="none")
+    ink = _Ink()
     x0 = 0.0
-    for g, lab, tx, c, left, w in zip(grids, labels, texts, chars, lefts, widths):
+    for g, lab, tx, left, w in zip(grids, labels, texts, lefts, widths):
         h = _CELL_H * g.cells.shape[0]
-        ax = fig.add_axes(((x0 + left) / fig_w, (fig_h - _TOP - h) / fig_h, w / fig_w, h / fig_h))
-        _draw_grid(ax, g, lab, tx, c)
+        _draw_grid(fig, ink, (x0 + left, fig_h - _TOP - h, w, h), g, lab, tx)
         x0 += max(left + w, 3.9) + _GAP
+    fig.add_artist(ink.artist(fig))
     fig.suptitle(f"f = {query} on {universe!r}, n = {n}, k = {k}\n"
                  "▲ row maximum = local sensitivity;  ★ overall maximum = global",
                  fontsize=10, y=1 - 0.08 / fig_h, va="top")
+    fig.dpsens_cells = texts       # the cell texts, for tests and screen readers' alt text
     return fig
 
 
