@@ -303,3 +303,83 @@ def test_grid_maxima_equal_the_exact_engine(universe, n, k):
                                            abs=1e-9)
             assert g.global_sensitivity == pytest.approx(
                 ds.global_sensitivity(query, universe, n, k=k, neighbors=relation), abs=1e-9)
+
+
+# --- the live explorer ------------------------------------------------------
+
+@pytest.mark.parametrize("text,expected", [
+    ("1, 2, 3, 10, 11", [1, 2, 3, 10, 11]), ("{1, 2, 3, 10, 11}", [1, 2, 3, 10, 11]),
+    ("1 2 2.5", [1, 2, 2.5]), ("[−1; 0, 4]", [-1, 0, 4]), (" 7 ", [7]),
+])
+def test_parse_values(text, expected):
+    assert grid.parse_values(text) == expected
+
+
+@pytest.mark.parametrize("text,match", [
+    ("", "at least two values"), ("1, 2, x", "'x' is not a number"), ("1, nan", "not a finite number"),
+    ("1, inf", "not a finite number"), (", ".join(["1"] * 41), "41 values: at most 40"), (None, "as text"),
+])
+def test_parse_values_refuses_with_a_message(text, match):
+    with pytest.raises(ValueError, match=match):
+        grid.parse_values(text)
+
+
+@pytest.mark.parametrize("kwargs,says", [
+    ({"values": "1, 2, x"}, "Cannot read the universe: 'x' is not a number"),
+    ({"values": ""}, "Cannot read the universe"),
+    ({"values": "5"}, "n must be"),                                 # a pool of one value, n = 3
+    ({"values": "1, 2, 3", "kind": "set"}, "kind must be"),
+    ({"values": "1, 2, 3", "kind": "domain", "n": 8, "k": 7}, "rows"),
+    ({"n": 3, "k": 3}, "k must be"),
+])
+def test_plot_grid_from_text_answers_bad_input_with_a_message(kwargs, says):
+    fig = grid.plot_grid_from_text(**kwargs)
+    assert fig.axes[0].get_title() == "Cannot draw this grid"
+    assert says in fig.axes[0].texts[0].get_text()
+    plt.close(fig)
+
+
+def test_plot_grid_from_text_draws_a_domain():
+    fig = grid.plot_grid_from_text("1, 2, 3", kind="domain", n=2, query="sum", neighbors="unbounded")
+    assert fig.axes[0].get_title() == "unbounded: global sensitivity 3"
+    assert fig.dpsens_cells[0][0][:2] == ["−1: 1", "+1: 1"]       # {1,1}: remove a 1, add a 1
+    plt.close(fig)
+
+
+def test_live_explorer_redraws_on_every_control():
+    pytest.importorskip("ipywidgets")
+    ex = grid.grid_explorer()
+    box = ex.widget()
+    c, image = box._dpsens_controls, box._dpsens_image
+    assert set(c) == {"values", "kind", "n", "k", "neighbors", "query"}
+    assert list(c["query"].options) == list(ds.QUERIES)               # all ten queries
+    assert list(c["neighbors"].options) == ["unbounded", "bounded", "both"]
+    first = image.value
+    assert first[:4] == b"\x89PNG" and ex.message is None
+    c["neighbors"].value = "bounded"
+    assert image.value != first and ex.settings["neighbors"] == "bounded"
+    c["query"].value = "mean"
+    assert ex.settings["query"] == "mean" and ex.message is None
+    c["values"].value = "1, 2, oops"                                  # a typo: a message, no exception
+    assert ex.message.startswith("Cannot read the universe") and image.value[:4] == b"\x89PNG"
+    c["values"].value = "1, 2, 3, 4, 100"
+    assert ex.message is None
+    c["n"].value = 4                                                  # k follows n: 1..n-1
+    assert c["k"].max == 3 and ex.settings["n"] == 4
+    c["k"].value = 3
+    assert "too many to read" in ex.message                           # 16 bounded choices per row
+    c["n"].value = 2                                                  # clamps k to 1, draws once
+    assert c["k"].value == 1 and ex.settings["k"] == 1 and ex.message is None
+    c["kind"].value = "domain"
+    assert ex.settings["kind"] == "domain" and ex.message is None
+    assert "drawn in" in box._dpsens_status.value
+    assert ex.last_ms > 0
+
+
+def test_live_explorer_outside_a_kernel_shows_the_figure_and_a_note():
+    ex = grid.grid_explorer(neighbors="both")
+    bundle = ex._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" not in bundle    # no kernel in pytest
+    assert "Binder or Colab" in bundle["text/html"] and "data:image/png;base64," in bundle["text/html"]
+    assert bundle["text/plain"].startswith("<dpsens live grid explorer")
+

@@ -585,3 +585,255 @@ def plot_source_comparison(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, que
            title="Bounded local sensitivity: definition vs source (shaded: they differ)")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncols=2)
     return fig
+
+
+# --------------------------------------------------------------------------- live explorer
+#: Most values the live explorer reads from its text box (a bigger universe
+#: gives an unreadable grid for every n >= 2 anyway).
+MAX_VALUES = 40
+
+
+def parse_values(text: str, max_values: int = MAX_VALUES) -> list[float]:
+    """Read universe values typed by a reader: numbers separated by commas or spaces.
+
+    Chapter: *The median visualisation grid* (the live explorer's text box).
+
+    Braces, brackets and semicolons are ignored, so ``"{1, 2, 3, 10, 11}"``
+    and ``"1 2 3 10 11"`` both work.
+
+    Raises
+    ------
+    ValueError
+        With a message for the reader: an entry that is not a number, no
+        values at all, a value that is not finite, or more than
+        ``max_values`` values.
+
+    Examples
+    --------
+    >>> parse_values("{1, 2, 3, 10, 11}")
+    [1.0, 2.0, 3.0, 10.0, 11.0]
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"type the values as text, e.g. 1, 2, 3, 10, 11 (got {type(text).__name__})")
+    cleaned = text
+    for ch in "{}[]();":
+        cleaned = cleaned.replace(ch, " ")
+    parts = [p for p in cleaned.replace(",", " ").split() if p]
+    if not parts:
+        raise ValueError("type at least two values, separated by commas, e.g. 1, 2, 3, 10, 11")
+    if len(parts) > max_values:
+        raise ValueError(f"{len(parts)} values: at most {max_values} can make a readable grid")
+    values = []
+    for p in parts:
+        try:
+            v = float(p.replace("−", "-"))
+        except ValueError:
+            raise ValueError(f"{p[:20]!r} is not a number; separate the values by commas, "
+                             "e.g. 1, 2, 3, 10, 11") from None
+        if not np.isfinite(v):
+            raise ValueError(f"{p[:20]!r} is not a finite number")
+        values.append(v)
+    return values
+
+
+def plot_grid_from_text(values: str = "1, 2, 3, 10, 11", kind: str = "pool", n: int = 3, k: int = 1,
+                        query: str = "median", neighbors: str = "unbounded"):
+    """:func:`plot_sensitivity_grid` for values typed as text -- never raises.
+
+    Chapter: *The median visualisation grid* (what the live explorer draws).
+
+    Parameters
+    ----------
+    values : str
+        The universe's values, e.g. ``"1, 2, 3, 10, 11"`` (see :func:`parse_values`).
+    kind : {"pool", "domain"}
+        Read the values as a :class:`Pool` (each record used once, as in the
+        source) or a :class:`Domain` (values reusable).
+    n, k, query, neighbors
+        As in :func:`plot_sensitivity_grid`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The grid, or a figure with a message for input that cannot be read
+        or would give an unreadable grid.
+    """
+    try:
+        parsed = parse_values(values)
+        if kind not in ("pool", "domain"):
+            raise ValueError(f"kind must be 'pool' or 'domain', got {kind!r}")
+        universe = Pool(parsed) if kind == "pool" else Domain(parsed)
+    except (TypeError, ValueError) as exc:
+        return _message_figure(f"Cannot read the universe: {exc}", "Cannot draw this grid")
+    return plot_sensitivity_grid(universe, n, k, query, neighbors)
+
+
+def _png(fig) -> bytes:
+    """The figure as PNG bytes (drawn once; fast encoding for a live redraw)."""
+    import io
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=fig.dpi, facecolor="white")
+    return buf.getvalue()
+
+
+class GridExplorer:
+    """A live explorer of :func:`plot_grid_from_text` (built by :func:`grid_explorer`).
+
+    Chapter: *The median visualisation grid*.
+
+    In a kernel with ipywidgets it displays as controls and an image that is
+    redrawn on every change; elsewhere (a static page, nbviewer, GitHub) it
+    displays as the current figure with a note that the controls need a
+    running kernel.  :meth:`redraw` is what a control change calls; it
+    never raises (bad input gives a message figure) and records the time it
+    took in :attr:`last_ms`.
+    """
+
+    RELATIONS = ("unbounded", "bounded", "both")
+
+    def __init__(self, values: str, kind: str, n: int, k: int, query: str, neighbors: str,
+                 max_n: int = 8):
+        self.settings = {"values": values, "kind": kind, "n": n, "k": k, "query": query,
+                         "neighbors": neighbors}
+        self.max_n = max_n
+        self.last_ms = float("nan")
+        self.png = b""
+        self._widget = None
+        self.redraw()
+
+    def redraw(self, **changes) -> bytes:
+        """Apply ``changes`` to the settings, draw, and return the PNG."""
+        import time
+
+        self.settings.update(changes)
+        t0 = time.perf_counter()
+        fig = plot_grid_from_text(**self.settings)
+        try:
+            self.png = _png(fig)
+            self.message = fig.axes[0].texts[0].get_text() if fig.axes and fig.axes[0].get_title() == \
+                "Cannot draw this grid" else None
+        finally:
+            plt.close(fig)
+        self.last_ms = 1000 * (time.perf_counter() - t0)
+        return self.png
+
+    def _status(self) -> str:
+        s = self.settings
+        what = f"{s['query']} on a {s['kind']} of {{{s['values'].strip(' {}[]')}}}, n = {s['n']}, k = {s['k']}"
+        if self.message:
+            return f"{what}: not drawn (see the message). {self.last_ms:.0f} ms"
+        return f"{what}, {s['neighbors']}: drawn in {self.last_ms:.0f} ms"
+
+    def widget(self):
+        """The ipywidgets view (built once, reused)."""
+        if self._widget is not None:
+            return self._widget
+        import html
+
+        import ipywidgets as w
+
+        from .queries import QUERIES
+
+        s = self.settings
+        style = {"description_width": "9em"}
+        wide = w.Layout(width="32em")
+        controls = {
+            "values": w.Text(value=s["values"], description="universe values", continuous_update=False,
+                             placeholder="e.g. 1, 2, 3, 10, 11", style=style, layout=wide),
+            "kind": w.ToggleButtons(options=[("Pool (each value once)", "pool"),
+                                             ("Domain (values reusable)", "domain")],
+                                    value=s["kind"], description="universe is a", style=style),
+            "n": w.IntSlider(value=s["n"], min=2, max=self.max_n, description="release size n",
+                             continuous_update=False, style=style, layout=wide),
+            "k": w.IntSlider(value=s["k"], min=1, max=max(1, s["n"] - 1, s["k"]),
+                             description="group size k", continuous_update=False, style=style, layout=wide),
+            "neighbors": w.Dropdown(options=list(self.RELATIONS), value=s["neighbors"], description="relation",
+                                    style=style),
+            "query": w.Dropdown(options=list(QUERIES), value=s["query"], description="query", style=style),
+        }
+        image = w.Image(value=self.png, format="png", layout=w.Layout(max_width="100%", height="auto"))
+        status = w.HTML(html.escape(self._status()))
+
+        busy = []
+
+        def update(change):
+            if busy:  # a change made below (k follows n): drawn once, by the outer call
+                return
+            busy.append(True)
+            try:
+                name = next(key for key, c in controls.items() if c is change["owner"])
+                changes = {name: change["new"]}
+                if name == "n":  # k ranges over 1..n-1; the slider follows n
+                    controls["k"].max = max(1, change["new"] - 1)
+                    changes["k"] = controls["k"].value
+                image.value = self.redraw(**changes)
+                status.value = html.escape(self._status())
+            finally:
+                busy.clear()
+
+        for c in controls.values():
+            c.observe(update, names="value")
+        box = w.VBox([*controls.values(), image, status])
+        box.add_class("dpsens-grid-explorer")
+        box._dpsens_controls = controls  # for tests
+        box._dpsens_image = image
+        box._dpsens_status = status
+        self._widget = box
+        return box
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        import base64
+        import html
+
+        note = ("Live grid explorer: its controls need a running Python kernel with ipywidgets "
+                "(open this notebook in Binder or Colab). Showing the current grid.")
+        b64 = base64.b64encode(self.png).decode("ascii")
+        bundle = {
+            "text/plain": f"<dpsens live grid explorer: {self._status()}>",
+            "text/html": (f'<div class="dpsens-grid-explorer"><p><em>{html.escape(note)}</em></p>'
+                          f'<img src="data:image/png;base64,{b64}" alt="{html.escape(self._status(), quote=True)}" '
+                          'style="max-width:100%;height:auto"></div>'),
+        }
+        from .widgets import _in_kernel
+
+        if _in_kernel():
+            try:
+                bundle.update({k: v for k, v in self.widget()._repr_mimebundle_().items() if k != "text/plain"})
+            except ImportError:  # no ipywidgets: the note and the figure still show
+                pass
+        return bundle
+
+
+def grid_explorer(values: str = "1, 2, 3, 10, 11", kind: str = "pool", n: int = 3, k: int = 1,
+                  query: str = "median", neighbors: str = "unbounded") -> GridExplorer:
+    """A live explorer of the sensitivity grid: type a universe, move n and k, pick a query.
+
+    Chapter: *The median visualisation grid*.
+
+    Unlike :func:`dpsens.widgets.explorer` nothing is precomputed: every
+    change of a control calls :func:`plot_sensitivity_grid` (through
+    :func:`plot_grid_from_text`) and shows the new figure, so it needs a
+    running kernel (Jupyter, Binder, Colab).  Controls: a text box for the
+    universe's values (comma-separated numbers), Pool or Domain, sliders
+    for ``n`` (2..8) and ``k``, the relation (unbounded, bounded or both
+    side by side) and all ten queries.  Input that cannot be read, is
+    invalid (``k >= n``, ``n`` larger than a pool) or would give an
+    unreadable grid shows a message figure instead; the status line under
+    the figure says how long the redraw took.
+
+    Returns
+    -------
+    GridExplorer
+        Displays as ipywidgets in a kernel.
+
+    Examples
+    --------
+    >>> ex = grid_explorer(neighbors="bounded")
+    >>> ex.message is None, ex.png[:4] == b"\\x89PNG"
+    (True, True)
+    >>> _ = ex.redraw(values="1, 2, x")
+    >>> ex.message
+    "Cannot read the universe: 'x' is not a number; separate the values by commas, e.g. 1, 2, 3, 10, 11"
+    """
+    return GridExplorer(values, kind, n, k, query, neighbors)
