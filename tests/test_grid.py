@@ -274,14 +274,32 @@ def test_check_grid_row():
 
 
 def test_check_rows_at_global():
+    """Bounded, k = 2: the releases with median 2 or 10 reach 8 (by hand: a median of three
+    members of X is 2, 3 or 10; two replacements move a median of 2 to 10 and back)."""
     assert ex.check_rows_at_global(...).status == "not yet"
-    right = [[1, 2, 10], [1, 2, 11], [1, 10, 11], [2, 10, 11]]
+    right = [[1, 2, 3], [1, 2, 10], [1, 2, 11], [1, 10, 11], [2, 10, 11], [3, 10, 11]]
     assert ex.check_rows_at_global(right).correct
     assert ex.check_rows_at_global(right[::-1]).correct
-    source_rows = right + [[1, 3, 10], [1, 3, 11], [2, 3, 10], [2, 3, 11]]
-    assert ex.check_rows_at_global(source_rows).status == "wrong"
+    k1_rows = [[1, 2, 10], [1, 2, 11], [1, 10, 11], [2, 10, 11]]          # the answer for k = 1
+    verdict = ex.check_rows_at_global(k1_rows)
+    assert verdict.status == "wrong" and "k = 1" in str(verdict)
+    every_row = right + [[1, 3, 10], [1, 3, 11], [2, 3, 10], [2, 3, 11]]
+    assert ex.check_rows_at_global(every_row).status == "wrong"
     assert ex.check_rows_at_global(right[:2]).status == "wrong"
     assert ex.check_rows_at_global(5).status == "wrong"
+    assert ex.check_rows_at_global([[1, 2]]).status == "wrong"
+
+
+def test_exercise_answers_are_not_printed_before_the_exercises():
+    """The chapter must not show an exercise's answer above it (table, figure or explorer)."""
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[1] / "chapters" / "median_grid.md").read_text()
+    row_ex = text.index(":label: ex-median_grid-row")
+    assert text.index("grid.plot_sensitivity_grid(universe") > row_ex     # the grid comes after
+    assert text.index("LS unbounded") > row_ex                            # so does the table
+    top_ex = text.index(":label: ex-median_grid-top")
+    assert "k=2" not in text[:top_ex].replace(" ", "")                    # no k = 2 grid above it
+    assert text.index("ds.widgets.explorer(") > top_ex                    # nor an explorer
 
 
 def test_check_twice_local():

@@ -28,25 +28,34 @@ def _as_datasets(answer):
 
 def check_rows_at_global(answer) -> Verdict:
     """Exercise *Which rows reach the top*: every release of the bounded
-    median grid whose local sensitivity equals the global sensitivity."""
+    median grid with k = 2 (two records replaced; universe the pool
+    {1, 2, 3, 10, 11}, n = 3) whose local sensitivity equals the global
+    sensitivity."""
     if is_placeholder(answer):
         return not_yet("a list of releases, e.g. [[1, 2, 3], ...]")
     try:
         given = _as_datasets(answer)
     except (TypeError, ValueError):
         return wrong("give a list of releases, each a list of three numbers.", "for example [[1, 2, 3]].")
-    g = sensitivity_grid(Pool(SOURCE_UNIVERSE), 3, 1, "median", "bounded")
+    g = sensitivity_grid(Pool(SOURCE_UNIVERSE), 3, 2, "median", "bounded")
     expected = {x for x, ls in zip(g.rows, g.local) if ls == g.global_sensitivity}
     if any(len(x) != 3 for x in given):
         return wrong("every release has three records.", "a row of the grid is a 3-subset of the universe.")
     if given == expected:
-        return correct(f"exactly these {len(expected)} releases reach the global sensitivity.")
+        return correct(f"exactly these {len(expected)} releases reach the global sensitivity "
+                       f"{g.global_sensitivity:g} when two records change.")
+    k1 = sensitivity_grid(Pool(SOURCE_UNIVERSE), 3, 1, "median", "bounded")
+    if given == {x for x, ls in zip(k1.rows, k1.local) if ls == k1.global_sensitivity}:
+        return wrong("these are the rows of the k = 1 grid drawn above; with k = 2 more rows get there.",
+                     "with two replacements a release keeps one record and takes two new ones: which "
+                     "releases can then move their median from 2 to 10 or back?")
     if given < expected:
         return wrong(f"{len(expected - given)} release(s) missing.",
-                     "look for every row with a starred cell; a large jump needs a median that can move "
-                     "from the low group {1, 2, 3} to the high group {10, 11} with one replacement.")
+                     "a median of three members of X is 2, 3 or 10, so the largest change is 8; find every "
+                     "release whose median can move between 2 and 10 when two records are replaced.")
     return wrong("some of these releases have a smaller local sensitivity.",
-                 "use the definition max |f(x) - f(x')|, not the source's neighbour-against-neighbour value.")
+                 "a release with median 3 can only move to 2 or 10; and use the definition "
+                 "max |f(x) - f(x')|, not the source's neighbour-against-neighbour value.")
 
 
 def check_twice_local(answer) -> Verdict:
