@@ -1,12 +1,25 @@
-"""What every exercise checker returns.
+"""What every exercise checker returns, and the rules they share.
 
 Chapter: *For teachers* explains how checkers are used in class.
+
+* Every public ``check_...`` is wrapped by :func:`checker`: the ``...``
+  placeholder gives "not yet"; NaN, ±inf and answers of the wrong form give
+  "wrong" with a hint, never an exception.
+* Numbers are compared with a *relative* tolerance (:func:`close`):
+  :data:`THREE_DIGITS` (0.5 %) for computed real numbers, :data:`EXACT`
+  (round-off only) for exact values, and counts must be that whole number.
+* A verdict never contains the answer: messages echo the student's value and
+  may say "too small" / "too large" or "close", never by how much.
 """
 from __future__ import annotations
 
+import functools
 import html
 import math
+import numbers
 from dataclasses import dataclass
+
+import numpy as np
 
 NOT_YET = "not yet"
 CORRECT = "correct"
@@ -66,22 +79,158 @@ def wrong(message: str, hint: str = "") -> Verdict:
     return Verdict(WRONG, message, hint)
 
 
-def close(a, b, tol: float = 1e-9) -> bool:
-    """Compare two numbers with a relative/absolute tolerance, False on non-numbers."""
-    try:
-        return math.isclose(float(a), float(b), rel_tol=tol, abs_tol=tol)
-    except (TypeError, ValueError):
-        return False
+# ---------------------------------------------------------------- tolerances
+#: Relative tolerance of an answer that is an exact number (a count, a distance,
+#: a sum of whole values, 3.5 ...): only floating-point round-off is forgiven.
+EXACT = 1e-9
+#: Relative tolerance of a computed real number (a probability, a logarithm, a
+#: smooth sensitivity ...): an answer rounded to 3 significant figures is
+#: within 0.5 % of the true value (worst case 1.005 vs 1.00), so it passes,
+#: while the classic slips (ln 50 for ln 100, 1.0e-5 for 1.086e-5) are 8 % or
+#: more off and fail.
+THREE_DIGITS = 5e-3
+#: Guard for an expected value of exactly 0, where a relative tolerance accepts nothing.
+ABS_FLOOR = 1e-12
+#: An answer within ``CLOSE_FACTOR`` times the tolerance is called "close" in the
+#: "wrong" message (only for real-valued answers, where that band does not pin the answer down).
+CLOSE_FACTOR = 10.0
 
 
-def check_number(answer, expected: float, what: str, hint: str, tol: float = 1e-9) -> Verdict:
-    """Shared body of the numeric checkers: placeholder, type, value."""
-    if is_placeholder(answer):
-        return not_yet(what)
+def _percent(rel_tol: float) -> str:
+    return f"{100 * rel_tol:g} %"
+
+
+def show(value: float) -> str:
+    """A student's number as they typed it (enough digits that a rejected
+    answer never prints like the expected one)."""
+    return f"{value:.12g}"
+
+
+def as_number(answer) -> float | None:
+    """``answer`` as a finite float, or None when it is not one.
+
+    Numbers, numpy scalars, 0-d arrays and numeric strings ("35") are read;
+    ``True``/``False``, NaN, ±inf, lists, dicts, tables and other strings are not.
+    """
+    if isinstance(answer, (bool, np.bool_)):
+        return None
+    if isinstance(answer, str):
+        answer = answer.strip()
+    elif isinstance(answer, np.ndarray):
+        if answer.ndim != 0:
+            return None
+    elif not isinstance(answer, (numbers.Real, np.generic)):
+        return None
     try:
         value = float(answer)
-    except (TypeError, ValueError):
-        return wrong(f"expected a number for {what}, got {type(answer).__name__}.", hint)
-    if close(value, expected, tol):
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+def as_whole_number(answer) -> int | None:
+    """``answer`` as an int when it is a finite whole number (24, 24.0, "24"), else None."""
+    value = as_number(answer)
+    if value is None:
+        return None
+    nearest = round(value)
+    if abs(value - nearest) > EXACT * max(1.0, abs(value)):
+        return None
+    return int(nearest)
+
+
+def close(a, b, rel_tol: float = EXACT, abs_tol: float = ABS_FLOOR) -> bool:
+    """Compare two numbers with a *relative* tolerance; False on non-numbers.
+
+    The absolute tolerance is only a guard for an expected 0: an absolute
+    tolerance as large as the relative one would accept 1.0e-5 for 1.086e-5.
+    """
+    x, y = as_number(a), as_number(b)
+    if x is None or y is None:
+        return False
+    return math.isclose(x, y, rel_tol=rel_tol, abs_tol=abs_tol)
+
+
+def check_number(answer, expected: float, what: str, hint: str, rel_tol: float = EXACT,
+                 integer: bool = False) -> Verdict:
+    """Shared body of the numeric checkers: placeholder, type, value.
+
+    ``rel_tol`` is the relative tolerance (:data:`EXACT` for exact answers,
+    :data:`THREE_DIGITS` for computed real numbers).  With ``integer=True`` the
+    answer must be a whole number equal to ``expected``.  A real answer that is
+    near but outside the tolerance is told so -- the band (ten times the
+    tolerance) is too wide to give the answer away; a count off by one is not.
+    """
+    if is_placeholder(answer):
+        return not_yet(what)
+    value = as_number(answer)
+    if value is None:
+        kind = "a whole number" if integer else "a finite number"
+        return wrong(f"expected {kind} for {what}, got {_describe(answer)}.", hint)
+    if integer:
+        k = as_whole_number(value)
+        if k is None:
+            return wrong(f"{show(value)} is not a whole number, and {what} is one.", hint)
+        if k == round(expected):
+            return correct(f"{what} is right.")
+        return wrong(f"{k} is not {what}.", hint)
+    if close(value, expected, rel_tol):
         return correct(f"{what} is right.")
-    return wrong(f"{value:g} is not {what}.", hint)
+    if rel_tol >= 1e-4 and close(value, expected, CLOSE_FACTOR * rel_tol):
+        return wrong(f"{show(value)} is close, but not within {_percent(rel_tol)} of {what}: "
+                     "compute it instead of reading it off a figure, and keep full precision "
+                     "until the last step.", hint)
+    return wrong(f"{show(value)} is not {what}.", hint)
+
+
+def _describe(answer) -> str:
+    """A short description of a malformed answer (its type, or the non-finite value)."""
+    value = None
+    if isinstance(answer, (numbers.Real, np.generic, str)) and not isinstance(answer, (bool, np.bool_)):
+        try:
+            value = float(answer)
+        except (TypeError, ValueError, OverflowError):
+            value = None
+    if value is not None and not math.isfinite(value):
+        return f"{value} (not a finite number)"
+    if isinstance(answer, str):
+        return f"the text {answer[:20]!r}"
+    return type(answer).__name__
+
+
+# ---------------------------------------------------------------- robustness
+#: Errors a malformed answer can raise inside a checker (wrong shape, text where
+#: a number belongs, int(inf), ...): they become a "wrong" verdict.
+ANSWER_ERRORS = (TypeError, ValueError, ArithmeticError, LookupError, AttributeError)
+NON_FINITE_HINT = ("NaN or ±inf usually comes from a division by zero or an overflow (exp of a large "
+                   "number) in the computation: check the formula, or work with logarithms.")
+
+
+def checker(expects: str, hint: str = ""):
+    """Decorator of every public ``check_...`` function.
+
+    ``expects`` describes the form of the answer ("a number", "a list of
+    datasets, e.g. [[1, 2, 3]]").  The wrapped checker answers "not yet" for
+    the placeholder, "wrong" for a non-finite number (NaN, ±inf) and "wrong"
+    -- never an exception -- when the answer's form makes it raise one of
+    :data:`ANSWER_ERRORS`.
+    """
+    def decorate(func):
+        @functools.wraps(func)
+        def wrapper(answer, *args, **kwargs) -> Verdict:
+            if is_placeholder(answer):
+                return not_yet(expects)
+            if (isinstance(answer, (numbers.Real, np.generic)) and not isinstance(answer, (bool, np.bool_))
+                    and as_number(answer) is None):
+                return wrong(f"got {_describe(answer)}; give {expects}.", NON_FINITE_HINT)
+            try:
+                verdict = func(answer, *args, **kwargs)
+            except ANSWER_ERRORS:
+                return wrong(f"could not read this answer (got {_describe(answer)}); give {expects}.",
+                             hint or f"the answer should be {expects}.")
+            if not isinstance(verdict, Verdict):  # pragma: no cover - a bug of the checker itself
+                raise TypeError(f"{func.__name__} returned {verdict!r}, not a Verdict")
+            return verdict
+        wrapper.expects = expects
+        return wrapper
+    return decorate

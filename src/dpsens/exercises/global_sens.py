@@ -9,7 +9,7 @@ import numpy as np
 
 from ..grid import sensitivity_grid
 from ..neighbors import Domain, Pool, check_release
-from ._verdict import Verdict, check_number, correct, is_placeholder, not_yet, wrong
+from ._verdict import Verdict, check_number, checker, correct, is_placeholder, not_yet, wrong
 
 __all__ = ["check_global_sum", "check_bounded_mean", "check_variance_worst_release"]
 
@@ -17,28 +17,38 @@ ABSENCE_DAYS = Pool([1, 2, 3, 4, 5, 6, 7, 8, 15, 20])
 DRIVING = Domain([1, 2, 3])
 
 
+@checker("a number")
 def check_global_sum(answer) -> Verdict:
     """Exercise *The sum at k = 2*: unbounded global sensitivity of the sum of
-    the absence days (pool of ten, n = 6) at group size 2."""
+    the absence days (pool of ten, n = 6) at group size 2.
+
+    Precision: exact (a sum of whole numbers of days), up to float round-off."""
     expected = sensitivity_grid(ABSENCE_DAYS, 6, 2, "sum", "unbounded").global_sensitivity
     return check_number(answer, expected, "the unbounded global sensitivity of the sum at k = 2",
                         "adding or removing two records changes the sum by their total: which two records "
                         "of the pool are the largest?")
 
 
+@checker("a number")
 def check_bounded_mean(answer) -> Verdict:
     """Exercise *A formula for the mean*: bounded global sensitivity of the
-    mean on the domain {1, 2, 3}, n = 4, k = 2."""
+    mean on the domain {1, 2, 3}, n = 4, k = 2.
+
+    Precision: exact (a simple fraction), up to float round-off."""
     expected = sensitivity_grid(DRIVING, 4, 2, "mean", "bounded").global_sensitivity
     return check_number(answer, expected, "the bounded global sensitivity of the mean at k = 2",
                         "replacing k records changes the total by at most k times the width of the domain; "
                         "the size stays n.")
 
 
+@checker("a release of four values, e.g. [1, 2, 3, 3]", "give four values from {1, 2, 3}.")
 def check_variance_worst_release(answer) -> Verdict:
     """Exercise *Where the variance is most sensitive*: a release of size 4
     from the domain {1, 2, 3} whose unbounded local sensitivity of the
-    variance (k = 1) equals the global sensitivity."""
+    variance (k = 1) equals the global sensitivity.
+
+    Precision: any such release; the local and global sensitivities are
+    compared up to float round-off."""
     if is_placeholder(answer):
         return not_yet("a release of four values, e.g. [1, 2, 3, 3]")
     try:

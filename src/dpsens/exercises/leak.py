@@ -12,7 +12,8 @@ import math
 import numpy as np
 
 from ..neighbors import Domain, enumerate_neighbors, releases
-from ._verdict import Verdict, check_number, correct, is_placeholder, not_yet, wrong
+from ._verdict import (THREE_DIGITS, Verdict, as_number, check_number, checker, correct, is_placeholder,
+                       not_yet, wrong)
 
 __all__ = ["check_leak_local_sensitivity", "check_leak_event_loss", "check_leak_threshold",
            "check_leak_discarded"]
@@ -47,9 +48,12 @@ def _event_loss(c: float, epsilon: float = 1.0) -> float:
     return math.log(px / py)
 
 
+@checker("your number")
 def check_leak_local_sensitivity(answer) -> Verdict:
     """Exercise *A local sensitivity by hand*: LS of the median at [2, 2, 10],
-    unbounded neighbours, domain {1, 2, 3, 10, 11}."""
+    unbounded neighbours, domain {1, 2, 3, 10, 11}.
+
+    Precision: exact (a difference of medians of whole numbers), up to float round-off."""
     return check_number(
         answer, _ls([2, 2, 10]), "the local sensitivity",
         "list the neighbours: remove each record (3 choices) or add one value of the domain (5 choices); "
@@ -57,24 +61,31 @@ def check_leak_local_sensitivity(answer) -> Verdict:
     )
 
 
+@checker("your number")
 def check_leak_event_loss(answer) -> Verdict:
-    """Exercise *The privacy loss of one event*: ln P(|T − 2.5| > 3 | x) / P(|T − 2.5| > 3 | x') at ε = 1."""
+    """Exercise *The privacy loss of one event*: ln P(|T − 2.5| > 3 | x) / P(|T − 2.5| > 3 | x') at ε = 1.
+
+    Precision: within 0.5 % (relative), so an answer rounded to 3 significant
+    figures passes; forgetting one tail (off by ln 2, 13 %) does not."""
     return check_number(
-        answer, _event_loss(3.0), "the privacy loss of the event", tol=1e-4,
+        answer, _event_loss(3.0), "the privacy loss of the event", rel_tol=THREE_DIGITS,
         hint="under x the release is 2 + Lap(4): add the two tails beyond 5.5 and below −0.5; "
              "under x' it is 2.5 + Lap(0.5): both tails together have probability e^(−3/0.5). "
              "Then take the natural logarithm of the ratio.",
     )
 
 
+@checker("the threshold c")
 def check_leak_threshold(answer) -> Verdict:
-    """Exercise *How far must the attacker look?*: the smallest c with loss(c) >= 5 at ε = 1."""
-    if is_placeholder(answer):
-        return not_yet("the threshold c")
-    try:
-        c = float(answer)
-    except (TypeError, ValueError):
-        return wrong(f"expected a number, got {type(answer).__name__}.")
+    """Exercise *How far must the attacker look?*: the smallest c with loss(c) >= 5 at ε = 1.
+
+    Precision: the exercise asks for c to two decimals, so any c within 0.01 of
+    the exact threshold passes (about 0.35 % relative): both roundings of the
+    exact value to two decimals, down and up (the smallest two-decimal c that
+    reaches the loss), are accepted."""
+    c = as_number(answer)
+    if c is None:
+        return wrong(f"expected a finite number, got {type(answer).__name__}.")
     lo, hi = 0.5, 50.0
     for _ in range(100):
         mid = (lo + hi) / 2
@@ -97,9 +108,12 @@ def _discarded() -> set[tuple]:
     return {tuple(map(float, r)) for r in releases(_X, 3) if _ls(r) == 0}
 
 
+@checker("a list of datasets, e.g. [[1, 1, 1], ...]", "for example [[1, 2, 3]].")
 def check_leak_discarded(answer) -> Verdict:
     """Exercise *Ruled out for certain*: the size-3 datasets an adversary excludes
-    after seeing a release that is not a whole number."""
+    after seeing a release that is not a whole number.
+
+    Precision: the exact set of datasets (order and repeats in the list do not matter)."""
     if is_placeholder(answer):
         return not_yet("a list of datasets, e.g. [[1, 1, 1], ...]")
     try:

@@ -5,14 +5,17 @@ import numpy as np
 
 from ..grid import SOURCE_UNIVERSE, sensitivity_grid, source_bounded_local
 from ..neighbors import Domain, Pool, check_release
-from ._verdict import Verdict, check_number, correct, is_placeholder, not_yet, wrong
+from ._verdict import Verdict, check_number, checker, correct, is_placeholder, not_yet, wrong
 
 __all__ = ["check_grid_row", "check_rows_at_global", "check_twice_local"]
 
 
+@checker("a number")
 def check_grid_row(answer) -> Verdict:
     """Exercise *One row by hand*: the unbounded local sensitivity (k = 1) of
-    the median at x = {1, 3, 10}, universe the pool {1, 2, 3, 10, 11}."""
+    the median at x = {1, 3, 10}, universe the pool {1, 2, 3, 10, 11}.
+
+    Precision: exact (a difference of medians of whole numbers), up to float round-off."""
     g = sensitivity_grid(Pool(SOURCE_UNIVERSE), 3, 1, "median", "unbounded")
     expected = float(g.local[g.rows.index((1.0, 3.0, 10.0))])
     return check_number(
@@ -26,11 +29,14 @@ def _as_datasets(answer):
     return {tuple(sorted(float(v) for v in ds)) for ds in answer}
 
 
+@checker("a list of releases, e.g. [[1, 2, 3], ...]", "for example [[1, 2, 3]].")
 def check_rows_at_global(answer) -> Verdict:
     """Exercise *Which rows reach the top*: every release of the bounded
     median grid with k = 2 (two records replaced; universe the pool
     {1, 2, 3, 10, 11}, n = 3) whose local sensitivity equals the global
-    sensitivity."""
+    sensitivity.
+
+    Precision: the exact set of releases (order in the list does not matter)."""
     if is_placeholder(answer):
         return not_yet("a list of releases, e.g. [[1, 2, 3], ...]")
     try:
@@ -58,10 +64,13 @@ def check_rows_at_global(answer) -> Verdict:
                  "max |f(x) - f(x')|, not the source's neighbour-against-neighbour value.")
 
 
+@checker("a release, e.g. [0, 1, 2]", "give three values from {0, 1, 2}.")
 def check_twice_local(answer) -> Verdict:
     """Exercise *Twice too much*: a release of size 3 from the domain
     {0, 1, 2} for which the source's bounded value for the mean (k = 1) is
-    exactly twice the local sensitivity."""
+    exactly twice the local sensitivity.
+
+    Precision: any such release; the ratio is compared up to float round-off."""
     if is_placeholder(answer):
         return not_yet("a release, e.g. [0, 1, 2]")
     domain = Domain([0, 1, 2])

@@ -6,29 +6,36 @@ from collections import Counter
 import numpy as np
 
 from ..neighbors import Domain, Pool, enumerate_neighbors
-from ._verdict import Verdict, check_number, correct, is_placeholder, not_yet, wrong
+from ._verdict import Verdict, check_number, checker, correct, is_placeholder, not_yet, wrong
 
 __all__ = ["check_neighbour_count", "check_bounded_neighbours", "check_symmetric_difference"]
 
 
+@checker("your count (a whole number)")
 def check_neighbour_count(answer) -> Verdict:
     """Exercise *Counting neighbours*: distinct unbounded neighbours (k = 1)
-    of x = [1, 2, 2] when the domain is {1, 2, 3}."""
+    of x = [1, 2, 2] when the domain is {1, 2, 3}.
+
+    Precision: a count, so exactly that whole number (5.0 and "5" are read as 5)."""
     expected = len(enumerate_neighbors([1, 2, 2], Domain([1, 2, 3]), k=1))
     return check_number(
         answer, expected, "the number of neighbours",
         "count the removals and the additions separately; removing either 2 gives the same multiset.",
+        integer=True,
     )
 
 
+@checker("a list of neighbouring datasets, e.g. [[1, 3], ...]", "for example [[1, 2], [2, 3]].")
 def check_bounded_neighbours(answer) -> Verdict:
     """Exercise *Replacing from a pool*: every distinct bounded neighbour (k = 1)
-    of x = [1, 2] drawn from the pool [1, 2, 3, 3], as a collection of lists."""
+    of x = [1, 2] drawn from the pool [1, 2, 3, 3], as a collection of lists.
+
+    Precision: the exact set of datasets (order and repeats in the list do not matter)."""
     if is_placeholder(answer):
         return not_yet("a list of neighbouring datasets, e.g. [[1, 3], ...]")
     try:
         given = {tuple(sorted(float(v) for v in ds)) for ds in answer}
-    except TypeError:
+    except (TypeError, ValueError):     # not a list of lists, or entries that are not numbers ("a")
         return wrong("give a list of datasets, each a list of numbers.",
                      "for example [[1, 2], [2, 3]].")
     expected = set(enumerate_neighbors([1, 2], Pool([1, 2, 3, 3]), k=1, neighbors="bounded"))
@@ -51,9 +58,12 @@ def _reference_distance(a, b) -> int:
     return sum(((ca - cb) + (cb - ca)).values())
 
 
+@checker("your function")
 def check_symmetric_difference(func) -> Verdict:
     """Exercise *Distance between multisets*: ``func(x, y)`` must return the
-    size of the symmetric difference of two multisets."""
+    size of the symmetric difference of two multisets.
+
+    Precision: exact (a count) on every one of 45 test pairs."""
     if is_placeholder(func):
         return not_yet("your function")
     if not callable(func):

@@ -1,51 +1,49 @@
 """Checkers for the exercises of the chapter *Sensitivity of transformations*."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 
 from ..transformations import (RowStability, private_join_stability, truncate_groups_per_id,
                                truncate_rows_per_group_per_id)
-from ._verdict import Verdict, check_number, correct, is_placeholder, not_yet, wrong
+from ._verdict import Verdict, as_number, check_number, checker, close, correct, is_placeholder, not_yet, wrong
 
 __all__ = ["check_plan_sensitivity", "check_private_join_sensitivity", "check_worst_case_purchases"]
 
 
+@checker("a number")
 def check_plan_sensitivity(answer) -> Verdict:
     """Exercise *Chaining the rules*: flat map (at most 4 rows per row), public
     join (a key repeats at most 3 times), sum of ``amount`` clamped to [0, 50],
-    one row protected."""
+    one row protected.
+
+    Precision: exact (a product of whole numbers), up to float round-off."""
     expected = RowStability(1).flat_map(4).public_join(3).sum_sensitivity(0, 50)
-    if not is_placeholder(answer):
-        try:
-            value = float(answer)
-        except (TypeError, ValueError):
-            value = None
-        if value is not None and math.isclose(value, 4 * 3):
+    value = as_number(answer)
+    if value is not None:
+        if close(value, 4 * 3):
             return wrong("that is the number of rows one person can move; the query is a sum.",
                          "each of those rows moves the sum by at most the clamping bound.")
-        if value is not None and math.isclose(value, (4 + 3) * 50):
+        if close(value, (4 + 3) * 50):
             return wrong("stabilities of successive steps do not add up.",
                          "each public-joined row comes from one flat-mapped row, which comes from one input row.")
     return check_number(answer, expected, "the sensitivity of the sum",
                         "multiply the stabilities of the steps, then by the largest |value| a row can add.")
 
 
+@checker("a number")
 def check_private_join_sensitivity(answer) -> Verdict:
     """Exercise *Unique users*: Users truncated with drop_non_unique, Purchases with
-    drop_excess(3), both protecting one added or removed row."""
+    drop_excess(3), both protecting one added or removed row.
+
+    Precision: exact (a whole number of rows), up to float round-off."""
     expected = private_join_stability(1, 3, "drop_non_unique", "drop_excess")
-    if not is_placeholder(answer):
-        try:
-            value = float(answer)
-        except (TypeError, ValueError):
-            value = None
-        if value is not None and math.isclose(value, private_join_stability(1, 3)):
+    value = as_number(answer)
+    if value is not None:
+        if close(value, private_join_stability(1, 3)):
             return wrong("that would be drop_excess(1) on the Users table, whose stability is 2.",
                          "drop_non_unique has stability 1.")
-        if value is not None and math.isclose(value, 3):
+        if close(value, 3):
             return wrong("both tables are private: a change in either one moves the join.",
                          "add the two terms T_l·S_r·M_r and T_r·S_l·M_l.")
     return check_number(answer, expected, "the stability of the join",
@@ -58,10 +56,14 @@ def _group_counts(df: pd.DataFrame) -> pd.Series:
     return df.groupby("shop").size()
 
 
+@checker("a pandas DataFrame with columns user_id and shop",
+         "for example pd.DataFrame({'user_id': [0, 0], 'shop': ['a', 'b']}).")
 def check_worst_case_purchases(answer) -> Verdict:
     """Exercise *Build the worst case*: a purchases table (columns ``user_id`` and
     ``shop``) in which removing user 0 moves the per-shop counts, after
-    truncation to 2 shops and 3 rows per shop per user, by L1 = 6 (the bound)."""
+    truncation to 2 shops and 3 rows per shop per user, by L1 = 6 (the bound).
+
+    Precision: any such table; the L1 change is a whole number and must be exactly 6."""
     if is_placeholder(answer):
         return not_yet("a pandas DataFrame with columns user_id and shop")
     if not isinstance(answer, pd.DataFrame) or not {"user_id", "shop"} <= set(answer.columns):
