@@ -1,0 +1,255 @@
+"""Properties every exercise checker must have, whatever the chapter.
+
+* robustness: any malformed answer (``...``, None, text, NaN, ±inf, a list, a
+  dict, an empty table, nested lists with text) gives a Verdict that is not
+  "correct" -- never an exception;
+* tolerance: computed real numbers are compared with a relative tolerance of
+  0.5 % (an answer rounded to 3 significant figures passes, the classic slips
+  do not), exact numbers and counts up to float round-off only;
+* no giveaway: no message or hint of a "wrong" verdict contains the expected
+  value (formatted in the usual ways), and an answer off by one gets the same
+  message as any other too-small / too-large answer.
+
+The checkers are discovered (every public ``check_...`` of the submodules of
+:mod:`dpsens.exercises`), so a new checker is tested without touching this file.
+"""
+from __future__ import annotations
+
+import importlib
+import math
+import pkgutil
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import dpsens as ds
+import dpsens.exercises as EX
+from dpsens.exercises import _verdict
+
+
+def _discover() -> dict:
+    found = {}
+    for info in pkgutil.iter_modules(EX.__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{EX.__name__}.{info.name}")
+        for name in dir(module):
+            obj = getattr(module, name)
+            if name.startswith("check_") and callable(obj) and obj.__module__ == module.__name__:
+                found[name] = obj
+    return found
+
+
+CHECKERS = _discover()
+
+N = 32561
+DELTA = 1 / N ** 2
+_AGES_MEAN = float(ds.load_ages().to_numpy(float).mean())
+
+# The answers, worked out independently (mostly by hand, see the chapters' solutions).
+# kind: "count" = whole number, exact; "exact" = exact real, round-off only; "real" = computed real, 0.5 %.
+ANSWERS = {
+    "check_neighbour_count": (5, "count"),
+    "check_leak_local_sensitivity": (4.0, "exact"),
+    "check_leak_event_loss": (math.log((0.5 * math.exp(-3.5 / 4) + 0.5 * math.exp(-2.5 / 4)) / math.exp(-6)),
+                              "real"),
+    "check_grid_row": (3.5, "exact"),
+    "check_global_sum": (35, "exact"),
+    "check_bounded_mean": (1.0, "exact"),
+    "check_local_sum": (20, "exact"),
+    "check_adult_mean_local": ((100 - _AGES_MEAN) / (N + 1), "real"),
+    "check_median_k": (401, "count"),
+    "check_proportion_halfwidth": (math.log(100) / 1000, "real"),
+    "check_proportion_vector_change": (16 / 90, "real"),
+    "check_plan_sensitivity": (600, "exact"),
+    "check_private_join_sensitivity": (5, "exact"),
+    "check_saa_source_chunks": (5427, "count"),
+    "check_saa_source_epsilon": (6000 / 5427, "real"),
+    "check_saa_overlap_epsilon": (24, "count"),
+    "check_saa_chunks_for_noise": (math.ceil(math.sqrt(2) * 60 / 0.05), "count"),
+    "check_ptr_source_accident": (0.5 * math.sqrt(DELTA / 2), "real"),
+    "check_ptr_release_distance": (math.ceil(math.log(1 / DELTA) + math.log(50)), "count"),
+    "check_ptr_median_distance": (1685, "count"),
+    "check_smooth_beta": (1 / (2 * math.log(2 * N ** 2)), "real"),
+    "check_smooth_turning_point": (32519, "count"),
+    "check_smooth_median_direct": (0.7301206443289684, "real"),
+    "check_leak_threshold": ((5 - math.log(math.cosh(1 / 8))) / 1.75, "two decimals"),
+}
+REAL = [name for name, (_, kind) in ANSWERS.items() if kind == "real"]
+COUNTS = [name for name, (_, kind) in ANSWERS.items() if kind == "count"]
+EXACT = [name for name, (_, kind) in ANSWERS.items() if kind == "exact"]
+
+BAD_ANSWERS = {
+    "Ellipsis": ..., "None": None, "text": "abc", "nan": float("nan"), "inf": float("inf"),
+    "-inf": -float("inf"), "np.nan": np.float64("nan"), "text nan": "nan", "text inf": "inf",
+    "list": [1, 2], "dict": {"a": 1}, "empty dict": {}, "empty list": [], "empty DataFrame": pd.DataFrame(),
+    "[[1, 'a']]": [[1, "a"]], "[['x', 1, 1]]": [["x", 1, 1]], "[[]]": [[]], "[None]": [None],
+    "nested nan": [[float("nan"), 1, 1]], "complex": 1j, "bool": True, "object": object(),
+}
+
+
+def test_every_checker_is_discovered_and_decorated():
+    assert len(CHECKERS) >= 32
+    assert set(ANSWERS) <= set(CHECKERS)
+    assert set(CHECKERS) == {name for name in dir(EX) if name.startswith("check_")}   # all re-exported
+    for name, func in CHECKERS.items():
+        assert hasattr(func, "expects"), f"{name} is not wrapped by _verdict.checker"
+        assert "Precision" in (func.__doc__ or ""), f"{name}'s docstring does not say what precision it accepts"
+
+
+@pytest.mark.parametrize("bad", list(BAD_ANSWERS.values()), ids=list(BAD_ANSWERS))
+@pytest.mark.parametrize("name", sorted(CHECKERS))
+def test_malformed_answers_get_a_verdict_never_an_exception(name, bad):
+    verdict = CHECKERS[name](bad)
+    assert isinstance(verdict, EX.Verdict)
+    assert not verdict.correct
+    assert verdict.status == ("not yet" if bad is ... or bad is None else "wrong")
+    str(verdict), verdict._repr_html_()
+
+
+@pytest.mark.parametrize("name", sorted(ANSWERS))
+def test_the_answer_is_correct_also_as_text_and_numpy(name):
+    expected, _ = ANSWERS[name]
+    check = CHECKERS[name]
+    assert check(expected).correct
+    assert check(np.float64(expected)).correct
+    assert check(repr(float(expected))).correct
+
+
+# ------------------------------------------------------------------ tolerance
+def test_audit_examples():
+    assert not EX.check_ptr_source_accident(1.0e-5)                          # 8 % off the true 1.086e-5
+    assert not EX.check_proportion_halfwidth(0.004)
+    assert not EX.check_proportion_halfwidth(math.log(50) / 1000)           # the one-sided / 98 % interval
+    assert EX.check_smooth_beta(0.0233)
+    assert EX.check_proportion_vector_change(0.1778)
+    assert EX.check_proportion_vector_change(0.178)
+
+
+def test_close_is_relative_only():
+    assert _verdict.close(1.086e-5, 1.0858e-5, _verdict.THREE_DIGITS)
+    assert not _verdict.close(1.0e-5, 1.0858e-5, _verdict.THREE_DIGITS)
+    assert not _verdict.close(1e-6, 0.0, _verdict.THREE_DIGITS)
+    assert _verdict.close(0.0, 0.0)
+    assert not _verdict.close("abc", 1.0) and not _verdict.close(float("nan"), float("nan"))
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_real_answers_accept_three_significant_figures(name):
+    e, _ = ANSWERS[name]
+    check = CHECKERS[name]
+    for ok in (float(f"{e:.3g}"), float(f"{e:.4g}"), float(f"{e:.6g}"), e * 1.004, e / 1.004):
+        assert check(ok).correct, (name, ok)
+    for bad in (e * 1.006, e / 1.006, e * 1.08, e / 1.08, e * 1.15, e / 1.15, float(f"{e:.1g}")):
+        if math.isclose(bad, e, rel_tol=5e-3):
+            continue        # a one-digit rounding that happens to be close enough
+        assert not check(bad), (name, bad)
+    near = check(e * 1.02)
+    assert near.status == "wrong" and "close" in near.message and "0.5 %" in near.message
+    assert "close" not in check(e * 1.3).message
+
+
+@pytest.mark.parametrize("name", EXACT + COUNTS)
+def test_exact_answers_forgive_round_off_only(name):
+    e, _ = ANSWERS[name]
+    check = CHECKERS[name]
+    assert check(e * (1 + 1e-13)).correct
+    assert not check(e * (1 + 1e-6))
+    assert "close" not in check(e * (1 + 1e-6)).message
+    assert "close" not in check(e + 1).message
+
+
+@pytest.mark.parametrize("name", COUNTS)
+def test_counts_must_be_whole(name):
+    e, _ = ANSWERS[name]
+    check = CHECKERS[name]
+    assert check(float(e)).correct and check(str(int(e))).correct
+    assert check(e + 0.5).status == "wrong"
+    assert check(e - 0.5).status == "wrong"
+
+
+def test_leak_threshold_accepts_two_decimals_either_way():
+    c, _ = ANSWERS["check_leak_threshold"]
+    assert EX.check_leak_threshold(round(c, 2)).correct
+    assert EX.check_leak_threshold(math.ceil(c * 100) / 100).correct      # the smallest 2-decimal c reaching 5
+    assert not EX.check_leak_threshold(round(c, 2) - 0.01)
+    assert not EX.check_leak_threshold(round(c, 2) + 0.02)
+
+
+def test_classic_slips_are_rejected():
+    assert not EX.check_smooth_beta(1 / (2 * math.log(N ** 2)))            # ln(1/δ) instead of ln(2/δ)
+    assert not EX.check_smooth_beta(1 / (2 * math.log(2 * N)))             # δ = 1/n
+    assert not EX.check_ptr_source_accident(DELTA)
+    assert not EX.check_saa_source_epsilon(1.0)
+    assert not EX.check_adult_mean_local((90 - _AGES_MEAN) / (N - 1))      # the worst removal
+    assert not EX.check_proportion_vector_change(8 / 90)                    # a single proportion
+
+
+# ------------------------------------------------------------------ no giveaway
+_NUMBER = re.compile(r"\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+
+
+def _spellings(e: float) -> set[str]:
+    forms = {repr(float(e)), f"{e:g}", f"{e:.3g}", f"{e:.4g}", f"{e:.5g}"}
+    if float(e).is_integer():
+        forms.add(str(int(e)))
+    return forms
+
+
+def _wrong_values(e: float) -> list[float]:
+    values = [0.0, -1.0, 1e6, e / 2, e * 2, e * 10, e / 10, e * 0.9, e * 1.1, e * 0.97, e * 1.03,
+              e * 0.985, e * 1.015, e + 1, e - 1, e + 2, e - 2, e + 7, e - 7]
+    return [v for v in values if not math.isclose(v, e, rel_tol=1e-2)]
+
+
+@pytest.mark.parametrize("name", sorted(ANSWERS))
+def test_wrong_verdicts_never_contain_the_answer(name):
+    e, _ = ANSWERS[name]
+    check = CHECKERS[name]
+    forms = _spellings(e)
+    wrong_values = _wrong_values(e)
+    assert len(wrong_values) >= 10
+    for value in wrong_values:
+        verdict = check(value)
+        assert not verdict.correct, (name, value)
+        text = verdict.message + " " + verdict.hint
+        echoes = {repr(value), f"{value:g}", _verdict.show(value)} | ({str(int(value))} if float(value).is_integer() else set())
+        for echo in echoes:                                       # the student's own number, echoed back
+            text = re.sub(rf"(?<![\d.]){re.escape(echo)}(?![\d.])", "ANSWER", text)
+        tokens = set(_NUMBER.findall(text))
+        assert not tokens & forms, (name, value, str(verdict))
+
+
+@pytest.mark.parametrize("name", COUNTS)
+def test_off_by_one_is_not_singled_out(name):
+    """An answer one short (or one over) gets the message any too-small (too-large) answer gets."""
+    e, _ = ANSWERS[name]
+    check = CHECKERS[name]
+
+    def shape(k):
+        verdict = check(k)
+        return verdict.status, verdict.message.replace(str(k), "K"), verdict.hint
+
+    assert shape(e - 1) == shape(e - 7)
+    assert shape(e + 1) == shape(e + 7)
+
+
+def _dataset_spellings(ds_):
+    ints = [int(v) for v in ds_]
+    floats = [float(v) for v in ds_]
+    return {str(ints), str(tuple(ints)), str(floats), str(tuple(floats))}
+
+
+@pytest.mark.parametrize("name, given, missing", [
+    ("check_leak_discarded", [[1, 1, 1], [2, 2, 2]], [[3, 3, 3], [10, 10, 10], [11, 11, 11]]),
+    ("check_rows_at_global", [[1, 2, 10]], [[1, 2, 3], [1, 2, 11], [1, 10, 11], [2, 10, 11], [3, 10, 11]]),
+    ("check_bounded_neighbours", [[1, 3]], [[1, 2], [2, 3]]),
+])
+def test_set_answers_do_not_list_what_is_missing(name, given, missing):
+    verdict = CHECKERS[name](given)
+    assert verdict.status == "wrong"
+    for ds_ in missing:
+        for form in _dataset_spellings(ds_):
+            assert form not in str(verdict), (name, form)
