@@ -104,25 +104,27 @@ def check_leak_threshold(answer) -> Verdict:
                  "for c > 0.5 the loss grows by (1/0.5 − 1/4)·ε per unit of c.")
 
 
-def _discarded() -> set[tuple]:
-    return {tuple(map(float, r)) for r in releases(_X, 3) if _ls(r) == 0}
+def _discarded(size: int = 3) -> set[tuple]:
+    return {tuple(map(float, r)) for r in releases(_X, size) if _ls(r) == 0}
 
 
-@checker("a list of datasets, e.g. [[1, 1, 1], ...]", "for example [[1, 2, 3]].")
-def check_leak_discarded(answer) -> Verdict:
-    """Exercise *Ruled out for certain*: the size-3 datasets an adversary excludes
-    after seeing a release that is not a whole number.
+@checker("a list of datasets, each a list of numbers", "for example [[1, 2, 3]].")
+def check_leak_discarded(answer, size: int = 3) -> Verdict:
+    """Exercise *Ruled out for certain*: the datasets of ``size`` records from X
+    that an adversary excludes after seeing a release that is not a whole
+    number (the chapter asks about four records; the text shows the three-record
+    case).
 
     Precision: the exact set of datasets (order and repeats in the list do not matter)."""
     if is_placeholder(answer):
-        return not_yet("a list of datasets, e.g. [[1, 1, 1], ...]")
+        return not_yet("a list of datasets, each a list of numbers")
     try:
         given = {tuple(sorted(float(v) for v in d)) for d in answer}
     except (TypeError, ValueError):      # not a list of lists, or entries that are not numbers ("abc")
-        return wrong("give a list of datasets, each a list of three numbers.", "for example [[1, 2, 3]].")
-    expected = _discarded()
-    if any(len(d) != 3 for d in given):
-        return wrong("every candidate has three records.")
+        return wrong(f"give a list of datasets, each a list of {size} numbers.", "for example [[1, 2, 3]].")
+    expected = _discarded(size)
+    if any(len(d) != size for d in given):
+        return wrong(f"every candidate has {size} records.")
     if given == expected:
         return correct("exactly these datasets release their median with no noise at all.")
     if given < expected:
