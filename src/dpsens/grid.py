@@ -14,6 +14,9 @@ The module also reproduces the bounded computation of the source text
 *with each other* (inside each group that keeps the same ``n - k`` records)
 instead of with the release itself.  On the median grid that variant reports
 8 on rows where the anchored definition gives 7.
+
+:func:`plot_sensitivity_grid` draws a grid (fast enough to redraw live) and
+:func:`grid_explorer` wraps it in a live ipywidgets explorer.
 """
 from __future__ import annotations
 
