@@ -133,6 +133,14 @@ def test_leak_checkers():
     assert leak.check_leak_discarded(zero[:4]).status == "wrong"
     assert leak.check_leak_discarded(zero + [[1, 1, 2]]).status == "wrong"
     assert leak.check_leak_discarded(...).status == "not yet"
+    # the chapter asks about four records: the median (mean of the two middle values) cannot
+    # move by adding or removing one record exactly when the two middle records are equal
+    from itertools import combinations_with_replacement
+    four = [list(c) for c in combinations_with_replacement([1, 2, 3, 10, 11], 4) if c[1] == c[2]]
+    assert len(four) == 35
+    assert leak.check_leak_discarded(four, size=4).correct
+    assert leak.check_leak_discarded(four[:-1], size=4).status == "wrong"
+    assert leak.check_leak_discarded([[v] * 4 for v in (1, 2, 3, 10, 11)], size=4).status == "wrong"
     # malformed answers get a verdict with a hint, never an exception
     for bad in ("abc", [["a", "b", "c"]], 5, [[1, 2]], [None], {"x": 1}):
         verdict = leak.check_leak_discarded(bad)
