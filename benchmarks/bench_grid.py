@@ -47,13 +47,7 @@ def plain(neighbors):
 
 def cpu_ms(func, runs: int = RUNS) -> float:
     """Median CPU time of this process for ``func()``, in milliseconds (after one warm-up call)."""
-    func()
-    times = []
-    for _ in range(runs):
-        t0 = time.process_time()
-        func()
-        times.append(time.process_time() - t0)
-    return 1000 * float(np.median(times))
+    return median_ms(func, runs, clock=time.process_time)
 
 
 def main() -> None:

@@ -433,7 +433,19 @@ def _suffix_blocks(length):
     return np.concatenate(owners), np.concatenate(js), np.concatenate(ss)
 
 
-class _PercentileUnbounded:
+class _PerDistance:
+    """An engine that computes ``A(t)`` one distance at a time (``_A1``); ``A`` maps it over an array of t."""
+
+    def A(self, t):
+        t = np.asarray(t, dtype=np.int64)
+        out = np.empty(t.shape)
+        flat = out.reshape(-1)
+        for k, tk in enumerate(t.reshape(-1)):
+            flat[k] = self._A1(int(tk))
+        return out
+
+
+class _PercentileUnbounded(_PerDistance):
     """Exact A(t) and smooth sensitivity of ``percentile_p`` (p != 50), one record added or removed.
 
     See the module docstring for the argument.  Data are mirrored so that ``q > 1/2``.  Candidates are
@@ -513,14 +525,6 @@ class _PercentileUnbounded:
         top = is3 & (hi >= n + 1) & (lo <= n + 1) & (p >= -1)
         v = np.maximum(v, np.where(top, al * (X[n + 3] - Xp), -np.inf))
         return max(best, float(np.max(v)) / 1e4)
-
-    def A(self, t):
-        t = np.asarray(t, dtype=np.int64)
-        out = np.empty(t.shape)
-        flat = out.reshape(-1)
-        for k, tk in enumerate(t.reshape(-1)):
-            flat[k] = self._A1(int(tk))
-        return out
 
     # ------------------------------------------------------------------ smooth
     def smooth(self, beta):
@@ -610,7 +614,7 @@ def _mean_ls_unbounded(m, mu, ymin, ymax, lower, upper):
     return np.maximum(add, rem)
 
 
-class _MeanUnbounded:
+class _MeanUnbounded(_PerDistance):
     """Exact A(t) of the mean, one record added or removed.
 
     A dataset within t steps is ``x`` with ``r`` records removed and ``a``
@@ -657,14 +661,6 @@ class _MeanUnbounded:
 
     def G(self, r, a):
         return np.maximum(self._G_side(r, a, self.P, self.xs), self._G_side(r, a, self.Pr, self.xr))
-
-    def A(self, t):
-        t = np.asarray(t, dtype=np.int64)
-        out = np.empty(t.shape)
-        flat = out.reshape(-1)
-        for k, tk in enumerate(t.reshape(-1)):
-            flat[k] = self._A1(int(tk))
-        return out
 
     def _A1(self, t):
         n = self.n
