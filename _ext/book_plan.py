@@ -114,11 +114,11 @@ class BookChapters(_Table):
 
 class BookExercises(_Table):
     def run(self):
-        lines = ["| Chapter | Exercise | Practises | Checker |", "| --- | --- | --- | --- |"]
+        lines = ["| Chapter | Exercise | Practises | Checker (in `ds.exercises`) |", "| --- | --- | --- | --- |"]
         for doc, stem, info in self._chapters():
             for ex in info["exercises"]:
                 label = f"{{ref}}`{ex['label']}`" if ex["label"] else "–"
-                checker = f"`ds.exercises.{ex['checker']}`" if ex["checker"] else "–"
+                checker = f"`{ex['checker']}`" if ex["checker"] else "–"
                 lines.append(f"| {{doc}}`{_cell(info['title'])} </{doc}>` | {label} | "
                              f"{_cell(ex['practises'])} | {checker} |")
         return self._render(lines)
