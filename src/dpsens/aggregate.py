@@ -185,7 +185,7 @@ def plot_saa_tradeoff(profiles, epsilon, marker_k=None, title=None, ax=None):
     ax.set_yscale("log")
     ax.set(xlabel="number of chunks k (log scale)", ylabel="error in years (log scale)",
            title=title or f"Sample and aggregate on the ages, ε = {epsilon:g}: noise against bias")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=10, loc="upper center")
     return fig if fig is not None else ax.figure
 
 
@@ -225,7 +225,8 @@ def plot_saa_explorer(x, n_chunks: int = 600, epsilon: float = 1.0, func: str = 
     rel = (agg[:, None] + rng.laplace(0.0, scale, size=(agg.size, draws))).ravel()
     _, f = check_query(func, allow_callable=False)
     truth = float(f(x))
-    fig, axes = plt.subplots(1, 2 if profile is not None else 1, figsize=(11, 4.3) if profile is not None else None,
+    # two panels stacked, not side by side: at the page's width the text stays legible
+    fig, axes = plt.subplots(2 if profile is not None else 1, 1, figsize=(8, 8.4) if profile is not None else None,
                              squeeze=False)
     ax = axes[0, 0]
     ax.hist(rel, bins=40, color=PALETTE[0], alpha=0.8, label=f"{rel.size} seeded releases")
@@ -235,12 +236,12 @@ def plot_saa_explorer(x, n_chunks: int = 600, epsilon: float = 1.0, func: str = 
     ax.set(xlabel=f"released {func} of age (years)", ylabel="number of releases",
            title=f"k = {n_chunks} chunks (about {len(x) / n_chunks:.0f} records each), ε = {epsilon:g}: "
                  f"RMSE {rmse:.3f}")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=10, loc="upper center")
     if profile is not None:
         prof = profile.copy()
         prof["noise_sd"] = math.sqrt(2) * (upper - lower) / (prof["k"] * epsilon)
         prof["rmse"] = np.sqrt(prof["bias"] ** 2 + prof["partition_sd"] ** 2 + prof["noise_sd"] ** 2)
-        plot_saa_tradeoff({func: prof}, epsilon, marker_k=n_chunks, ax=axes[0, 1], title=f"error against k, ε = {epsilon:g}")
+        plot_saa_tradeoff({func: prof}, epsilon, marker_k=n_chunks, ax=axes[1, 0], title=f"error against k, ε = {epsilon:g}")
     return fig
 
 
@@ -316,7 +317,7 @@ def plot_error_comparison(errors, title=None, xlabel="absolute error (years, log
     title = title or "Error of the mechanisms (box: quartiles, whiskers: 5–95 %)"
     fig.suptitle(title if "\n" in title else "\n".join(textwrap.wrap(title, 60)))
     handles, names = first.get_legend_handles_labels()
-    fig.legend(handles, names, loc="outside lower center", ncols=2, fontsize=9)
+    fig.legend(handles, names, loc="outside lower center", ncols=2, fontsize=10)
     return fig
 
 

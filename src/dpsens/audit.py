@@ -366,7 +366,7 @@ def plot_posterior(labels, prior, posteriors, floor: float = 1e-8, title=None):
         ax.bar(pos + (i - (k - 1) / 2) * width, ratio, width=width, color=PALETTE[i], label=lab, bottom=0)
     ax.axhline(1.0, color=PALETTE[-1], lw=1)
     ax.set_yscale("log")
-    ax.set_xticks(pos, labels, rotation=90, fontsize=7)
+    ax.set_xticks(pos, labels, rotation=90, fontsize=9)
     ax.set(ylim=(floor / 2, 1e4), xlabel="candidate dataset",
            ylabel=f"posterior / prior (log scale, floor {floor:g})",
            title=title or "What one release tells the adversary")

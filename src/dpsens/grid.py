@@ -385,7 +385,7 @@ class _Ink:
 
 
 def _row_labels(g: SensitivityGrid) -> list[str]:
-    return [f"{_fmt(x)}: {fx:g}" for x, fx in zip(g.rows, g.row_values)]
+    return [f"{_fmt(x)}: {fx:.4g}" for x, fx in zip(g.rows, g.row_values)]
 
 
 def _cell_texts(g: SensitivityGrid) -> list[list[str]]:
@@ -401,7 +401,7 @@ def _cell_texts(g: SensitivityGrid) -> list[list[str]]:
         for j, y in enumerate(g.neighbours[i]):
             v = g.cells[i, j]
             mark = "★" if v == top else ("▲" if v == local[i] else "")
-            row.append(f"{_change(x, y)}: {v:g}{mark}")
+            row.append(f"{_change(x, y)}: {v:.3g}{mark}")     # three digits keep the cells narrow
         out.append(row)
     return out
 
@@ -531,7 +531,7 @@ def plot_sensitivity_grid(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, quer
     grids = [sensitivity_grid(universe, n, k, query, r) for r in relations]
     labels = [_row_labels(g) for g in grids]
     texts = [_cell_texts(g) for g in grids]
-    chars = [3 + max(len(t) for row in tx for t in row) for tx in texts]
+    chars = [2 + max(len(t) for row in tx for t in row) for tx in texts]
     lefts = [0.25 + _CHAR_IN * (2 + max(len(s) for s in lab)) for lab in labels]
     widths = [c * _CHAR_IN * g.cells.shape[1] for c, g in zip(chars, grids)]
     # two relations are stacked, one above the other, each at the full width:

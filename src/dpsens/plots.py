@@ -35,7 +35,7 @@ STYLE = {
     "axes.spines.right": False,
     "axes.titlesize": 12,
     "axes.labelsize": 11,
-    "legend.fontsize": 9,
+    "legend.fontsize": 10,
     "legend.frameon": False,
     "font.size": 10,
     "image.cmap": "viridis",
@@ -423,7 +423,7 @@ def plot_local_global_gap(panels, title: str):
             ax.scatter(shown_l[~pos], y[~pos], marker="o", facecolor="white", edgecolor=PALETTE[0], zorder=4,
                        label="local = 0 (drawn at the edge)")
             for yi in y[~pos]:
-                ax.annotate("0", (floor, yi), xytext=(6, 4), textcoords="offset points", fontsize=8,
+                ax.annotate("0", (floor, yi), xytext=(6, 4), textcoords="offset points", fontsize=10,
                             color=PALETTE[0])
         ax.set_xscale("log")
         ax.set_xlim(floor / 2, None)

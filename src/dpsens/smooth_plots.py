@@ -216,7 +216,7 @@ def plot_smooth_explorer(data, epsilon: float = 1.0, delta_exp: int = 2, sample_
     ax2.set_xlabel("noise added to the release (years)")
     ax2.set_ylabel("density (log scale)")
     ax2.set_title(f"noise, ε = {epsilon:g}, δ = 1/n^{delta_exp}")
-    ax2.legend(loc="upper right", fontsize=9)
+    ax2.legend(loc="upper right", fontsize=10)
     fig.suptitle(f"Smooth sensitivity of the {query} of {n} ages")
     return fig
 
@@ -288,7 +288,7 @@ def plot_leak_closed(locs, local_scales, smooth_scales, labels, epsilon: float, 
     axes[0].set_yscale("log")
     axes[0].set(ylim=(1e-12, 2), ylabel="probability density (log)",
                 title="released value: median + Laplace noise")
-    axes[0].legend(loc="lower center", ncols=2, fontsize=9)
+    axes[0].legend(loc="lower center", ncols=2, fontsize=10)
     axes[1].axhspan(-epsilon, epsilon, color=PALETTE[2], alpha=0.15, label=f"|L| ≤ ε = {epsilon:g}")
     for j, (name, scales, ls) in enumerate((("local sensitivity", local_scales, "--"),
                                             ("smooth sensitivity", smooth_scales, "-"))):
@@ -296,7 +296,7 @@ def plot_leak_closed(locs, local_scales, smooth_scales, labels, epsilon: float, 
                      label=f"noise scaled to {name}")
     axes[1].set(ylim=(-4 * epsilon, 8 * epsilon), xlim=xlim, xlabel="released value t",
                 ylabel="privacy loss L(t)", title="privacy loss ln p_x(t) / p_x′(t)")
-    axes[1].legend(loc="upper center", fontsize=9)
+    axes[1].legend(loc="upper center", fontsize=10)
     fig.suptitle(title or "Local against smooth sensitivity on one pair of neighbours")
     return fig
 
