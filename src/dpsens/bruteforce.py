@@ -14,8 +14,10 @@ Before it starts, the oracle counts the neighbours it would visit and refuses
 to start beyond ``max_neighbors`` (raise the limit if you mean it).  For
 global sensitivity the count itself can be long, so bounds per release and,
 if they do not decide, a sample of releases come first: far above the limit
-the refusal is immediate and gives the estimate.  Runs (and counts) that take
-more than about a second show a progress bar.
+the refusal is immediate and gives the estimate.  With ``progress=True``,
+runs (and counts) that take more than about a second show a progress bar; the
+default is no bar, so that what a cell prints never depends on how busy the
+machine is (the book's checked outputs must not change with the load).
 """
 from __future__ import annotations
 
@@ -87,7 +89,7 @@ def _refuse(count: int, max_neighbors: int, what: str, prefix: str = "about"):
 
 
 def bruteforce_local_sensitivity(x, query, universe, k: int = 1, neighbors: str = "unbounded",
-                                 *, max_neighbors: int = MAX_NEIGHBORS, progress: bool = True) -> float:
+                                 *, max_neighbors: int = MAX_NEIGHBORS, progress: bool = False) -> float:
     """Local sensitivity by enumerating every neighbour of ``x``.
 
     Chapter: *Global sensitivity from scratch*.
@@ -110,7 +112,9 @@ def bruteforce_local_sensitivity(x, query, universe, k: int = 1, neighbors: str 
     max_neighbors : int
         Refuse (``ValueError``) if more neighbours than this would be visited.
     progress : bool
-        Show a progress bar if the run takes more than a second.
+        Show a progress bar if the run takes more than a second (default
+        off: a bar appears or not depending on the machine's load, so it
+        would make a notebook's output depend on timing).
 
     Returns
     -------
@@ -234,7 +238,7 @@ def _count_global(universe, n: int, k: int, neighbors: str, n_releases: int, max
 
 
 def bruteforce_global_sensitivity(query, universe, n: int, k: int = 1, neighbors: str = "unbounded",
-                                  *, max_neighbors: int = MAX_NEIGHBORS, progress: bool = True) -> float:
+                                  *, max_neighbors: int = MAX_NEIGHBORS, progress: bool = False) -> float:
     """Global sensitivity by enumerating every release and every neighbour.
 
     Chapter: *Global sensitivity from scratch*.
