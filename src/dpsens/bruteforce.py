@@ -23,12 +23,13 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations_with_replacement
+import math
 from math import comb
 
 import numpy as np
 from tqdm.auto import tqdm
 
-from ._validate import as_int, check_relation
+from ._validate import as_int, check_relation, check_result
 from .neighbors import (Pool, check_release, check_universe, count_neighbors, count_releases,
                         releases, submultisets)
 from .queries import check_query
@@ -70,6 +71,18 @@ def iter_neighbors(x, universe, k: int = 1, neighbors: str = "unbounded"):
     if neighbors == "unbounded":
         for added in _additions(universe, xc, k):            # k records added
             yield tuple(x.tolist()) + added
+
+
+def _value(f, y) -> float:
+    """The query on one dataset, refusing a value that overflowed (never a silent inf or nan)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        v = float(f(np.asarray(y, dtype=float)))
+    if not math.isfinite(v):
+        raise ValueError(
+            f"the query gives {v} on a dataset of the enumeration (an overflow: the brute force "
+            "evaluates the query as it is); use values of smaller magnitude, or method='exact', "
+            "which rescales")
+    return v
 
 
 def _check_k(k, n: int) -> int:
@@ -131,12 +144,12 @@ def bruteforce_local_sensitivity(x, query, universe, k: int = 1, neighbors: str 
     check_relation(neighbors)
     total = count_neighbors(x, universe, k, neighbors)
     _refuse(total, as_int(max_neighbors, "max_neighbors", 0), "one release")
-    fx = f(x)
+    fx = _value(f, x)
     largest = 0.0
     for y in tqdm(iter_neighbors(x, universe, k, neighbors), total=total, delay=1,
                   disable=not progress, desc="neighbours", leave=False):
-        largest = max(largest, abs(f(np.array(y)) - fx))
-    return float(largest)
+        largest = max(largest, abs(_value(f, y) - fx))
+    return check_result(largest, "the sensitivity (the largest change of the query)")
 
 
 def _distinct_lower(size: int, k: int, max_count: int) -> int:
@@ -265,7 +278,7 @@ def bruteforce_global_sensitivity(query, universe, n: int, k: int = 1, neighbors
     largest = 0.0
     for x in tqdm(releases(universe, n), total=n_releases, delay=1, disable=not progress,
                   desc="releases", unit="release", leave=False):
-        fx = f(np.array(x))
+        fx = _value(f, x)
         for y in iter_neighbors(x, universe, k, neighbors):
-            largest = max(largest, abs(f(np.array(y)) - fx))
-    return float(largest)
+            largest = max(largest, abs(_value(f, y) - fx))
+    return check_result(largest, "the sensitivity (the largest change of the query)")

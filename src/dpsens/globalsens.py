@@ -121,10 +121,10 @@ from math import comb
 
 import numpy as np
 
-from ._validate import as_int, check_relation
+from ._validate import as_int, check_relation, check_result, scale_back
 from .local import _local_sorted, available_values
 from .neighbors import Domain, Pool, check_universe, count_releases, releases
-from .queries import PERCENTILES, check_query
+from .queries import PERCENTILES, check_query, rescale_exponent, scaling_degree
 
 __all__ = ["exact_global_sensitivity", "MAX_RELEASES"]
 
@@ -491,6 +491,16 @@ def exact_global_sensitivity(query, universe, n: int, k: int = 1, neighbors: str
             raise ValueError(f"n must be at most 10**300 for a Domain (the closed forms need k / n as a "
                              f"float); got n of {len(str(n))} digits")
         return _domain_global(name, universe.values, n, k, neighbors)
+    e = rescale_exponent(name, universe.values)
+    if e is not None:                      # magnitudes near the float limits: P / 2**e is exact
+        value = _pool_global(name, f, Pool(np.ldexp(universe.values, -e)), n, k, neighbors, max_releases)
+        return scale_back(value, scaling_degree(name) * e, f"the global sensitivity of {name!r}")
+    return check_result(_pool_global(name, f, universe, n, k, neighbors, max_releases),
+                        f"the global sensitivity of {name!r}")
+
+
+def _pool_global(name, f, universe, n, k, neighbors, max_releases) -> float:
+    """Global sensitivity on a pool (see the module docstring)."""
     P = universe.values
     distinct, counts = np.unique(P, return_counts=True)
     if counts.min() >= n + k:              # every release and neighbour fits: same as a domain
