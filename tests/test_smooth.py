@@ -493,3 +493,29 @@ def test_figures_are_labelled():
             assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
             assert ax.get_legend() is not None
         plt.close(fig)
+
+
+# ---------------------------------------------------------------------------------------------- huge bounds (issue 14)
+
+def test_unbounded_percentiles_with_bounds_far_larger_than_the_data():
+    """Percentiles below the median were computed on the mirrored data ``lower + upper - x``, which rounds
+    the spacing of the data away when the bounds are huge; and values were scaled by 100 (overflow near
+    1e306).  Independent check: the local sensitivity from the definition (add lower/upper, remove any
+    record) and the data shifted by a constant, which must not change A."""
+    x = np.array([1.0, 2.0, 3.0])
+    assert ds.ls_at_distance(x, "percentile_25", 0, 0, 1e16, neighbors="unbounded") == \
+        pytest.approx(_ls_percentile_unbounded_direct(x, 25, 0, 1e16)) == pytest.approx(0.75)
+    for name, p in (("percentile_25", 25), ("percentile_75", 75), ("percentile_90", 90)):
+        for lo, up in ((0.0, 1e306), (-1e306, 1e306), (-1e307, 0.0)):
+            y = np.array([1.0, 2.0, 3.0, 7.0]) if lo >= 0 else np.array([-7.0, -3.0, -2.0, -1.0])
+            got = ds.ls_at_distance(y, name, 0, lo, up, neighbors="unbounded")
+            assert np.isfinite(got) and got == pytest.approx(_ls_percentile_unbounded_direct(y, p, lo, up), rel=1e-12)
+            s = ds.smooth_sensitivity(y, name, 0.1, lo, up, neighbors="unbounded")
+            # A(t) <= max(q, 1-q) (upper - lower), and S >= A(0)
+            assert got <= s <= max(p, 100 - p) / 100 * (up - lo)
+    # small bounds: unchanged by the fix (mirror of a 25th percentile is the 75th)
+    rng = np.random.default_rng(14)
+    z = rng.uniform(0, 10, 40)
+    a25 = sm.ls_curve(z, "percentile_25", 30, 0, 10, "unbounded")
+    a75 = sm.ls_curve(10 - z, "percentile_75", 30, 0, 10, "unbounded")
+    assert a25 == pytest.approx(a75, abs=1e-12)

@@ -456,14 +456,17 @@ class _PercentileUnbounded(_PerDistance):
     def __init__(self, xs, name, lower, upper):
         P = PERCENTILES[name]
         if P < 50:
-            xs = (lower + upper) - xs[::-1]
+            # mirror by negation (exact in floating point; ``lower + upper - x`` rounds the spacing of
+            # the data away when the bounds are much larger than the data)
+            xs, lower, upper = -xs[::-1], -upper, -lower
             P = 100 - P
         if not 50 < P < 100:
             raise AssertionError(P)
         n = len(xs)
         self.n, self.lower, self.upper = n, float(lower), float(upper)
-        # X(k) = X[k + 2] for k in [-2, n + 1]; weights are in hundredths, values scaled by 100 too
-        self.X = X = 100.0 * np.concatenate(([lower, lower], xs, [upper, upper]))
+        # X(k) = X[k + 2] for k in [-2, n + 1], unscaled: the weights (hundredths) are divided by 100,
+        # so no value is ever scaled up (bounds near the largest float do not overflow)
+        self.X = X = np.concatenate(([lower, lower], xs, [upper, upper]))
         q = P / 100.0
         self.sup = q * (upper - lower)
         self.t_sup = n + 1
@@ -487,7 +490,7 @@ class _PercentileUnbounded(_PerDistance):
                 bmax = n + 1 if k == 3 else n
                 cmin = 2 * lo + lam
                 keep = (lo <= bmax) & (cmin <= n + 1)
-                self.problems.append((k, alpha, gamma, p[keep], lam[keep], lo[keep]))
+                self.problems.append((k, alpha / 100.0, gamma / 100.0, p[keep], lam[keep], lo[keep]))
         cat = lambda idx: np.concatenate([pr[idx] for pr in self.problems])  # noqa: E731
         size = [len(pr[3]) for pr in self.problems]
         E = dict(p=cat(3), lam=cat(4), lo=cat(5),
@@ -524,7 +527,7 @@ class _PercentileUnbounded(_PerDistance):
         # the window's top two at `upper` (c = n, b = n + 1)
         top = is3 & (hi >= n + 1) & (lo <= n + 1) & (p >= -1)
         v = np.maximum(v, np.where(top, al * (X[n + 3] - Xp), -np.inf))
-        return max(best, float(np.max(v)) / 1e4)
+        return max(best, float(np.max(v)))
 
     # ------------------------------------------------------------------ smooth
     def smooth(self, beta):
@@ -603,7 +606,7 @@ class _PercentileUnbounded(_PerDistance):
         c = roff[pr] + lo_b - bases[pr]
         d = roff[pr] + hi_b - bases[pr]
         v, cost = _pair_smooth_nodes(L, Lp, a, b, np.concatenate(Rv), np.concatenate(Rp), c, d, beta)
-        return v / 1e4, cost
+        return v, cost
 
 
 def _mean_ls_unbounded(m, mu, ymin, ymax, lower, upper):
