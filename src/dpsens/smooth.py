@@ -274,6 +274,13 @@ def _smooth_by_reach(make, n, beta, reach=64):
     (:func:`_needed_reach`), it is ``S``: exact.  Otherwise the reach grows to the largest distance that
     could, and beyond a quarter of ``n`` the full engine is used.
     """
+    if reach < n // 4:
+        # a first reach from a cheap lower bound (A on a few distances), so that one pass usually suffices
+        eng = make(reach)
+        grid = np.unique(np.round(1.3 ** np.arange(0, 1 + int(math.log(reach) / math.log(1.3)))).astype(np.int64))
+        with np.errstate(under="ignore"):
+            floor = float(np.max(np.exp(-beta * np.concatenate(([0], grid))) * eng.A(np.concatenate(([0], grid)))))
+        reach = max(reach, _needed_reach(eng, beta, floor, reach))
     while reach < n // 4:
         eng = make(reach)
         best, cost = eng.smooth(beta, t_max=reach)
@@ -643,6 +650,8 @@ class _PercentileUnbounded(_PerDistance):
         K = n + 1
         if floor > 0:
             K = min(K, int(math.floor(math.log(self.sup / floor) / beta)) + 2)
+        if t_max is not None:
+            K = min(K, int(t_max))      # restricted: the caller bounds every longer distance itself
         # the pair problems, families split: lefts (L, Lpos), rights (R, Rpos = 2b), b >= lo(p)
         chunk, size = [], 0
         for k, al, ga, p, lam, lo in self.problems:
