@@ -513,6 +513,11 @@ def test_unbounded_percentiles_with_bounds_far_larger_than_the_data():
             s = ds.smooth_sensitivity(y, name, 0.1, lo, up, neighbors="unbounded")
             # A(t) <= max(q, 1-q) (upper - lower), and S >= A(0)
             assert got <= s <= max(p, 100 - p) / 100 * (up - lo)
+    # the unbounded mean mirrored the same way for its downward terms
+    for lo, up in ((0.0, 1e16), (-1e16, 10.0)):
+        y = np.array([1.0, 2.0, 3.0])
+        assert ds.ls_at_distance(y, "mean", 0, lo, up, neighbors="unbounded") == \
+            pytest.approx(_ls_mean_unbounded_direct(y, lo, up), rel=1e-12)
     # small bounds: unchanged by the fix (mirror of a 25th percentile is the 75th)
     rng = np.random.default_rng(14)
     z = rng.uniform(0, 10, 40)

@@ -743,14 +743,14 @@ class _MeanUnbounded(_PerDistance):
         self.lower, self.upper = lower, upper
         self.xs = xs
         self.P = np.concatenate(([0.0], np.cumsum(xs)))                 # sums of the k smallest
-        xr = (lower + upper) - xs[::-1]                                  # mirror image, sorted
+        xr = -xs[::-1]                          # mirror image by negation (exact), sorted, on [-upper, -lower]
         self.Pr = np.concatenate(([0.0], np.cumsum(xr)))
         self.xr = xr
         self.sup = (upper - lower) / 2.0
         self.t_sup = n + 1
 
-    def _G_side(self, r, a, P, xs):
-        n, lo, up = self.n, self.lower, self.upper
+    def _G_side(self, r, a, P, xs, lo, up):
+        n = self.n
         m = (n - r + a).astype(float)
         keep = n - r
         s_small = P[keep]
@@ -766,7 +766,8 @@ class _MeanUnbounded(_PerDistance):
         return np.maximum(best, np.maximum(v1, v2))
 
     def G(self, r, a):
-        return np.maximum(self._G_side(r, a, self.P, self.xs), self._G_side(r, a, self.Pr, self.xr))
+        return np.maximum(self._G_side(r, a, self.P, self.xs, self.lower, self.upper),
+                          self._G_side(r, a, self.Pr, self.xr, -self.upper, -self.lower))
 
     def _A1(self, t):
         n = self.n
@@ -788,8 +789,11 @@ class _MeanUnbounded(_PerDistance):
         of that bound until it falls below the best exact value found."""
         n = self.n
         best, arg = self._A1(0), 0
-        ts = np.arange(1, n + 2)
         width = self.upper - self.lower
+        t_hi = n + 1
+        if best > 0:                   # beyond ln(sup/best)/beta even the supremum cannot win
+            t_hi = min(t_hi, int(math.ceil(math.log(self.sup / best) / beta)) + 1)
+        ts = np.arange(1, t_hi + 1)
         with np.errstate(under="ignore"):
             ub = np.exp(-beta * ts) * np.minimum(self.sup, width / np.maximum(n - ts, 2))
         order = np.argsort(-ub, kind="stable")
