@@ -71,13 +71,6 @@ def _check_columns(df: pd.DataFrame, columns, name: str) -> list:
     return cols
 
 
-def _check_rng(rng):
-    if rng is not None and not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be None or a numpy.random.Generator (np.random.default_rng(seed)), "
-                        f"got {type(rng).__name__}")
-    return rng
-
-
 def _priority(df: pd.DataFrame, rng) -> np.ndarray:
     """Order in which rows are kept: a hash of the row's content (so the choice
     depends on the rows, not on where they sit), or random numbers from ``rng``."""
@@ -274,7 +267,7 @@ def truncate_rows_per_id(df: pd.DataFrame, id_col, max_rows: int, rng=None) -> p
     df = _check_frame(df, "df")
     cols = _check_columns(df, id_col, "df")
     max_rows = as_int(max_rows, "max_rows", minimum=1)
-    return _keep_first_per_key(df, cols, max_rows, _priority(df, _check_rng(rng)))
+    return _keep_first_per_key(df, cols, max_rows, _priority(df, check_rng(rng, allow_none=True)))
 
 
 def drop_non_unique(df: pd.DataFrame, key) -> pd.DataFrame:
@@ -324,7 +317,7 @@ def truncate_groups_per_id(df: pd.DataFrame, id_col: str, group_col, max_groups:
     ids = _check_columns(df, id_col, "df")
     groups = _check_columns(df, group_col, "df")
     max_groups = as_int(max_groups, "max_groups", minimum=1)
-    rng = _check_rng(rng)
+    rng = check_rng(rng, allow_none=True)
     pairs = df[ids + groups].drop_duplicates()
     chosen = _keep_first_per_key(pairs, ids, max_groups, _priority(pairs, rng))
     mask = pd.MultiIndex.from_frame(df[ids + groups]).isin(pd.MultiIndex.from_frame(chosen[ids + groups]))
@@ -406,7 +399,7 @@ def private_join(left: pd.DataFrame, right: pd.DataFrame, on, left_max_rows: int
     left, right = _check_frame(left, "left"), _check_frame(right, "right")
     cols = _check_columns(left, on, "left")
     _check_columns(right, cols, "right")
-    rng = _check_rng(rng)
+    rng = check_rng(rng, allow_none=True)
     sides = []
     for name, df, limit, how in (("left", left, left_max_rows, left_truncation),
                                  ("right", right, right_max_rows, right_truncation)):
