@@ -107,7 +107,7 @@ from math import comb
 import numpy as np
 
 from ._validate import as_int, check_relation
-from .local import _local_sorted, available_values
+from .local import available_values, local_sensitivity_sorted
 from .neighbors import Domain, Pool, check_universe, count_releases, releases
 from .queries import PERCENTILES, check_query
 
@@ -393,5 +393,5 @@ def exact_global_sensitivity(query, universe, n: int, k: int = 1, neighbors: str
     for x in releases(universe, n):
         xs = np.array(x)
         a = available_values(xs, universe, k)
-        best = max(best, _local_sorted(name, f, xs, a, k, neighbors))
+        best = max(best, local_sensitivity_sorted(name, f, xs, a, k, neighbors))
     return float(best)
