@@ -119,3 +119,48 @@ def test_every_module_says_what_it_holds_and_which_chapter_uses_it(path):
     assert doc, f"{_module_name(path)} has no module docstring"
     first_paragraph = doc.split("\n\n")[0] + "\n\n" + "\n\n".join(doc.split("\n\n")[1:3])
     assert "chapter" in first_paragraph.lower(), f"{_module_name(path)}: the docstring names no chapter"
+
+
+def test_renamed_names_still_work_with_a_warning_naming_the_new_one():
+    """Readers' saved notebooks call the old names; they give the new functions' results."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    import dpsens as ds
+    from dpsens import transformations as tr
+
+    cases = [
+        (ds.exercises.check_neighbour_count, ds.exercises.check_neighbor_count, (5,)),
+        (ds.exercises.check_bounded_neighbours, ds.exercises.check_bounded_neighbors, ([[1, 2], [2, 3], [1, 3]],)),
+    ]
+    fig = ds.proportions.plot_proportion_source_figures(trials=200)
+    with pytest.warns(DeprecationWarning, match="plot_source_comparison was renamed to plot_proportion_source_figures"):
+        old_fig = ds.proportions.plot_source_comparison(trials=200)
+    assert [ax.get_title() for ax in old_fig.axes] == [ax.get_title() for ax in fig.axes]
+    plt.close("all")
+    for old, new, args in cases:
+        with pytest.warns(DeprecationWarning, match=f"{old.__name__} was renamed to {new.__name__}"):
+            got = old(*args)
+        assert got == new(*args)
+        assert got == new(*args) and got.correct
+    films = tr.films_table(np.random.default_rng(0), 6).assign(user_id=[0, 0, 1, 1, 2, 2])
+    new_row = lambda g: tr.films_table(g, 1).iloc[0].to_dict()  # noqa: E731
+    cases = [(tr.row_neighbour, tr.row_neighbor, lambda f, rng: f(films, rng, new_row)),
+             (tr.id_neighbour, tr.id_neighbor, lambda f, rng: f(films, "user_id", rng))]
+    for old, new, call in cases:
+        with pytest.warns(DeprecationWarning, match=f"{old.__name__} was renamed to {new.__name__}"):
+            got = call(old, np.random.default_rng(3))
+        assert got.equals(call(new, np.random.default_rng(3)))
+        assert not got.equals(films)
+
+
+def test_the_size_of_the_ages_is_defined_once_and_true():
+    """``N_AGES`` lives in :mod:`dpsens.data` only (the checkers import it) and is the data's size."""
+    import dpsens as ds
+
+    typed = [_module_name(p) for p in MODULES
+             if any(isinstance(n, ast.Constant) and n.value == 32561 and type(n.value) is int
+                    for n in ast.walk(ast.parse(p.read_text(encoding="utf-8"))))]
+    assert typed == ["dpsens.data"]
+    with open(ds.data.data_dir() / "adult" / "adult.data", encoding="utf-8") as f:
+        assert sum(1 for line in f if line.strip()) == ds.data.N_AGES == len(ds.load_ages())

@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from ._validate import as_bounds, as_int, as_positive, as_probability
+from .deprecation import renamed
 from .mechanisms import check_rng
 from .plots import PALETTE, laplace_pdf, line_style
 
@@ -43,7 +44,7 @@ __all__ = [
     "truncate_rows_per_id", "drop_non_unique", "truncate_groups_per_id",
     "truncate_rows_per_group_per_id", "private_join", "TRUNCATION_STABILITY",
     "private_join_stability", "per_id_sensitivity", "RowStability",
-    "largest_change", "row_neighbour", "id_neighbour", "GENRES", "films_table", "states_table",
+    "largest_change", "row_neighbor", "id_neighbor", "GENRES", "films_table", "states_table",
     "people_table", "users_purchases_tables", "purchases_table",
     "plot_measured_vs_bound", "plot_contribution_noise", "plot_row_vs_id",
 ]
@@ -624,7 +625,7 @@ def largest_change(transform, pairs, measure: str = "rows", return_pair: bool = 
     return (worst, arg) if return_pair else worst
 
 
-def row_neighbour(df: pd.DataFrame, rng, new_row) -> pd.DataFrame:
+def row_neighbor(df: pd.DataFrame, rng, new_row) -> pd.DataFrame:
     """A random row-level neighbour: one random row removed, or one new row added (each with probability 1/2).
 
     Chapter: *Sensitivity of transformations*.  ``new_row(rng)`` returns a
@@ -639,7 +640,7 @@ def row_neighbour(df: pd.DataFrame, rng, new_row) -> pd.DataFrame:
     return pd.concat([df, pd.DataFrame([new_row(rng)])], ignore_index=True)
 
 
-def id_neighbour(df: pd.DataFrame, id_col: str, rng) -> pd.DataFrame:
+def id_neighbor(df: pd.DataFrame, id_col: str, rng) -> pd.DataFrame:
     """An identifier-level neighbour: every row of one random identifier removed.
 
     Chapter: *Sensitivity of transformations*.
@@ -651,6 +652,10 @@ def id_neighbour(df: pd.DataFrame, id_col: str, rng) -> pd.DataFrame:
     if len(ids) == 0:
         raise ValueError("df has no identifier to remove")
     return df[df[id_col] != ids[rng.integers(len(ids))]]
+
+
+row_neighbour = renamed(row_neighbor, "row_neighbour")
+id_neighbour = renamed(id_neighbor, "id_neighbour")
 
 
 # ---------------------------------------------------------------------------
