@@ -1,10 +1,10 @@
 """The package's one timer: a stopwatch, and the two statistics the benchmarks report.
 
-Chapters: none print timings in checked outputs (they depend on the load of
-the machine); *The median visualisation grid*'s live explorer reports its
-redraw time, and every script in ``benchmarks/`` measures with these helpers
-(``benchmarks/timing.py`` re-exports them), so that all speed-ups in the
-README are measured the same way, in the same run.
+Chapters: none -- no chapter may print a timing in a checked output (it
+would depend on the load of the machine).  Every script in ``benchmarks/``
+measures with these helpers (``benchmarks/timing.py`` re-exports them), so
+that the speed-ups quoted in the README are all measured the same way, in the
+same run.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ RUNS = 15
 class Stopwatch:
     """Time a block: ``with Stopwatch() as sw: ...``, then ``sw.seconds``.
 
-    Chapter: *The median visualisation grid* (the live explorer's redraw time).
+    Chapter: none (``benchmarks/``).
 
     Parameters
     ----------

@@ -1,8 +1,9 @@
 """Noise-adding mechanisms, one module per family: Laplace, Gaussian, heavy-tailed, PTR, smooth, sample-and-aggregate.
 
-Chapters: *Why local sensitivity leaks*, *Propose-test-release*, *Smooth
-sensitivity* and *Sample and aggregate* (part "Using local sensitivity
-safely").
+Chapters: every chapter that adds noise -- the Laplace mechanism from the
+*Introduction* on, and the part "Using local sensitivity safely" (*Why local
+sensitivity leaks*, *Propose-test-release*, *Smooth sensitivity*, *Sample and
+aggregate*); each module's docstring names its own.
 
 Every mechanism takes a seeded :class:`numpy.random.Generator` as ``rng`` and
 draws all of its randomness from it, so that a figure or a test can be
