@@ -79,7 +79,7 @@ def plot_group_log_ratios(value, scale, sensitivity, group_sizes=(1, 2, 3), widt
     for i, k in enumerate(ks):
         style = line_style(i)
         ax.plot(z, dp.laplace_log_ratio(z, value, value + k * sensitivity, scale),
-                label=f"k = {k} records changed: within ±kε = ±{k * eps:g}", **style)
+                label=f"k = {k} records changed: within ±{k * eps:g}", **style)
         ax.axhline(k * eps, color=style["color"], lw=0.8, ls=":")
         ax.axhline(-k * eps, color=style["color"], lw=0.8, ls=":")
     ax.set(xlabel="released value z", ylabel="ln p(z) / p′(z)",
@@ -100,7 +100,7 @@ def plot_privacy_loss(samples, value, neighbour_value, scale):
     a = abs(value - neighbour_value) / scale
     grid = np.linspace(-a - 0.25 * max(a, 0.4), a + 0.25 * max(a, 0.4), 801)
     fig, ax = plt.subplots(figsize=(8.0, 4.5))
-    ax.plot(grid, dp.privacy_loss_cdf(grid, value, neighbour_value, scale), label="exact P(L ≤ ℓ)",
+    ax.plot(grid, dp.privacy_loss_cdf(grid, value, neighbour_value, scale), label="exact P(L ≤ value)",
             **line_style(0))
     ax.step(samples, np.arange(1, samples.size + 1) / samples.size, where="post", color=PALETTE[1],
             ls="--", label=f"{samples.size:,} simulated releases")
@@ -108,7 +108,7 @@ def plot_privacy_loss(samples, value, neighbour_value, scale):
     ax.axvline(mean, color=PALETTE[2], lw=1, ls="-.", label=f"mean E[L] = {mean:.3f}")
     for sign in (1, -1):
         ax.axvline(sign * a, color=PALETTE[-1], lw=1, ls=":", label=f"±ε = ±{a:g}" if sign == 1 else None)
-    ax.set(xlabel="privacy loss ℓ", ylabel="P(L ≤ ℓ)",
+    ax.set(xlabel="value of the privacy loss L", ylabel="P(L ≤ value)",
            title="Privacy loss of the Laplace mechanism: never above ε")
     ax.legend(loc="upper left")
     return fig
