@@ -462,6 +462,7 @@ def test_widget_layout_natural_size_full_labels_controls_on_top():
     assert box.layout.align_items == "flex-start"                            # no stretching to the cell width
     for c in box._dpsens_controls:
         assert c.style.description_width == "initial", "labels are shown in full, not cut"
+        assert c.layout.width == widgets.CONTROL_WIDTH == "36em", "a fixed width (auto collapses a slider)"
     assert box._dpsens_controls[0].description == "Pool (each value once) slope of the line"
     # order: title, controls, image, status -- the controls above the figure
     kinds = [type(c).__name__ for c in box.children]

@@ -741,7 +741,7 @@ class GridExplorer:
 
         s = self.settings
         style = {"description_width": "9em"}
-        wide = w.Layout(width="32em")
+        wide = w.Layout(width="32em", max_width="100%")
         controls = {
             "values": w.Text(value=s["values"], description="universe values", continuous_update=False,
                              placeholder="e.g. 1, 2, 3, 10, 11", style=style, layout=wide),
@@ -749,14 +749,16 @@ class GridExplorer:
             "kind": w.ToggleButtons(options=[("Pool (each value once)", "pool"),
                                              ("Domain (values reusable)", "domain")],
                                     value=s["kind"], description="universe is a",
-                                    style={**style, "button_width": "auto"}),
+                                    style={**style, "button_width": "auto"},
+                                    layout=w.Layout(width="42em", max_width="100%")),
             "n": w.IntSlider(value=s["n"], min=2, max=self.max_n, description="release size n",
                              continuous_update=False, style=style, layout=wide),
             "k": w.IntSlider(value=s["k"], min=1, max=max(1, s["n"] - 1, s["k"]),
                              description="group size k", continuous_update=False, style=style, layout=wide),
             "neighbors": w.Dropdown(options=list(self.RELATIONS), value=s["neighbors"], description="relation",
-                                    style=style),
-            "query": w.Dropdown(options=list(QUERIES), value=s["query"], description="query", style=style),
+                                    style=style, layout=w.Layout(width="20em")),
+            "query": w.Dropdown(options=list(QUERIES), value=s["query"], description="query", style=style,
+                                layout=w.Layout(width="20em")),
         }
         image = w.Image(value=self.png, format="png", layout=w.Layout(**image_layout(self.png)))
         status = w.HTML(html.escape(self._status()))

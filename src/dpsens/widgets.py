@@ -310,6 +310,9 @@ def in_kernel() -> bool:
     return ip is not None and getattr(ip, "kernel", None) is not None
 
 
+#: Width of an explorer's controls (the label in full plus a usable slider).
+CONTROL_WIDTH = "36em"
+
 _in_kernel = in_kernel  # the old private name, kept for notebooks written against it
 
 #: Environment variable that decides whether explorers precompute every view
@@ -432,8 +435,9 @@ class Explorer:
         :meth:`precompute`), else those computed so far (the default first).
     lazy : bool
         Whether views are computed on demand.
-    compute_ms : dict
-        Milliseconds each computed view took (plot, PNG, alt text).
+    compute_ms, compute_cpu_ms : dict
+        Milliseconds each computed view took (plot, PNG, alt text), as wall
+        time and as CPU time of this process.
     """
 
     def __init__(self, plot_func, names, options, default, views, title=None, labels=None,
@@ -448,6 +452,7 @@ class Explorer:
         self.title = title
         self.lazy = lazy
         self.compute_ms = {}
+        self.compute_cpu_ms = {}
         self._render = render
         # the html element's id: set once the first views exist (see explorer())
         self._id = f"dpsens-explorer-{next(_counter)}-{self._digest()}" if views else None
@@ -493,9 +498,10 @@ class Explorer:
             raise ValueError(f"index must hold one position per control within {self.shape}, got {index!r}")
         if self._render is None:  # pragma: no cover - an Explorer built by hand with every view
             raise ValueError(f"view {index!r} was not computed and this explorer cannot compute it")
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         self.views[index] = self._render(index)
         self.compute_ms[index] = 1000 * (time.perf_counter() - t0)
+        self.compute_cpu_ms[index] = 1000 * (time.process_time() - c0)
         return self.views[index]
 
     def precompute(self) -> "Explorer":
@@ -606,7 +612,8 @@ class Explorer:
             pairs = [(lab, j) for j, (lab, _) in enumerate(opts)]
             kw = dict(options=pairs, value=self.default[i], description=self.labels[i],
                       style={"description_width": "initial"},
-                      layout=w.Layout(width="auto", max_width="100%"))
+                      # a fixed width: with "auto" JupyterLab collapses a slider's track
+                      layout=w.Layout(width=CONTROL_WIDTH, max_width="100%"))
             if all(_is_number(v) for _, v in opts) and len(opts) > 1:
                 control = w.SelectionSlider(continuous_update=False, **kw)
             else:
