@@ -79,8 +79,8 @@ def private_crossings(path: pathlib.Path, source: str | None = None) -> list[str
     return found
 
 
-#: Crossings left for phase 2 of issue 17, while grid.py and widgets.py are being rewritten in
-#: parallel (issue 13b).  The test fails when one disappears, so that the entry is removed with it.
+#: Known crossings still to remove (none now).  The test fails when one disappears, so that the
+#: entry is removed with it.
 PENDING: dict[str, list[str]] = {}
 
 
