@@ -90,11 +90,19 @@ def smallest_text_pt(fig) -> float | None:
 
 
 def use_style() -> None:
-    """Apply the book's matplotlib style (call once at the top of a chapter).
+    """Apply the book's matplotlib style and, in IPython, give displayed figures an alt text.
 
-    Chapter: *Introduction*.
+    Chapter: *Introduction* (every chapter calls it once, at the top).
+
+    Besides the matplotlib style, registers the IPython formatter of
+    :func:`dpsens.widgets.enable_alt_text`, so that every figure a notebook
+    displays carries a description on the website.  ``import dpsens`` alone
+    changes nothing outside the package.
     """
     mpl.rcParams.update(STYLE)
+    from .widgets import enable_alt_text   # lazy: widgets imports the plotting stack
+
+    enable_alt_text()
 
 
 def line_style(i: int) -> dict:
@@ -405,7 +413,7 @@ def plot_local_global_gap(panels, title: str):
     """
     if not isinstance(panels, dict) or not panels:
         raise TypeError("panels must be a non-empty dict {title: (local Series, global Series)}")
-    fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels) + 0.8, 4.6), sharey=True,
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels) + 0.8, 4.6), sharey=True,
                              squeeze=False)
     positive = [v for loc, glo in panels.values() for v in np.concatenate([loc.to_numpy(float), glo.to_numpy(float)])
                 if v > 0]
