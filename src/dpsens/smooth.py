@@ -132,7 +132,7 @@ percentile's index, whose maximum is a lower bound including every candidate
 of cost ``<= reach``; an upper bound ``U(t) >= A(t)`` (the spread of the
 padded sorted data over the indices a dataset within ``t`` steps can use)
 then shows that no ``t > reach`` can beat it, or the reach grows (the full
-engine past ``n/4``).  On typical data only a few hundred distances matter,
+engine past ``n/8``).  On typical data only a few hundred distances matter,
 so the cost is the sort plus ``O(reach log^2 reach)``.
 """
 from __future__ import annotations
@@ -285,16 +285,16 @@ def _smooth_by_reach(make, n, beta, reach=64):
     returns the maximum over a set of *real* candidates (so a lower bound on ``S``) that contains every
     candidate of cost ``<= reach``, and whose ``U(t) >= A(t)``.  If no ``t > reach`` can beat it
     (:func:`_needed_reach`), it is ``S``: exact.  Otherwise the reach grows to the largest distance that
-    could, and beyond a quarter of ``n`` the full engine is used.
+    could, and beyond an eighth of ``n`` the full engine is used.
     """
-    if reach < n // 4:
+    if reach < n // 8:
         # a first reach from a cheap lower bound (A on a few distances), so that one pass usually suffices
         eng = make(reach)
         grid = np.unique(np.round(1.3 ** np.arange(0, 1 + int(math.log(reach) / math.log(1.3)))).astype(np.int64))
         with np.errstate(under="ignore"):
             floor = float(np.max(np.exp(-beta * np.concatenate(([0], grid))) * eng.A(np.concatenate(([0], grid)))))
         reach = max(reach, _needed_reach(eng, beta, floor, reach))
-    while reach < n // 4:
+    while reach < n // 8:
         eng = make(reach)
         best, cost = eng.smooth(beta, t_max=reach)
         need = _needed_reach(eng, beta, max(best, 0.0), reach)
@@ -1063,8 +1063,7 @@ def smooth_sensitivity_bound(x, query, beta, lower, upper, neighbors="bounded"):
     width = upper - lower
     if width == 0:
         return 0.0
-    u = np.clip((np.sort(xs) - lower) / width, 0.0, 1.0)       # scaled to [0, 1]: no overflow
-    s, _ = VarBound(u, name, neighbors).smooth(beta)
+    s, _ = VarBound(np.sort(xs), lower, upper, name, neighbors).smooth(beta)    # in units of the width
     return float(s) * (width * width if name == "var" else width)
 
 
