@@ -20,12 +20,12 @@ from __future__ import annotations
 import math
 import os
 import sys
-import time
 
 import numpy as np
 
 import dpsens as ds
 from dpsens import smooth as sm
+from timing import Stopwatch, median_ms
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nrs07  # noqa: E402  (the independent implementation, next to this script)
@@ -41,12 +41,7 @@ def beta_for(n, epsilon=1.0):
 def median_time(f, runs):
     """(result, median seconds) over ``runs`` calls after one warm-up call."""
     out = f()
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - t0)
-    return out, float(np.median(times))
+    return out, median_ms(f, runs=runs) / 1000.0
 
 
 def smooth(x, query, beta, relation):
@@ -104,9 +99,9 @@ def part3():
     n = 10**4 + 1
     x = rng.uniform(0, 100, n)
     b = beta_for(n)
-    t0 = time.perf_counter()
-    direct = nrs07.direct(x, (n + 1) // 2, b, 0, 100)
-    t_direct = time.perf_counter() - t0
+    with Stopwatch() as watch:
+        direct = nrs07.direct(x, (n + 1) // 2, b, 0, 100)
+    t_direct = watch.seconds
     s, t = median_time(lambda: sm.smooth_sensitivity(x, "median", b, 0, 100), 5)
     print(f"median, n = {n}: dpsens {s:.10g}, NRS07 definition O(n^2) {direct:.10g} "
           f"(|diff| {abs(s - direct):.2g}); {1e3 * t:.2f} ms vs {t_direct:.2f} s")

@@ -170,14 +170,75 @@ def _prepare(x, query, lower, upper, neighbors):
     return name, np.sort(x), lower, upper, neighbors
 
 
-def _as_t(t):
+#: ``ls_curve`` returns an array of ``t_max + 1`` values: at most this many.
+MAX_CURVE = 10_000_000
+
+
+def _t_cap(n: int) -> int:
+    """A distance from which ``A`` is constant: ``A(t) = A(min(t, n + 1))``.
+
+    ``A`` is non-decreasing and reaches its supremum within ``n + 1`` steps:
+    ``n`` replacements reach every dataset of the bounded relation, and with
+    records added or removed every supremum is attained by a dataset at most
+    ``n + 1`` steps away (see :func:`smooth_sensitivity`; the sum and the
+    count have constant ``A``).  So a huge ``t`` (``2**63``, ``1e19``, a
+    numpy ``uint64``) has the answer of ``t = n + 1``, and capping it keeps
+    every distance inside the engines' 64-bit integers.
+    """
+    return n + 1
+
+
+def _as_t(t, cap: int):
+    """``t`` (int, integral float, or an array of them, ``>= 0``) as int64, capped at ``cap``."""
     arr = np.asarray(t)
+    if arr.dtype == object:                        # Python ints beyond 64 bits
+        flat = arr.ravel().tolist()
+        if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in flat):
+            raise TypeError(f"t must be a non-negative integer (or an array of them), got {t!r}")
+        if any(v < 0 for v in flat):
+            raise ValueError(f"t must be a non-negative integer number of steps, got {min(flat)!r}")
+        return np.array([min(int(v), cap) for v in flat], dtype=np.int64).reshape(arr.shape)
     if arr.dtype == bool or arr.dtype.kind not in "iuf":
         raise TypeError(f"t must be a non-negative integer (or an array of them), got {t!r}")
     if arr.size and (not np.all(np.isfinite(arr)) or np.any(arr < 0) or np.any(arr != np.floor(arr))):
         bad = arr.ravel()[(~np.isfinite(arr.ravel())) | (arr.ravel() < 0) | (arr.ravel() != np.floor(arr.ravel()))][0]
         raise ValueError(f"t must be a non-negative integer number of steps, got {bad!r}")
-    return arr.astype(np.int64)
+    if arr.dtype.kind == "f" and arr.dtype.itemsize > 8:
+        arr = arr.astype(float)
+    return np.minimum(arr, cap).astype(np.int64)
+
+
+#: Bounds of magnitude above ``2**1000`` are rescaled by a power of two.
+_HUGE_EXPONENT = 1000
+
+
+def _huge_exponent(lower, upper) -> int:
+    """``e`` if the bounds are so large (beyond ``2**1000``) that widths could overflow, else 0.
+
+    Every query here is positively homogeneous of degree 1 (the count: 0),
+    so ``A``, ``D`` and ``S`` on data and bounds divided by ``2**e`` (exact)
+    give the answer after multiplying back (``D``: unchanged).
+    """
+    lower, upper = as_bounds(lower, upper)
+    e = int(np.frexp(max(abs(lower), abs(upper)))[1])
+    return e if e > _HUGE_EXPONENT else 0
+
+
+def _scale_down(x, lower, upper, e):
+    return np.ldexp(as_data(x), -e), math.ldexp(float(lower), -e), math.ldexp(float(upper), -e)
+
+
+def _scale_up(value, query, e):
+    """A value computed on data over ``2**e``, back in the data's units, or a clear error."""
+    d = 0 if query == "count" else 1
+    with np.errstate(over="ignore"):
+        out = np.ldexp(value, d * e)
+    if not np.all(np.isfinite(out)):
+        raise ValueError(
+            "the result is beyond the largest float (about 1.8e308): with lower and upper this far "
+            "apart a local sensitivity can reach upper - lower; use bounds with upper - lower "
+            "<= 1.7e308")
+    return float(out) if np.ndim(out) == 0 else out
 
 
 def _as_bound(bound) -> float:
@@ -873,9 +934,19 @@ def ls_at_distance(x, query, t, lower, upper, neighbors="bounded"):
         ``"percentile_25"``, ``"percentile_50"``, ``"percentile_75"``,
         ``"percentile_90"`` (numpy's definitions), for both relations.
     t : int or array_like of int
-        Number of steps, ``>= 0``.
+        Number of steps, ``>= 0``: any integer (Python ``int`` of any size,
+        a numpy integer such as ``uint64``, or an integral float such as
+        ``1e19``).  ``A`` is non-decreasing and constant from ``t = n + 1``
+        on (``n`` replacements reach every dataset of the bounded relation;
+        with records added or removed each supremum is attained within
+        ``n + 1`` steps, see :func:`smooth_sensitivity`), so a larger ``t``
+        gives ``A(n + 1)``.
     lower, upper : float
-        The interval every record (original or new) lies in.
+        The interval every record (original or new) lies in.  Bounds of
+        magnitude beyond ``2**1000`` (about 1e301) are handled by dividing
+        data and bounds by a power of two (exact) and multiplying the answer
+        back; a result beyond the largest float (``upper - lower`` itself
+        can be, e.g. for ``-1.5e308, 1.5e308``) raises ``ValueError``.
     neighbors : {"bounded", "unbounded"}
         One record replaced, or one record added or removed (see the module
         docstring).
@@ -899,8 +970,12 @@ def ls_at_distance(x, query, t, lower, upper, neighbors="bounded"):
     >>> round(ls_at_distance([30, 40, 50], "mean", 1, 0, 100, "unbounded"), 4)
     21.6667
     """
+    e = _huge_exponent(lower, upper)
+    if e:
+        xs, lo, up = _scale_down(x, lower, upper, e)
+        return _scale_up(ls_at_distance(xs, query, t, lo, up, neighbors), query, e)
     name, xs, lower, upper, neighbors = _prepare(x, query, lower, upper, neighbors)
-    tt = _as_t(t)
+    tt = _as_t(t, _t_cap(len(xs)))
     out = _engine(name, xs, lower, upper, neighbors).A(tt)
     return float(out) if np.ndim(t) == 0 else out
 
@@ -909,10 +984,27 @@ def ls_curve(x, query, t_max, lower, upper, neighbors="bounded"):
     """``A(0), A(1), ..., A(t_max)`` as an array (for figures).
 
     Chapter: *Smooth sensitivity*.
+
+    ``t_max`` is a non-negative integer of at most :data:`MAX_CURVE`
+    (10,000,000); ``A`` is constant from ``t = n + 1`` on, so ``t_max = n +
+    1`` already shows the whole curve.  Other arguments as in
+    :func:`ls_at_distance`.
     """
+    if np.ndim(t_max) != 0:
+        raise TypeError(f"t_max must be a single non-negative integer, got {t_max!r}")
+    t_cap = int(_as_t(t_max, 2**62))
+    if t_cap > MAX_CURVE:
+        raise ValueError(
+            f"t_max must be at most {MAX_CURVE:,} (the curve is an array of t_max + 1 values), got "
+            f"{t_max!r}; A(t) is constant from t = n + 1 on (n = the number of records), so "
+            f"t_max = n + 1 shows all of it, and ls_at_distance gives A at any single t")
+    e = _huge_exponent(lower, upper)
+    if e:
+        xs, lo, up = _scale_down(x, lower, upper, e)
+        return _scale_up(ls_curve(xs, query, t_cap, lo, up, neighbors), query, e)
     name, xs, lower, upper, neighbors = _prepare(x, query, lower, upper, neighbors)
-    t_max = int(_as_t(t_max))
-    return _engine(name, xs, lower, upper, neighbors).A(np.arange(t_max + 1))
+    t = np.arange(t_cap + 1)
+    return _engine(name, xs, lower, upper, neighbors).A(np.minimum(t, _t_cap(len(xs))))
 
 
 def distance_to_high_ls(x, query, bound, lower, upper, neighbors="bounded"):
@@ -944,6 +1036,10 @@ def distance_to_high_ls(x, query, bound, lower, upper, neighbors="bounded"):
     >>> distance_to_high_ls([5, 5, 5], "count", 0.5, 0, 10)
     inf
     """
+    e = _huge_exponent(lower, upper)
+    if e:
+        xs, lo, up = _scale_down(x, lower, upper, e)
+        return distance_to_high_ls(xs, query, math.ldexp(_as_bound(bound), -e), lo, up, neighbors)
     name, xs, lower, upper, neighbors = _prepare(x, query, lower, upper, neighbors)
     bound = _as_bound(bound)
     eng = _engine(name, xs, lower, upper, neighbors)
@@ -965,7 +1061,16 @@ def smooth_sensitivity_argmax(x, query, beta, lower, upper, neighbors="bounded")
     """``(S, t*)``: the beta-smooth sensitivity and a distance ``t*`` where ``e^{-beta t} A(t)`` is maximal.
 
     Chapter: *Smooth sensitivity*.
+
+    Bounds beyond ``2**1000`` in magnitude are handled by rescaling (see
+    :func:`ls_at_distance`).
     """
+    e = _huge_exponent(lower, upper)
+    if e:
+        xs, lo, up = _scale_down(x, lower, upper, e)
+        s, t = smooth_sensitivity_argmax(xs, query, beta, lo, up, neighbors)
+        return _scale_up(s, query, e), t
+
     name, xs, lower, upper, neighbors = _prepare(x, query, lower, upper, neighbors)
     beta = as_positive(beta, "beta")
     s, t = _smooth(name, xs, lower, upper, neighbors, beta)
@@ -1080,7 +1185,7 @@ def median_A_direct(x, t, lower, upper):
     n = len(xs)
     if n % 2 == 0:
         raise ValueError(f"median_A_direct needs an odd number of records, got n={n}")
-    t = int(_as_t(t))
+    t = int(_as_t(t, n))                      # A(t) = upper - lower from t = n on
     m = (n - 1) // 2
     s = np.arange(0, t + 2)
     hi = m + s
