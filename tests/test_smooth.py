@@ -670,3 +670,21 @@ def test_var_std_bound_on_the_ages_is_below_the_global_sensitivity():
     with pytest.raises(ValueError, match="smooth_sensitivity_bound"):
         ds.smooth_sensitivity(ages, "var", beta, 0, 100)
     assert sm.smooth_sensitivity_bound(ages, "median", beta, 0, 100) == ds.smooth_sensitivity(ages, "median", beta, 0, 100)
+
+
+def test_var_std_bound_scales_with_the_units_and_refuses_overflow():
+    """The bound is homogeneous (std: degree 1, var: degree 2 in the units), also near the float limits,
+    where the computation is rescaled by a power of two; a variance bound beyond the floats is refused."""
+    x = np.array([1.0, 2.0, 3.0, 7.0])
+    for relation in ("bounded", "unbounded"):
+        s1 = sm.smooth_sensitivity_bound(x, "std", 0.1, -10, 10, relation)
+        c = 2.0 ** 1019                                           # 10 * c is near 1e308
+        assert sm.smooth_sensitivity_bound(x * c, "std", 0.1, -10 * c, 10 * c, relation) == pytest.approx(s1 * c)
+        v1 = sm.smooth_sensitivity_bound(x, "var", 0.1, -10, 10, relation)
+        c = 2.0 ** 400
+        assert sm.smooth_sensitivity_bound(x * c, "var", 0.1, -10 * c, 10 * c, relation) == pytest.approx(v1 * c * c)
+        with pytest.raises(ValueError, match="largest float"):
+            sm.smooth_sensitivity_bound(x, "var", 0.1, -1e308, 1e308, relation)
+        # never above the largest possible change: variance <= w^2/4, std <= w/2
+        assert sm.smooth_sensitivity_bound([0.5, 0.5], "var", 0.01, 0, 1, relation) <= 0.25
+        assert sm.smooth_sensitivity_bound([0.5, 0.5], "std", 0.01, 0, 1, relation) <= 0.5

@@ -62,7 +62,9 @@ that of the ``k`` smallest of ``x' = x + {v}`` (values ``>= 0``), the
 denominators ``n' + t + 1 >= n + t``, and ``W_{x'}(t + 1) <= W_x(t)`` (drop
 one more record, or the removed one, from the best window of ``x``).
 ``B_x(0) = LS(x)`` is at most any neighbour's bound at ``t = 1`` because
-``x`` lies in its ball.
+``x`` lies in its ball.  No variance of values in ``[0, 1]`` exceeds 1/4 (no
+standard deviation 1/2), so neither does any change; ``B`` is capped there
+(the minimum of two admissible functions is admissible).
 
 *Cost.*  The local sensitivity at ``x`` needs only the mean, the variance
 and a few records: the increase of the bounded variance is concave in
@@ -205,13 +207,16 @@ class VarBound:
             mstar = np.maximum(2, n - t).astype(float)
             bvar = M * M * mstar / (mstar - 1) ** 2
             V = self._window_min(t) / (n + t)
-        out = bvar if self.query == "var" else np.array([_std_change(v, b) for v, b in zip(V, bvar)])
+        # no variance of values in [0, 1] exceeds 1/4, so no change does (std: 1/2): a constant cap keeps
+        # B admissible (min of two admissible functions) and helps tiny datasets
+        bvar = np.minimum(bvar, 0.25)
+        out = bvar if self.query == "var" else np.minimum(0.5, [_std_change(v, b) for v, b in zip(V, bvar)])
         return np.where(t == 0, self.b0, out)
 
     def crude_sup(self):
         """An upper bound on every ``B(t)`` (``M <= 1``, smallest size 2 for the unbounded relation)."""
-        v = 1.0 / max(self.n - 1, 1) if self.neighbors == "bounded" else 2.0
-        return v if self.query == "var" else math.sqrt(v)
+        v = min(0.25, 1.0 / max(self.n - 1, 1) if self.neighbors == "bounded" else 2.0)
+        return v if self.query == "var" else min(0.5, math.sqrt(v))
 
     def smooth(self, beta):
         """``(max_t e^{-beta t} B(t), argmax)``, every ``t`` accounted for.

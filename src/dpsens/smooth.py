@@ -1165,11 +1165,22 @@ def smooth_sensitivity_bound(x, query, beta, lower, upper, neighbors="bounded"):
     check_in_bounds(xs, lower, upper)
     neighbors = check_relation(neighbors)
     beta = as_positive(beta, "beta")
-    width = upper - lower
+    # near the float limits, scale by a power of two (exact) so that sums and the width stay finite
+    big = max(abs(lower), abs(upper))
+    e = max(0, math.frexp(big)[1] - 500) if big > 0 else 0
+    xs, lo, up = np.ldexp(xs, -e), math.ldexp(lower, -e), math.ldexp(upper, -e)
+    width = up - lo
     if width == 0:
         return 0.0
-    s, _ = VarBound(np.sort(xs), lower, upper, name, neighbors).smooth(beta)    # in units of the width
-    return float(s) * (width * width if name == "var" else width)
+    s, _ = VarBound(np.sort(xs), lo, up, name, neighbors).smooth(beta)    # in units of the width
+    with np.errstate(over="ignore"):
+        out = float(s) * (np.float64(width) ** 2 if name == "var" else width)
+        out = float(np.ldexp(out, 2 * e if name == "var" else e))
+    if not math.isfinite(out):
+        raise ValueError(f"query={name!r}: the smooth bound on [lower, upper] = [{lower:g}, {upper:g}] is beyond the "
+                         f"largest float (about {s:.3g} x (upper - lower){'^2' if name == 'var' else ''}); "
+                         f"measure the data in larger units")
+    return out
 
 
 def median_A_direct(x, t, lower, upper):
