@@ -372,3 +372,10 @@ def test_values_that_are_not_finite_floats_are_refused(bad, error, match):
         ds.QUERIES["mean"](bad)
     with pytest.raises(error, match=match):
         ds.Domain(bad)
+
+
+@pytest.mark.parametrize("k", [1, 10**29])
+def test_brute_force_refuses_astronomical_sizes_at_once(k):
+    # C(n, k) for n = 10**30 and k = 10**29 is out of reach: the refusal must not need it
+    with pytest.raises(ValueError, match=r"at least 1,000,000,000,000,000,000,000,000,000,001 neighbouring"):
+        ds.global_sensitivity("median", ds.Domain([0, 1]), 10**30, k, method="bruteforce")

@@ -250,6 +250,10 @@ def bruteforce_global_sensitivity(query, universe, n: int, k: int = 1, neighbors
     check_relation(neighbors)
     max_neighbors = as_int(max_neighbors, "max_neighbors", 0)
     n_releases = count_releases(universe, n)
+    # every release has at least one neighbour: refuse at once when the releases alone are too
+    # many (the per-release bounds need C(n, k), which is out of reach for astronomical n and k)
+    _refuse(n_releases, max_neighbors, f"{n_releases:,} releases, at least one neighbour each",
+            prefix="at least")
     _count_global(universe, n, k, neighbors, n_releases, max_neighbors, progress)
     largest = 0.0
     for x in tqdm(releases(universe, n), total=n_releases, delay=1, disable=not progress,
