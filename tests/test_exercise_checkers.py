@@ -51,6 +51,9 @@ _AGES_MEAN = float(ds.load_ages().to_numpy(float).mean())
 # The answers, worked out independently (mostly by hand, see the chapters' solutions).
 # kind: "count" = whole number, exact; "exact" = exact real, round-off only; "real" = computed real, 0.5 %.
 ANSWERS = {
+    "check_dp_density_ratio": (math.exp(3 / 2), "real"),           # e^{|100 - 103| / 2}
+    "check_dp_household_budget": (3 * (1 / 5) * 2, "exact"),         # 3 releases of ε = 1/5, a group of 2
+    "check_dp_expected_loss": (math.exp(-1), "real"),                # E[L] = ε + e^{-ε} - 1 at ε = 1
     "check_neighbor_count": (5, "count"),
     "check_leak_local_sensitivity": (4.0, "exact"),
     "check_leak_event_loss": (math.log((0.5 * math.exp(-3.5 / 4) + 0.5 * math.exp(-2.5 / 4)) / math.exp(-6)),

@@ -442,7 +442,7 @@ def plot_proportion_source_figures(n: int = 1000, k_min: int = 100, epsilon: flo
     ax1.hist(prop, bins=bins, density=True, alpha=0.55, color=PALETTE[1],
              label=f"Laplace on proportions (scale Δ/ε, Δ = {delta:.3g})")
     ax1.axvline(k_min / n, color=PALETTE[-1], lw=1, label=f"true proportion {k_min / n:g}")
-    ax1.set(title=f"Noisy proportion, n = {n}, min k = {k_min}, ε = {epsilon:g}",
+    ax1.set(title=f"Noisy proportion, n = {n}, smallest count {k_min}, ε = {epsilon:g}",
             xlabel="released proportion of the smaller label", ylabel="density")
     ax1.legend(loc="upper left", fontsize=8)
     q = np.linspace(0.005, 0.995, 199)

@@ -10,6 +10,7 @@ Chapter: *For teachers*.  Every ``check_...`` function returns a
 ``...`` placeholder of a student notebook -- and never reveals the answer.
 """
 from ._verdict import Verdict, is_placeholder
+from .dp import *  # noqa: F401,F403
 from .neighbors import *  # noqa: F401,F403  (check_... functions of the chapter)
 from .proportions import *  # noqa: F401,F403
 from .leak import *  # noqa: F401,F403

@@ -68,5 +68,5 @@ def check_ptr_median_distance(answer) -> Verdict:
 
     expected = distance_to_high_ls(load_ages().to_numpy(dtype=float), "median", 2.0, 0, 100, "bounded")
     return check_number(answer, expected, "the distance",
-                        "A(k) of the median is max over s of X[m+s] − X[m+s−k−1] (data sorted, padded with "
-                        "0 and 100); find the first k where it is above 2.", integer=True)
+                        "A(t) of the median is the max over s = 0..t+1 of x_(r+s) − x_(r+s−t−1) (data sorted, "
+                        "padded with 0 and 100, r = (n+1)/2); find the first t where it is above 2.", integer=True)
