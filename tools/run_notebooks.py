@@ -31,6 +31,7 @@ def _own_kernel() -> None:
         "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
         "display_name": "Python 3", "language": "python"}))
     os.environ["JUPYTER_PATH"] = str(home)
+    os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")  # ipykernel's debugger notice on stderr
 
 
 def run(path: Path, timeout: int) -> dict:
