@@ -1,4 +1,4 @@
-"""Input checks shared by every public function of :mod:`dpsens`.
+"""Input checks shared by every public function of :mod:`dpsens` (so by every chapter).
 
 Each checker either returns a clean value or raises ``ValueError`` /
 ``TypeError`` with a message that names the argument, shows what was given and

@@ -21,8 +21,6 @@ machine is (the book's checked outputs must not change with the load).
 """
 from __future__ import annotations
 
-from collections import Counter
-from itertools import combinations_with_replacement
 import math
 from math import comb
 
@@ -30,8 +28,8 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from ._validate import as_int, check_relation, check_result
-from .neighbors import (Pool, check_release, check_universe, count_neighbors, count_releases,
-                        releases, submultisets)
+from .neighbors import (Pool, check_release, check_universe, count_neighbors, count_releases, iter_neighbors,
+                        releases)
 from .queries import check_query
 
 __all__ = ["bruteforce_local_sensitivity", "bruteforce_global_sensitivity", "iter_neighbors",
@@ -40,37 +38,6 @@ __all__ = ["bruteforce_local_sensitivity", "bruteforce_global_sensitivity", "ite
 #: Default limit on the number of neighbours the oracle evaluates (about a
 #: minute of work); pass ``max_neighbors=`` to raise it.
 MAX_NEIGHBORS = 2_000_000
-
-
-def _additions(universe, kept: Counter, k: int):
-    """Every multiset of ``k`` new values: from the pool minus ``kept``, or any domain values."""
-    if isinstance(universe, Pool):
-        return submultisets(universe.counts() - kept, k)
-    return combinations_with_replacement(universe.values.tolist(), k)
-
-
-def iter_neighbors(x, universe, k: int = 1, neighbors: str = "unbounded"):
-    """Yield the neighbours of ``x`` one (removed, added) choice at a time.
-
-    Chapter: *Global sensitivity from scratch*.
-
-    The same neighbours as :func:`dpsens.enumerate_neighbors`, generated
-    lazily and possibly more than once (two choices can give the same
-    multiset); exactly :func:`dpsens.count_neighbors` of them.
-    """
-    x = check_release(x, universe)
-    check_relation(neighbors)
-    xc = Counter(x.tolist())
-    for removed in submultisets(xc, k):
-        kept = xc - Counter(removed)
-        if neighbors == "unbounded":
-            yield tuple(kept.elements())                     # k records removed
-        else:
-            for added in _additions(universe, kept, k):      # k removed, k added
-                yield tuple(kept.elements()) + added
-    if neighbors == "unbounded":
-        for added in _additions(universe, xc, k):            # k records added
-            yield tuple(x.tolist()) + added
 
 
 def _value(f, y) -> float:

@@ -24,6 +24,10 @@ ADULT_COLUMNS = [
     "occupation", "relationship", "race", "sex", "capital-gain", "capital-loss",
     "hours-per-week", "native-country", "income",
 ]
+#: Number of records of the Adult training data, so of :func:`load_ages` (the ``n`` of the
+#: chapters *Propose-test-release*, *Smooth sensitivity* and *Sample and aggregate*, and of
+#: their exercise checkers, which must not load the data to know it).
+N_AGES = 32561
 _INT_COLUMNS = ["age", "fnlwgt", "education-num", "capital-gain", "capital-loss", "hours-per-week"]
 _FILES = {"train": "adult.data", "test": "adult.test"}
 

@@ -122,7 +122,7 @@ from math import comb
 import numpy as np
 
 from ._validate import as_int, check_relation, check_result, scale_back
-from .local import _local_sorted, available_values
+from .local import available_values, local_sensitivity_sorted
 from .neighbors import Domain, Pool, check_universe, count_releases, releases
 from .queries import PERCENTILES, check_query, rescale_exponent, scaling_degree
 
@@ -524,5 +524,5 @@ def _pool_global(name, f, universe, n, k, neighbors, max_releases) -> float:
     for x in releases(universe, n):
         xs = np.array(x)
         a = available_values(xs, universe, k)
-        best = max(best, _local_sorted(name, f, xs, a, k, neighbors))
+        best = max(best, local_sensitivity_sorted(name, f, xs, a, k, neighbors))
     return float(best)
