@@ -359,12 +359,15 @@ def test_describe_figure_and_show():
 
 
 def test_every_displayed_figure_gets_alt_text_in_a_kernel():
-    """In a kernel, ``import dpsens`` makes figures display with an <img alt=...> too."""
+    """In a kernel, ``ds.use_style()`` makes figures display with an <img alt=...> too; the import alone does not."""
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(
         "import dpsens as ds\n"
         "import matplotlib.pyplot as plt\n"
         "%matplotlib inline\n"
+        "fig, ax = plt.subplots(figsize=(2, 2), dpi=40)\n"
+        "plt.show()\n"
+        "ds.use_style()\n"
         "fig, ax = plt.subplots(figsize=(2, 2), dpi=40)\n"
         "ax.plot([0, 1], label='data'); ax.set(title='T', xlabel='x (m)', ylabel='y'); ax.legend()\n"
         "plt.show()"), nbformat.v4.new_code_cell(
@@ -372,10 +375,10 @@ def test_every_displayed_figure_gets_alt_text_in_a_kernel():
         "fig.dpsens_alt = 'my own words'\n"
         "fig")]
     NotebookClient(nb, timeout=120, kernel_name="python3").execute()
-    first = [o for o in nb.cells[0].outputs if o.output_type == "display_data"]
-    assert len(first) == 1
-    assert 'alt="Figure: T. x axis: x (m); y axis: y; legend: data."' in first[0].data["text/html"]
-    assert "image/png" in first[0].data
+    before, first = [o for o in nb.cells[0].outputs if o.output_type == "display_data"]
+    assert "text/html" not in before.data and "image/png" in before.data     # import dpsens: no side effect
+    assert 'alt="Figure: T. x axis: x (m); y axis: y; legend: data."' in first.data["text/html"]
+    assert "image/png" in first.data
     second = nb.cells[1].outputs
     assert any('alt="my own words"' in o.get("data", {}).get("text/html", "") for o in second)
 

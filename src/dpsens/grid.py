@@ -33,7 +33,7 @@ from matplotlib.textpath import TextPath
 from matplotlib.transforms import Affine2D
 
 from ._validate import as_int, check_relation
-from .neighbors import (Domain, Pool, _additions, check_release, check_universe, count_neighbors,
+from .neighbors import (Domain, Pool, additions, check_release, check_universe, count_neighbors,
                         count_releases, enumerate_neighbors, releases, submultisets)
 from .plots import PALETTE
 from .queries import check_query
@@ -264,7 +264,7 @@ def source_bounded_local(x, universe, k: int = 1, query: str = "median", return_
     for removed in submultisets(xc, k):
         kept = xc - Counter(removed)
         kept_t = tuple(sorted(kept.elements()))
-        group = [tuple(sorted(kept_t + a)) for a in _additions(universe, kept, k)]
+        group = [tuple(sorted(kept_t + a)) for a in additions(universe, kept, k)]
         vals = np.array([f(np.asarray(y)) for y in group])
         lo, hi = int(np.argmin(vals)), int(np.argmax(vals))
         if vals[hi] - vals[lo] > best:

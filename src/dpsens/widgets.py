@@ -71,9 +71,9 @@ encoding (see ``benchmarks/bench_widgets.py`` and
 Figures and alt text
 --------------------
 :func:`describe_figure` builds an alt text from a figure's titles, axis
-labels and legend entries.  Importing this module inside IPython (``import
-dpsens`` does) calls :func:`enable_alt_text`, so *every* figure a notebook
-displays also gets a ``text/html`` ``<img>`` with that alt text -- the
+labels and legend entries.  :func:`dpsens.use_style`, which every chapter
+calls first, calls :func:`enable_alt_text` (importing the package changes
+nothing in IPython), so *every* figure a notebook displays also gets a ``text/html`` ``<img>`` with that alt text -- the
 representation the website uses.  Set ``fig.dpsens_alt = "..."`` to write
 the description yourself, or end a cell with ``ds.widgets.show(fig, alt=...)``.
 Write titles, axis labels (with units) and legends: they are the alt text.
@@ -261,9 +261,8 @@ def enable_alt_text() -> bool:
     ``image/png``, a displayed figure gets an ``<img>`` whose alt text is
     ``fig.dpsens_alt`` if set, else :func:`describe_figure` (title, axis
     labels, legend).  myst-nb prefers ``text/html`` on the website, so every
-    figure there carries a description.  Called when :mod:`dpsens.widgets`
-    is imported inside IPython (``import dpsens`` does it); harmless to call
-    again.
+    figure there carries a description.  Called by :func:`dpsens.use_style`
+    (the first cell of every chapter); harmless to call again.
 
     Returns
     -------
@@ -866,5 +865,3 @@ def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence |
         ex.precompute()
     ex._id = f"dpsens-explorer-{next(_counter)}-{ex._digest()}"
     return ex
-
-enable_alt_text()
