@@ -14,6 +14,7 @@ from .mechanisms import (gaussian_mechanism, laplace_mechanism, propose_test_rel
 from . import proportions, transformations  # noqa: F401,E402  (ds.proportions.*, ds.transformations.*)
 from . import grid  # noqa: F401,E402  (ds.grid.*: the sensitivity grid)
 from . import smooth  # noqa: F401,E402  (ds.smooth.*: A(t), distance, smooth sensitivity)
+from . import dp, dp_plots  # noqa: F401,E402  (ds.dp.*: privacy loss, composition, group privacy)
 from .smooth import distance_to_high_ls, ls_at_distance, smooth_sensitivity  # noqa: E402
 from . import bruteforce, globalsens, local, sensitivity  # noqa: F401,E402  (exact engine + oracle)
 from .sensitivity import global_sensitivity, local_sensitivity  # noqa: E402
@@ -27,7 +28,7 @@ __all__ = [
     "mechanisms", "laplace_mechanism", "gaussian_mechanism", "propose_test_release", "ptr_threshold",
     "smooth_sensitivity_mechanism", "sample_and_aggregate",
     "proportions", "transformations", "grid",
-    "smooth", "ls_at_distance", "distance_to_high_ls", "smooth_sensitivity",
+    "dp", "dp_plots", "smooth", "ls_at_distance", "distance_to_high_ls", "smooth_sensitivity",
     "local_sensitivity", "global_sensitivity", "bruteforce_local_sensitivity", "bruteforce_global_sensitivity",
     "bruteforce", "local", "globalsens", "sensitivity",
 ]

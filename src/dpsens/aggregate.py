@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ._validate import as_bounds, as_data, as_int, as_positive
-from .mechanisms import _split_reduce, check_rng, chunk_answers
+from .mechanisms import check_rng, chunk_answers
 from .plots import PALETTE, line_style
 from .queries import check_query
 
@@ -180,10 +180,10 @@ def plot_saa_tradeoff(profiles, epsilon, marker_k=None, title=None, ax=None):
     first = next(iter(profiles.values()))
     ax.plot(first["k"], first["noise_sd"], lw=1.5, ls=":", color=PALETTE[-1], label="Laplace noise sd (all)")
     if marker_k is not None:
-        ax.axvline(marker_k, color=PALETTE[3], lw=1, alpha=0.7, label=f"k = {marker_k}")
+        ax.axvline(marker_k, color=PALETTE[3], lw=1, alpha=0.7, label=f"m = {marker_k}")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set(xlabel="number of chunks k (log scale)", ylabel="error in years (log scale)",
+    ax.set(xlabel="number of chunks m (log scale)", ylabel="error in years (log scale)",
            title=title or f"Sample and aggregate on the ages, ε = {epsilon:g}: noise against bias")
     ax.legend(fontsize=8)
     return fig if fig is not None else ax.figure
@@ -201,14 +201,14 @@ _DATA: dict = {}
 def plot_saa_explorer(x, n_chunks: int = 600, epsilon: float = 1.0, func: str = "mean", lower: float = 20.0,
                       upper: float = 80.0, n_partitions: int = 40, draws: int = 25, seed: int = 0,
                       profile=None):
-    """Releases of sample-and-aggregate at one (k, ε), with the error curve beside it.
+    """Releases of sample-and-aggregate at one (m, ε), with the error curve beside it.
 
-    Chapter: *Sample and aggregate* (the explorer over k and ε).
+    Chapter: *Sample and aggregate* (the explorer over m and ε).
 
     Left: histogram of ``n_partitions × draws`` seeded releases (random
     partition, then Laplace noise), the true value and the mean release.
     Right (if ``profile`` is given): the RMSE curve of
-    :func:`plot_saa_tradeoff` rescaled to this ε, with k marked.
+    :func:`plot_saa_tradeoff` rescaled to this ε, with m marked.
 
     Returns
     -------
@@ -233,14 +233,14 @@ def plot_saa_explorer(x, n_chunks: int = 600, epsilon: float = 1.0, func: str = 
     ax.axvline(rel.mean(), color=PALETTE[1], lw=2, ls="--", label=f"mean release: {rel.mean():.2f}")
     rmse = float(np.sqrt(np.mean((rel - truth) ** 2)))
     ax.set(xlabel=f"released {func} of age (years)", ylabel="number of releases",
-           title=f"k = {n_chunks} chunks (about {len(x) / n_chunks:.0f} records each), ε = {epsilon:g}: "
+           title=f"m = {n_chunks} chunks (about {len(x) / n_chunks:.0f} records each), ε = {epsilon:g}: "
                  f"RMSE {rmse:.3f}")
     ax.legend(fontsize=8)
     if profile is not None:
         prof = profile.copy()
         prof["noise_sd"] = math.sqrt(2) * (upper - lower) / (prof["k"] * epsilon)
         prof["rmse"] = np.sqrt(prof["bias"] ** 2 + prof["partition_sd"] ** 2 + prof["noise_sd"] ** 2)
-        plot_saa_tradeoff({func: prof}, epsilon, marker_k=n_chunks, ax=axes[0, 1], title=f"error against k, ε = {epsilon:g}")
+        plot_saa_tradeoff({func: prof}, epsilon, marker_k=n_chunks, ax=axes[0, 1], title=f"error against m, ε = {epsilon:g}")
     return fig
 
 

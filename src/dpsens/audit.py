@@ -187,7 +187,7 @@ def audit_epsilon(scores_x, scores_y, thresholds, alpha: float = 0.05, delta: fl
 
 
 def laplace_event_probability(loc, scale, center, c):
-    """``P(|T − center| > c)`` for ``T = loc + Lap(scale)``; ``scale = 0`` is a point mass at ``loc``.
+    """``P(|Z − center| > c)`` for ``Z = loc + Lap(scale)``; ``scale = 0`` is a point mass at ``loc``.
 
     Chapter: *Why local sensitivity leaks*.
     """
@@ -301,7 +301,7 @@ def plot_attack_roc(curves, epsilon: float, delta: float = 0.0, title=None):
 
 
 def plot_privacy_loss(thresholds, exact, point, lower, epsilon: float, title=None):
-    """Privacy loss of the events ``{|T − m| > c}``: exact, estimated, and confidence lower bound.
+    """Privacy loss of the events ``{|Z − m| > c}``: exact, estimated, and confidence lower bound.
 
     Chapter: *Why local sensitivity leaks*.
     """
@@ -408,7 +408,7 @@ def plot_leak_pair(pair, epsilon: float = 1.0, xlim=(-10.0, 15.0)):
     axes[1].fill_between(t, -epsilon, epsilon, color=PALETTE[2], alpha=0.2, label=f"allowed by ε = {epsilon:g}")
     axes[1].plot(t, loss, lw=2, color=PALETTE[3], label="privacy loss ln p_x(t) / p_x′(t)")
     outside = float(np.mean(np.abs(loss) > epsilon))
-    axes[1].set(xlim=xlim, xlabel="released value t", ylabel="privacy loss (nats)",
+    axes[1].set(xlim=xlim, xlabel="released value z", ylabel="privacy loss (nats)",
                 title=f"loss outside [−ε, ε] on {100 * outside:.0f} % of the axis shown")
     axes[1].legend(loc="lower center")
     fig.suptitle(f"Noise scaled to local sensitivity, ε = {epsilon:g}")

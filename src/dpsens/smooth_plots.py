@@ -15,6 +15,7 @@ import numpy as np
 
 from . import mechanisms as mech
 from . import smooth as sm
+from .data import N_AGES
 from .plots import PALETTE, line_style
 
 __all__ = ["plot_error_histograms", "plot_ptr_tradeoff", "plot_smooth_curve", "plot_error_vs_epsilon",
@@ -47,11 +48,11 @@ def plot_ptr_tradeoff(bounds, distances: dict, epsilon: float, threshold: float,
     Parameters
     ----------
     bounds : array_like
-        Proposed bounds ``b`` (x axis, log scale).
+        Proposed bounds ``Δ̂`` (x axis, log scale).
     distances : dict
-        ``{label: array of D(b)}``, exact distances for each bound (one curve each).
+        ``{label: array of D(x, Δ̂)}``, exact distances for each bound (one curve each).
     epsilon : float
-        Budget of each step (test noise ``Lap(1/ε)``, release noise ``Lap(b/ε)``).
+        Budget of each step (test noise ``Lap(1/ε)``, release noise ``Lap(Δ̂/ε)``).
     threshold : float
         The test threshold ``T``.
     """
@@ -62,14 +63,14 @@ def plot_ptr_tradeoff(bounds, distances: dict, epsilon: float, threshold: float,
                 if np.isfinite(di) else 0.0 for di in d]
         ax1.plot(bounds, fail, marker="o", ms=3, label=label, **line_style(i))
     ax1.set_xscale("log")
-    ax1.set_xlabel("proposed bound b on the local sensitivity (years)")
+    ax1.set_xlabel("proposed bound Δ̂ on the local sensitivity (years)")
     ax1.set_ylabel("probability of ⊥ (no answer)")
     ax1.set_title("Too small a bound: the test fails")
     ax1.legend()
-    ax2.plot(bounds, math.sqrt(2) * bounds / epsilon, color=PALETTE[2], label="std of Lap(b/ε)")
+    ax2.plot(bounds, math.sqrt(2) * bounds / epsilon, color=PALETTE[2], label="std of Lap(Δ̂/ε)")
     ax2.set_xscale("log")
     ax2.set_yscale("log")
-    ax2.set_xlabel("proposed bound b on the local sensitivity (years)")
+    ax2.set_xlabel("proposed bound Δ̂ on the local sensitivity (years)")
     ax2.set_ylabel("noise standard deviation (years)")
     ax2.set_title("Too large a bound: more noise")
     ax2.legend()
@@ -77,9 +78,9 @@ def plot_ptr_tradeoff(bounds, distances: dict, epsilon: float, threshold: float,
     return fig
 
 
-def plot_smooth_curve(ks, curves: dict, title: str, ylabel: str = r"$e^{-\beta k} A(k)$", logy: bool = True,
+def plot_smooth_curve(ks, curves: dict, title: str, ylabel: str = r"$e^{-\beta t} A^{(t)}(x)$", logy: bool = True,
                       marks: dict | None = None):
-    """``e^{-βk} A(k)`` (or any curves) against the distance k, with optional marked maxima.
+    """``e^{-βt} A^{(t)}(x)`` (or any curves) against the distance t, with optional marked maxima.
 
     Chapter: *Smooth sensitivity*.
 
@@ -90,7 +91,7 @@ def plot_smooth_curve(ks, curves: dict, title: str, ylabel: str = r"$e^{-\beta k
     curves : dict
         ``{label: values at ks}``.
     marks : dict, optional
-        ``{label: (k, value)}`` points to mark (e.g. the maximum).
+        ``{label: (t, value)}`` points to mark (e.g. the maximum).
     """
     ks = np.asarray(ks)
     fig, ax = plt.subplots()
@@ -103,7 +104,7 @@ def plot_smooth_curve(ks, curves: dict, title: str, ylabel: str = r"$e^{-\beta k
         ax.plot([k], [v], marker="o", ls="none", color=PALETTE[(j + len(curves)) % 7], label=label)
     if logy:
         ax.set_yscale("log")
-    ax.set_xlabel("distance k (records changed)")
+    ax.set_xlabel("distance t (records changed)")
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.legend()
@@ -127,7 +128,7 @@ def plot_error_vs_epsilon(epsilons, errors: dict, title: str, ylabel: str):
     return fig
 
 
-def plot_smooth_explorer(data, epsilon: float = 1.0, delta_exp: int = 2, sample_size: int = 32561,
+def plot_smooth_explorer(data, epsilon: float = 1.0, delta_exp: int = 2, sample_size: int = N_AGES,
                          query: str = "median", lower: float = 0.0, upper: float = 100.0,
                          neighbors: str = "bounded", seed: int = 0, n_points: int = 160):
     """The smooth-sensitivity curve and the resulting noise for a subsample of ``data``.
@@ -168,12 +169,12 @@ def plot_smooth_explorer(data, epsilon: float = 1.0, delta_exp: int = 2, sample_
     a = sm.ls_at_distance(x, query, ks, lower, upper, neighbors)
     w = np.exp(-beta * ks) * a
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4.2))
-    ax1.plot(ks, np.where(a > 0, a, np.nan), label="$A(k)$ (0 not drawn)", **line_style(1))
-    ax1.plot(ks, np.where(w > 0, w, np.nan), label=r"$e^{-\beta k} A(k)$", **line_style(0))
+    ax1.plot(ks, np.where(a > 0, a, np.nan), label="$A^{(t)}(x)$ (0 not drawn)", **line_style(1))
+    ax1.plot(ks, np.where(w > 0, w, np.nan), label=r"$e^{-\beta t} A^{(t)}(x)$", **line_style(0))
     if s > 0:
-        ax1.plot([t_star], [s], "o", color=PALETTE[3], label=f"S = {s:.3g} at k = {t_star}")
+        ax1.plot([t_star], [s], "o", color=PALETTE[3], label=f"$S_\\beta$ = {s:.3g} at t = {t_star}")
     ax1.set_yscale("log")
-    ax1.set_xlabel("distance k (records changed)")
+    ax1.set_xlabel("distance t (records changed)")
     ax1.set_ylabel(f"sensitivity of the {query} (years)")
     ax1.set_title(f"β = {beta:.4f}, n = {n}")
     ax1.legend()
@@ -182,7 +183,7 @@ def plot_smooth_explorer(data, epsilon: float = 1.0, delta_exp: int = 2, sample_
     width = 4 * max(ss_scale, 1e-3)
     z = np.linspace(-width, width, 400)
     ax2.plot(z, np.exp(-np.abs(z) / ss_scale) / (2 * ss_scale) if ss_scale > 0 else np.zeros_like(z),
-             label=f"smooth: Lap(2S/ε), scale {ss_scale:.3g}", **line_style(0))
+             label=f"smooth: Lap(2$S_\\beta$/ε), scale {ss_scale:.3g}", **line_style(0))
     ax2.plot(z, np.exp(-np.abs(z) / gs_scale) / (2 * gs_scale), label=f"global: Lap({gs_scale:.3g})",
              **line_style(2))
     ax2.set_yscale("log")

@@ -62,7 +62,7 @@ def check_leak_local_sensitivity(answer) -> Verdict:
 
 @checker("your number")
 def check_leak_event_loss(answer) -> Verdict:
-    """Exercise *The privacy loss of one event*: ln P(|T − 2.5| > 3 | x) / P(|T − 2.5| > 3 | x') at ε = 1.
+    """Exercise *The privacy loss of one event*: ln P(|Z − 2.5| > 3 | x) / P(|Z − 2.5| > 3 | x') at ε = 1.
 
     Precision: within 0.5 % (relative), so an answer rounded to 3 significant
     figures passes; forgetting one tail (off by ln 2, 13 %) does not."""

@@ -24,16 +24,16 @@ def check_proportion_halfwidth(answer) -> Verdict:
     value = as_number(answer)
     if value is not None and close(value, -math.log(0.505) * b, 1e-3):
         return wrong(f"{value:g} is the source's half-width: it covers only 49.5 % of the noise.",
-                     "solve P(|noise| <= t) = 1 - exp(-t/b) = 0.99 for t.")
+                     "solve P(|noise| <= w) = 1 - exp(-w/b) = 0.99 for w.")
     if value is not None and close(value, math.log(100) / 0.5, 1e-3):
         return wrong(f"{value:g} is the half-width for the noisy *count*.",
                      "the proportion is the count divided by n, and so is its noise.")
     if value is not None and close(value, math.log(50) * b, THREE_DIGITS):
         return wrong("that bounds the noise on one side only: |noise| stays below it with probability 98 %, "
                      "not 99 %.",
-                     "the interval is two-sided: P(|noise| <= t) = 1 - exp(-t/b).")
+                     "the interval is two-sided: P(|noise| <= w) = 1 - exp(-w/b).")
     return check_number(answer, expected, "the 99 % half-width",
-                        "the noise is Lap(b) with b = 1/(n ε); P(|noise| <= t) = 1 - exp(-t/b).",
+                        "the noise is Lap(b) with b = 1/(n ε); P(|noise| <= w) = 1 - exp(-w/b).",
                         rel_tol=THREE_DIGITS)
 
 
@@ -51,7 +51,7 @@ def check_proportion_vector_change(answer) -> Verdict:
                      "add up the changes of all three proportions for one removal.")
     return check_number(answer, expected, "the largest L1 change",
                         "try every removal and every addition; the proportions that do not lose the record "
-                        "all rise, by k_i/(n(n-1)) each.", rel_tol=THREE_DIGITS)
+                        "all rise, by c_i/(n(n-1)) each.", rel_tol=THREE_DIGITS)
 
 
 def _as_pair(answer):

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import math
 
-from ._verdict import THREE_DIGITS, Verdict, as_number, as_whole_number, check_number, checker, close, show, wrong
+from ..data import N_AGES
+from ._verdict import (THREE_DIGITS, Verdict, as_number, as_whole_number, check_number, checker, close,
+                       format_answer, wrong)
 
 __all__ = ["check_ptr_source_accident", "check_ptr_release_distance", "check_ptr_median_distance"]
 
-N_AGES = 32561
 EPSILON = 1.0
 DELTA = 1.0 / N_AGES ** 2
 
@@ -47,7 +48,7 @@ def check_ptr_release_distance(answer) -> Verdict:
         return wrong(f"expected a finite whole number, got {type(answer).__name__}.", hint)
     k = as_whole_number(d)
     if k is None:
-        return wrong(f"{show(d)} is not a whole number: distances count records.",
+        return wrong(f"{format_answer(d)} is not a whole number: distances count records.",
                      "round the real solution of the inequality in the right direction.")
     if k < expected:
         return wrong(f"at D = {k} the test passes with probability below 0.99: D is too small.", hint)
@@ -67,5 +68,5 @@ def check_ptr_median_distance(answer) -> Verdict:
 
     expected = distance_to_high_ls(load_ages().to_numpy(dtype=float), "median", 2.0, 0, 100, "bounded")
     return check_number(answer, expected, "the distance",
-                        "A(k) of the median is max over s of X[m+s] − X[m+s−k−1] (data sorted, padded with "
-                        "0 and 100); find the first k where it is above 2.", integer=True)
+                        "A(t) of the median is the max over s = 0..t+1 of x_(r+s) − x_(r+s−t−1) (data sorted, "
+                        "padded with 0 and 100, r = (n+1)/2); find the first t where it is above 2.", integer=True)

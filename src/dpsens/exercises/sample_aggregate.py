@@ -8,13 +8,12 @@ import math
 
 import numpy as np
 
+from ..data import N_AGES
 from ._verdict import (THREE_DIGITS, Verdict, as_number, as_whole_number, check_number, checker, close,
-                       show, wrong)
+                       format_answer, wrong)
 
 __all__ = ["check_saa_source_chunks", "check_saa_source_epsilon", "check_saa_overlap_epsilon",
            "check_saa_chunks_for_noise"]
-
-N_AGES = 32561
 
 
 def _source_count(n: int, k: int) -> int:
@@ -24,19 +23,19 @@ def _source_count(n: int, k: int) -> int:
 
 @checker("a whole number")
 def check_saa_source_chunks(answer) -> Verdict:
-    """Exercise *Counting the source's chunks*: chunks produced by the source's slicing for k = 6000.
+    """Exercise *Counting the source's chunks*: chunks produced by the source's slicing for m = 6000.
 
     Precision: a count, so exactly that whole number."""
     return check_number(
         answer, _source_count(N_AGES, 6000), "the number of chunks",
-        "the source slices with chunk_size = ceil(n / k) rows; count how many slices "
+        "the source slices with chunk_size = ceil(n / m) rows; count how many slices "
         "range(0, n, chunk_size) makes.", integer=True,
     )
 
 
 @checker("a number")
 def check_saa_source_epsilon(answer) -> Verdict:
-    """Exercise *The ε the source really spends*: for k = 6000, noise Lap(60/(6000·1)) on an average over the
+    """Exercise *The ε the source really spends*: for m = 6000, noise Lap(60/(6000·1)) on an average over the
     chunks the slicing really makes.
 
     Precision: within 0.5 % (relative), so an answer rounded to 3 significant
@@ -73,26 +72,26 @@ def check_saa_overlap_epsilon(answer) -> Verdict:
     )
 
 
-@checker("the number of chunks k")
+@checker("the number of chunks m")
 def check_saa_chunks_for_noise(answer) -> Verdict:
-    """Exercise *Enough chunks*: the smallest k whose Laplace noise has standard deviation at most 0.05 years
+    """Exercise *Enough chunks*: the smallest m whose Laplace noise has standard deviation at most 0.05 years
     (bounds [20, 80], ε = 1).
 
-    Precision: a count, so exactly that whole number; a wrong k is told whether
+    Precision: a count, so exactly that whole number; a wrong m is told whether
     it is too small or too large."""
     expected = math.ceil(math.sqrt(2) * 60 / 0.05)
     if as_number(answer) is None:
         return wrong(f"expected a whole number, got {type(answer).__name__}.")
     k = as_whole_number(answer)
     if k is None:
-        return wrong(f"{show(as_number(answer))} is not a whole number: k counts chunks.",
-                     "solve √2 · 60 / (k ε) <= 0.05 and round to a whole number of chunks.")
+        return wrong(f"{format_answer(as_number(answer))} is not a whole number: m counts chunks.",
+                     "solve √2 · 60 / (m ε) <= 0.05 and round to a whole number of chunks.")
     if k == expected:
         return check_number(k, expected, "the number of chunks", "")
     if k == math.ceil(60 / 0.05):
-        return wrong(f"with k = {k:g} the *scale* is 0.05, but the standard deviation of Lap(b) is √2·b.",
-                     "solve √2 · 60 / (k ε) <= 0.05 for the smallest whole k.")
+        return wrong(f"with m = {k:g} the *scale* is 0.05, but the standard deviation of Lap(b) is √2·b.",
+                     "solve √2 · 60 / (m ε) <= 0.05 for the smallest whole m.")
     if k > expected:
-        return wrong(f"k = {k:g} is enough, but not the smallest.", "solve √2 · 60 / (k ε) <= 0.05.")
-    return wrong(f"with k = {k:g} the noise standard deviation is still above 0.05.",
-                 "solve √2 · 60 / (k ε) <= 0.05 and round up.")
+        return wrong(f"m = {k:g} is enough, but not the smallest.", "solve √2 · 60 / (m ε) <= 0.05.")
+    return wrong(f"with m = {k:g} the noise standard deviation is still above 0.05.",
+                 "solve √2 · 60 / (m ε) <= 0.05 and round up.")

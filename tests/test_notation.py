@@ -1,0 +1,113 @@
+"""The book's one notation (chapter *Notation*), checked in the chapter sources.
+
+* the retired spellings of a concept do not come back in the maths of any
+  chapter (A(k), LS_k(f, x), GS_k(f), Δf, X_{m+s} ...);
+* every ``{ref}`` to a ``notation-*`` or ``sec-dp-*`` target names a label
+  that exists;
+* every chapter that uses differential privacy or a symbol links the
+  notation page or the chapter *Differential privacy in one chapter*;
+* the figures of the package label their axes with the notation's symbols.
+"""
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pytest
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "_ext"))
+from booktoc import toc_files  # noqa: E402
+
+CHAPTERS = [ROOT / f"{f}.md" for f in toc_files(ROOT) if (ROOT / f"{f}.md").exists()]
+FENCE = re.compile(r"^```\{code-cell\}.*?^```\s*$", re.M | re.S)
+
+
+def maths(path: Path) -> list[str]:
+    """The $...$ and $$...$$ segments of a chapter's prose (code cells left out)."""
+    text = FENCE.sub("", path.read_text(encoding="utf-8"))
+    display = re.findall(r"\$\$(.+?)\$\$", text, flags=re.S)
+    text = re.sub(r"\$\$(.+?)\$\$", " ", text, flags=re.S)
+    return display + re.findall(r"(?<!\$)\$([^$\n]+?)\$", text)
+
+
+RETIRED = {
+    r"A\(k\)|A\(x, ?k\)": "A^{(t)}(x): the distance is t",
+    r"LS_k|GS_k|LS\(|GS\(": "LS_f(x), LS_{f,k}(x), GS_f, GS_{f,k}",
+    r"\\Delta f": "GS_f",
+    r"X_\{|X_[a-z]": "x_{(i)}, the order statistics from 1",
+    r"e\^\{-\\beta k\}": "e^{-\\beta t}",
+}
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_no_retired_spelling_in_the_maths(path):
+    if path.stem == "notation":
+        pytest.skip("the notation page names the literature's spellings on purpose")
+    found = [(m, hint) for m in maths(path) for pattern, hint in RETIRED.items() if re.search(pattern, m)]
+    assert not found, f"{path.stem}: retired notation {found}"
+
+
+def test_a_dataset_is_never_written_in_braces_where_it_is_called_a_release_or_x():
+    bad = []
+    for path in CHAPTERS:
+        for m in maths(path):
+            if re.fullmatch(r"\s*x'?\s*=\s*\\\{[\d, ]+\\\}\s*", m):
+                bad.append((path.stem, m))
+    assert not bad, f"datasets are multisets, written [..]: {bad}"
+
+
+def _labels(path: Path) -> set[str]:
+    text = path.read_text(encoding="utf-8")
+    return set(re.findall(r"^\((\S+)\)=\s*$", text, flags=re.M)) | set(re.findall(r":label: (\S+)", text))
+
+
+def test_references_to_the_notation_and_dp_chapter_exist():
+    labels = set().union(*(_labels(p) for p in CHAPTERS))
+    refs = set()
+    for path in CHAPTERS:
+        for target in re.findall(r"\{ref\}`(?:[^`<]*<)?([^`>]+)>?`", path.read_text(encoding="utf-8")):
+            refs.add(target.strip())
+    ours = {r for r in refs if r.startswith(("notation", "sec-dp", "chap-dp", "chap-notation"))}
+    assert ours, "no chapter links the notation page"
+    assert ours <= labels, f"missing targets: {sorted(ours - labels)}"
+
+
+@pytest.mark.parametrize("path", [p for p in CHAPTERS if p.stem not in ("notation", "references", "teachers")],
+                         ids=lambda p: p.stem)
+def test_every_chapter_links_the_notation_or_the_dp_chapter(path):
+    text = path.read_text(encoding="utf-8")
+    assert re.search(r"\{ref\}`[^`]*(notation|sec-dp|chap-dp)", text), path.stem
+
+
+def test_the_dp_chapter_comes_before_neighbours_and_defines_what_they_use():
+    stems = [p.stem for p in CHAPTERS]
+    assert stems.index("dp") < stems.index("neighbours")
+    dp = (ROOT / "chapters" / "dp.md").read_text(encoding="utf-8")
+    for label in ("def-epsilon-dp", "def-epsilon-delta-dp", "thm-laplace", "thm-composition",
+                  "thm-post-processing", "thm-group-privacy", "def-privacy-loss"):
+        assert f":label: {label}" in dp, label
+
+
+def test_figures_label_distance_t_chunks_m_and_the_proposed_bound():
+    import dpsens as ds
+    from dpsens import aggregate as ag, smooth_plots as sp
+
+    fig = sp.plot_smooth_curve(np.arange(5), {"curve": np.ones(5)}, title="t")
+    assert fig.axes[0].get_xlabel() == "distance t (records changed)"
+    fig2 = sp.plot_ptr_tradeoff([0.1, 1.0], {"d": [0, 5]}, 1.0, 3.0, title="x")
+    assert all("Δ̂" in ax.get_xlabel() for ax in fig2.axes)
+    prof = ag.saa_error_profile(np.arange(20.0, 80.0), "mean", [2, 4], 20.0, 80.0, 1.0,
+                                np.random.default_rng(0), n_partitions=2)
+    fig3 = ag.plot_saa_tradeoff({"mean": prof}, 1.0)
+    assert "chunks m" in fig3.axes[0].get_xlabel()
+    fig4 = ds.dp_plots.plot_group_log_ratios(0.0, 1.0, 1.0, (1, 2))
+    assert fig4.axes[0].get_xlabel() == "released value z"
+    for f in (fig, fig2, fig3, fig4):
+        plt.close(f)
