@@ -4,11 +4,13 @@ Chapter: *For teachers*.
 
 The chapters are MyST markdown; Colab only opens ``.ipynb`` files, and a
 plain Jupyter opens ``.md`` as a notebook only with jupytext set up.  So
-``tools/make_student.py colab`` keeps a committed ``.ipynb`` copy of every
-chapter in ``notebooks/`` (first cell: install the book's package when it is
-missing), and this extension points the launch buttons that sphinx-book-theme
-builds from ``repository.url`` in ``_config.yml`` at those copies.  Pages
-without a copy keep the theme's links.
+``tools/make_student.py colab`` keeps a committed plain-Jupyter ``.ipynb``
+copy of every chapter in ``notebooks/`` (first cell: install the book's
+package when it is missing), and this extension points the launch buttons
+that sphinx-book-theme builds from ``repository.url`` in ``_config.yml`` at
+those copies; Binder opens them in JupyterLab
+(``launch_buttons.notebook_interface``) from the environment in ``binder/``.
+Pages without a copy keep the theme's links.
 """
 from __future__ import annotations
 

@@ -15,37 +15,16 @@ ratio is measured in the same run.
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 
 import dpsens as ds
+from timing import Stopwatch, best_seconds
 
 QUERIES = list(ds.QUERIES)
 RELATIONS = ("unbounded", "bounded")
 SCHOOL_YEARS = [1, 2, 2, 2, 5, 5, 7, 8, 9, 9]
 ABSENCE_DAYS = [1, 2, 3, 4, 5, 6, 7, 8, 15, 20]
-
-
-def best_time(fn, repeat=5, min_total=0.05):
-    """Smallest time of ``repeat`` runs (each run repeated until it lasts ``min_total``)."""
-    fn()
-    loops, t = 1, 0.0
-    while True:
-        t0 = time.perf_counter()
-        for _ in range(loops):
-            fn()
-        t = time.perf_counter() - t0
-        if t >= min_total:
-            break
-        loops *= 4
-    times = [t / loops]
-    for _ in range(repeat - 1):
-        t0 = time.perf_counter()
-        for _ in range(loops):
-            fn()
-        times.append((time.perf_counter() - t0) / loops)
-    return min(times)
 
 
 def settings(quick: bool):
@@ -86,12 +65,12 @@ def part1(quick: bool):
     rows = {}
     for label, kind, args, k, rel, qs in settings(quick):
         for q in qs:
-            t0 = time.perf_counter()
-            brute = run_one(kind, args, q, k, rel, "bruteforce")
-            t_brute = time.perf_counter() - t0
+            with Stopwatch() as sw:
+                brute = run_one(kind, args, q, k, rel, "bruteforce")
+            t_brute = sw.seconds
             exact = run_one(kind, args, q, k, rel, "exact")
             assert np.isclose(exact, brute, rtol=1e-9, atol=1e-12), (label, q, k, rel, exact, brute)
-            t_exact = best_time(lambda: run_one(kind, args, q, k, rel, "exact"),
+            t_exact = best_seconds(lambda: run_one(kind, args, q, k, rel, "exact"),
                                 repeat=2 if quick else 3, min_total=0.002 if quick else 0.01)
             key = (label, rel, k)
             r = rows.setdefault(key, [0, 0.0, 0.0])
@@ -125,16 +104,16 @@ def part2(quick: bool):
                 for rel in RELATIONS for k in range(1, 11) for q in QUERIES]
 
     repeat = 3 if quick else 5
-    t_all = best_time(all_local, repeat=repeat, min_total=0.0)
-    t_sort = best_time(lambda: np.sort(ages), repeat=20, min_total=0.05)
+    t_all = best_seconds(all_local, repeat=repeat, min_total=0.0)
+    t_sort = best_seconds(lambda: np.sort(ages), repeat=20, min_total=0.05)
     print(f"\nPart 2 - Adult ages (n = {len(ages):,}), domain 0..100, all ten queries x k = 1..10 x "
           "both relations (200 calls)")
     print(f"total {t_all:.3f} s (goal < 1 s); one np.sort of the data {t_sort * 1e3:.3f} ms; "
           f"total = {t_all / t_sort:.0f} sorts, {t_all / 200 / t_sort:.1f} sorts per call")
     print(f"{'query':15s} {'ms (20 calls)':>14s}")
     for q in QUERIES:
-        t = best_time(lambda: [ds.local_sensitivity(ages, q, domain, k, rel)
-                               for rel in RELATIONS for k in range(1, 11)], repeat=2, min_total=0.0)
+        t = best_seconds(lambda: [ds.local_sensitivity(ages, q, domain, k, rel)
+                                  for rel in RELATIONS for k in range(1, 11)], repeat=2, min_total=0.0)
         print(f"{q:15s} {t * 1e3:14.1f}")
     # a spot check against brute force where it is affordable: k = 1 on the first 40 ages
     for q in QUERIES:
@@ -149,10 +128,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="skip the slowest enumerations (< 1 min)")
     args = parser.parse_args()
-    t0 = time.perf_counter()
-    part1(args.quick)
-    part2(args.quick)
-    print(f"\nbenchmark wall time {time.perf_counter() - t0:.0f} s")
+    with Stopwatch() as sw:
+        part1(args.quick)
+        part2(args.quick)
+    print(f"\nbenchmark wall time {sw.seconds:.0f} s")
 
 
 if __name__ == "__main__":

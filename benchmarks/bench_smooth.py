@@ -8,12 +8,12 @@ data in [0, 100], bounded relation (one record replaced) unless stated.
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 
 import dpsens as ds
 from dpsens import smooth as sm
+from timing import Stopwatch, best_seconds
 
 
 def beta_for(n, epsilon=1.0):
@@ -27,12 +27,10 @@ def direct_smooth(x, beta, lower, upper):
 
 
 def timed(f, *args, repeat=3):
-    best = math.inf
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = f(*args)
-        best = min(best, time.perf_counter() - t0)
-    return out, best
+    """``(f(*args), best of repeat times in seconds)``."""
+    out = []
+    best = best_seconds(lambda: out.append(f(*args)), repeat=repeat, warm_up=False)
+    return out[-1], best
 
 
 def main():
@@ -59,9 +57,9 @@ def main():
     print(f"{n:>9} {s:>12.4g} {t_fast:>10.4f}   (packed data, beta/100: little pruning)")
     # the divide and conquer alone, no pruning at all (every pair of the n/2 x n/2 rectangle is a candidate)
     eng = sm._QuantileBounded(np.sort(rng.uniform(0, 100, n)), "median", 0.0, 100.0)
-    t0 = time.perf_counter()
-    s = max(pr.smooth(beta_for(n), floor=0.0)[0] for pr in eng.problems)
-    print(f"{n:>9} {s:>12.4g} {time.perf_counter() - t0:>10.4f}   (no pruning: pure O(n log n) divide and conquer)")
+    with Stopwatch() as sw:
+        s = max(pr.smooth(beta_for(n), floor=0.0)[0] for pr in eng.problems)
+    print(f"{n:>9} {s:>12.4g} {sw.seconds:>10.4f}   (no pruning: pure O(n log n) divide and conquer)")
     ages = ds.load_ages().to_numpy(dtype=float)
     b = beta_for(len(ages))
     for relation in ("bounded", "unbounded"):

@@ -259,15 +259,15 @@ def test_style_and_laplace_figure():
 # ---------------------------------------------------------------- exercises of the neighbours chapter
 def test_neighbour_checkers():
     ex = ds.exercises
-    assert ex.check_neighbour_count(...).status == "not yet"
-    assert ex.check_neighbour_count(5).correct
-    assert ex.check_neighbour_count(6).status == "wrong"
-    assert ex.check_neighbour_count("five").status == "wrong"
-    assert ex.check_bounded_neighbours(...).status == "not yet"
-    assert ex.check_bounded_neighbours([[1, 2], [2, 3], [1, 3]]).correct
-    assert ex.check_bounded_neighbours([[2, 3], [1, 3]]).status == "wrong"          # forgot x itself
-    assert ex.check_bounded_neighbours([[1, 2], [2, 3], [1, 3], [3, 3]]).status == "wrong"  # 3,3 keeps no record
-    assert ex.check_bounded_neighbours(5).status == "wrong"
+    assert ex.check_neighbor_count(...).status == "not yet"
+    assert ex.check_neighbor_count(5).correct
+    assert ex.check_neighbor_count(6).status == "wrong"
+    assert ex.check_neighbor_count("five").status == "wrong"
+    assert ex.check_bounded_neighbors(...).status == "not yet"
+    assert ex.check_bounded_neighbors([[1, 2], [2, 3], [1, 3]]).correct
+    assert ex.check_bounded_neighbors([[2, 3], [1, 3]]).status == "wrong"          # forgot x itself
+    assert ex.check_bounded_neighbors([[1, 2], [2, 3], [1, 3], [3, 3]]).status == "wrong"  # 3,3 keeps no record
+    assert ex.check_bounded_neighbors(5).status == "wrong"
     def good(x, y):
         return sum(((Counter(x) - Counter(y)) + (Counter(y) - Counter(x))).values())
     assert ex.check_symmetric_difference(good).correct
@@ -276,4 +276,4 @@ def test_neighbour_checkers():
     assert ex.check_symmetric_difference(lambda x, y: None).status == "not yet"
     assert ex.check_symmetric_difference(...).status == "not yet"
     # a verdict never shows the expected answer
-    assert "5" not in str(ex.check_neighbour_count(4))
+    assert "5" not in str(ex.check_neighbor_count(4))

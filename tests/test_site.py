@@ -49,7 +49,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
                  "--disable-dev-shm-usage"]
 #: Pages of the table of contents that need not hold exercises.
-NO_EXERCISES = {"intro", "notation", "references", "teachers"}
+NO_EXERCISES = {"intro", "notation", "references", "teachers", "syllabus", "further_reading"}
 
 pytestmark = pytest.mark.browser
 
@@ -353,3 +353,29 @@ def test_launch_buttons_open_the_notebook_copies():
         checked += 1
     assert checked > 0, "no chapter has a notebook copy in notebooks/ (run `make colab`)"
     assert not bad, "\n".join(bad)
+
+
+def test_favicon_and_logo(open_page, site):
+    """A browser's first visit asks for /favicon.ico: the site serves one, every page links it,
+    and the sidebar shows the logo (no 404 on any of them)."""
+    import urllib.request
+
+    if not (BUILD / "index.html").exists():
+        cannot_run(f"no built site at {BUILD} (run `make book` first)")
+    with urllib.request.urlopen(site + "favicon.ico") as r:
+        body = r.read()
+    assert r.status == 200 and body[:4] == b"\x00\x00\x01\x00", "/favicon.ico is not an icon file"
+    for path in PAGES:
+        html = (BUILD / f"{path}.html").read_text(encoding="utf-8")
+        assert re.search(r'<link[^>]+rel="(?:shortcut )?icon"', html), f"{path}.html links no favicon"
+    p = open_page(f"{PAGES[0]}.html")
+    page = p.page
+    hrefs = page.evaluate("""() => Array.from(document.querySelectorAll('link[rel~="icon"]')).map(l => l.href)""")
+    assert hrefs, "the page links no favicon"
+    for href in hrefs:
+        r = p.context.request.get(href)
+        assert r.status == 200 and len(r.body()) > 0, f"favicon {href}: HTTP {r.status}"
+    logos = page.evaluate("""() => Array.from(document.querySelectorAll('img.logo__image, .navbar-brand img'))
+        .map(i => ({src: i.currentSrc, w: i.naturalWidth, alt: i.getAttribute('alt')}))""")
+    assert logos and all(x["w"] > 0 for x in logos), f"the logo does not load: {logos}"
+    assert not p.errors() and not p.failed and not p.external

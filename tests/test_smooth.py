@@ -55,6 +55,10 @@ def _f(name, y):
         return float(len(y))
     if name == "median":
         return float(np.median(y))
+    if name == "var":
+        return float(np.var(y))
+    if name == "std":
+        return float(np.std(y))
     return float(np.percentile(y, int(name.split("_")[1])))
 
 
@@ -493,3 +497,176 @@ def test_figures_are_labelled():
             assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
             assert ax.get_legend() is not None
         plt.close(fig)
+
+
+# ---------------------------------------------------------------------------------------------- huge bounds (issue 14)
+
+def test_unbounded_percentiles_with_bounds_far_larger_than_the_data():
+    """Percentiles below the median were computed on the mirrored data ``lower + upper - x``, which rounds
+    the spacing of the data away when the bounds are huge; and values were scaled by 100 (overflow near
+    1e306).  Independent check: the local sensitivity from the definition (add lower/upper, remove any
+    record) and the data shifted by a constant, which must not change A."""
+    x = np.array([1.0, 2.0, 3.0])
+    assert ds.ls_at_distance(x, "percentile_25", 0, 0, 1e16, neighbors="unbounded") == \
+        pytest.approx(_ls_percentile_unbounded_direct(x, 25, 0, 1e16)) == pytest.approx(0.75)
+    for name, p in (("percentile_25", 25), ("percentile_75", 75), ("percentile_90", 90)):
+        for lo, up in ((0.0, 1e306), (-1e306, 1e306), (-1e307, 0.0)):
+            y = np.array([1.0, 2.0, 3.0, 7.0]) if lo >= 0 else np.array([-7.0, -3.0, -2.0, -1.0])
+            got = ds.ls_at_distance(y, name, 0, lo, up, neighbors="unbounded")
+            assert np.isfinite(got) and got == pytest.approx(_ls_percentile_unbounded_direct(y, p, lo, up), rel=1e-12)
+            s = ds.smooth_sensitivity(y, name, 0.1, lo, up, neighbors="unbounded")
+            # A(t) <= max(q, 1-q) (upper - lower), and S >= A(0)
+            assert got <= s <= max(p, 100 - p) / 100 * (up - lo)
+    # the unbounded mean mirrored the same way for its downward terms
+    for lo, up in ((0.0, 1e16), (-1e16, 10.0)):
+        y = np.array([1.0, 2.0, 3.0])
+        assert ds.ls_at_distance(y, "mean", 0, lo, up, neighbors="unbounded") == \
+            pytest.approx(_ls_mean_unbounded_direct(y, lo, up), rel=1e-12)
+    # small bounds: unchanged by the fix (mirror of a 25th percentile is the 75th)
+    rng = np.random.default_rng(14)
+    z = rng.uniform(0, 10, 40)
+    a25 = sm.ls_curve(z, "percentile_25", 30, 0, 10, "unbounded")
+    a75 = sm.ls_curve(10 - z, "percentile_75", 30, 0, 10, "unbounded")
+    assert a25 == pytest.approx(a75, abs=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------- restricted engines
+
+def _full_engine_smooth(x, name, beta, lo, up, relation):
+    """The smooth sensitivity from the full (unrestricted) engine: every candidate pair considered."""
+    xs = np.sort(np.asarray(x, dtype=float))
+    return sm._engine(name, xs, float(lo), float(up), relation).smooth(beta)[0]
+
+
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+def test_smooth_from_restricted_engines_equals_the_full_engine(relation):
+    """The fast path builds engines that only see pairs within a reach of the percentile and proves with an
+    upper bound U(t) >= A(t) that no longer distance can win.  Against the full engine (the divide and
+    conquer over every pair, itself checked against brute force and the NRS07 formula above) on data
+    where long distances matter: a far gap (two clusters), ties, packed values, heavy tails, small and
+    large beta."""
+    rng = np.random.default_rng(1818)
+    checked = 0
+    for trial in range(24):
+        n = int(rng.integers(300, 3000))
+        kind = trial % 4
+        if kind == 0:
+            x = rng.uniform(0, 100, n)
+        elif kind == 1:
+            x = np.round(rng.normal(50, 5, n)).clip(0, 100)                        # ties
+        elif kind == 2:
+            x = np.concatenate((rng.uniform(10, 10.01, n // 2), rng.uniform(90, 90.01, n - n // 2)))  # far gap
+        else:
+            x = (rng.pareto(1.5, n) * 3).clip(0, 100)                              # heavy tail
+        beta = float(rng.choice([1e-3, 0.01, 0.05, 0.3, 2.0]))
+        for name in QUANTILES:
+            s = ds.smooth_sensitivity(x, name, beta, 0, 100, relation)
+            assert s == pytest.approx(_full_engine_smooth(x, name, beta, 0, 100, relation), rel=1e-9, abs=1e-300), \
+                (trial, name, beta, n)
+            checked += 1
+    assert checked == 120
+
+
+# ---------------------------------------------------------------------------------------------- var / std bound
+
+def _ls_var_std_definition(y, lo, up, relation, name):
+    """LS of np.var / np.std at y from the definition: every record replaced by (or every addition of) one
+    of 2001 evenly spaced values plus the interior optimum's neighbourhood, every removal."""
+    y = np.asarray(y, dtype=float)
+    f = np.var if name == "var" else np.std
+    fy = float(f(y))
+    grid = np.linspace(lo, up, 2001)
+    best = 0.0
+    if relation == "bounded":
+        for i in range(len(y)):
+            z = np.repeat(y[None, :], len(grid), axis=0)
+            z[:, i] = grid
+            best = max(best, float(np.max(np.abs(f(z, axis=1) - fy))))
+    else:
+        z = np.concatenate((np.repeat(y[None, :], len(grid), axis=0), grid[:, None]), axis=1)
+        best = max(best, float(np.max(np.abs(f(z, axis=1) - fy))))
+        if len(y) >= 2:
+            best = max(best, max(abs(float(f(np.delete(y, i))) - fy) for i in range(len(y))))
+    return best
+
+
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+def test_var_std_bound_at_distance_zero_is_the_exact_local_sensitivity(relation):
+    """B(0) is the exact local sensitivity on the continuous interval: against the definition on a fine grid
+    (the grid misses the interior optimum of a decrease by at most O(spacing^2))."""
+    from dpsens._smooth_var import exact_ls
+    rng = np.random.default_rng(31)
+    for trial in range(30):
+        n = int(rng.integers(1, 9))
+        x = np.sort(rng.uniform(0, 1, n) if trial % 3 else rng.choice([0.0, 0.5, 1.0], n))
+        ls_var, ls_std = exact_ls(x, relation)
+        assert ls_var == pytest.approx(_ls_var_std_definition(x, 0, 1, relation, "var"), abs=2e-6)
+        assert ls_std == pytest.approx(_ls_var_std_definition(x, 0, 1, relation, "std"), abs=2e-3 if n > 1 else 1e-9)
+        assert ls_std >= _ls_var_std_definition(x, 0, 1, relation, "std") - 1e-12    # never below the grid
+
+
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+def test_var_std_bound_is_above_the_neighbour_graph_search(relation):
+    """B(t) >= A(t) found by the breadth-first search over integer datasets (a lower bound on the true A),
+    and the smooth bound >= max_t e^{-beta t} A(t) over the distances searched."""
+    from dpsens._smooth_var import VarBound
+    rng = np.random.default_rng(32)
+    for trial in range(25):
+        n = int(rng.integers(1, 5))
+        lower, upper = 0, int(rng.integers(1, 5))
+        x = [int(v) for v in rng.integers(lower, upper + 1, n)]
+        t_max = 3 if relation == "bounded" else max(1, min(3, 6 - n))
+        for name in ("var", "std"):
+            a = brute_A(x, name, t_max, lower, upper, relation)
+            u = np.sort(np.asarray(x, dtype=float) - lower) / (upper - lower)
+            b = VarBound(u, name, relation).B(np.arange(t_max + 1)) * (upper - lower) ** (2 if name == "var" else 1)
+            assert np.all(b >= a - 1e-12), (relation, name, x, upper, a, b)
+            for beta in (0.1, 1.0):
+                s = sm.smooth_sensitivity_bound(x, name, beta, lower, upper, relation)
+                assert s >= np.max(np.exp(-beta * np.arange(t_max + 1)) * a) - 1e-12
+
+
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+def test_var_std_bound_is_smooth_over_neighbours(relation):
+    """Admissibility, checked directly: B_x(t) <= B_x'(t + 1) for a neighbour x' (one record replaced, or
+    added, or removed), hence S(x) <= e^beta S(x')."""
+    from dpsens._smooth_var import VarBound
+    rng = np.random.default_rng(33)
+    for trial in range(60):
+        n = int(rng.integers(2, 30))
+        x = np.round(rng.uniform(0, 1, n), 2) if trial % 2 else rng.beta(0.3, 0.3, n)
+        if relation == "bounded":
+            xp = x.copy()
+            xp[int(rng.integers(n))] = float(rng.choice([0.0, 1.0, rng.uniform()]))
+        elif trial % 3:
+            xp = np.append(x, float(rng.choice([0.0, 1.0, rng.uniform()])))
+        else:
+            xp = np.delete(x, int(rng.integers(n)))
+        for name in ("var", "std"):
+            bx = VarBound(np.sort(x), name, relation).B(np.arange(0, 12))
+            bxp = VarBound(np.sort(xp), name, relation).B(np.arange(1, 13))
+            assert np.all(bx <= bxp * (1 + 1e-12) + 1e-15), (name, relation, trial)
+            bxp0 = VarBound(np.sort(xp), name, relation).B(np.arange(0, 12))
+            bx1 = VarBound(np.sort(x), name, relation).B(np.arange(1, 13))
+            assert np.all(bxp0 <= bx1 * (1 + 1e-12) + 1e-15)
+            for beta in (0.05, 0.5):
+                s, sp = (sm.smooth_sensitivity_bound(v, name, beta, 0, 1, relation) for v in (x, xp))
+                assert s <= math.exp(beta) * sp * (1 + 1e-12) and sp <= math.exp(beta) * s * (1 + 1e-12)
+
+
+def test_var_std_bound_on_the_ages_is_below_the_global_sensitivity():
+    """On the Adult ages the bound lies between the exact local sensitivity and a dataset's local sensitivity
+    that witnesses the global sensitivity is at least as large: all records at 0 and one moved to 100
+    (bounded), {0, 100} with one removed (unbounded)."""
+    ages = ds.load_ages().to_numpy(dtype=float)
+    n = len(ages)
+    beta = 1 / (2 * math.log(2 * n ** 2))
+    witness = {("var", "bounded"): 100 ** 2 * (n - 1) / n ** 2, ("std", "bounded"): 100 * math.sqrt(n - 1) / n,
+               ("var", "unbounded"): 100 ** 2 / 4, ("std", "unbounded"): 50.0}
+    for (name, relation), gs_low in witness.items():
+        s = sm.smooth_sensitivity_bound(ages, name, beta, 0, 100, relation)
+        ls = ds.local_sensitivity(ages, name, ds.Domain(range(101)), neighbors=relation)
+        assert ls <= s * (1 + 1e-9) and s < gs_low, (name, relation, ls, s, gs_low)
+    with pytest.raises(ValueError, match="smooth_sensitivity_bound"):
+        ds.smooth_sensitivity(ages, "var", beta, 0, 100)
+    assert sm.smooth_sensitivity_bound(ages, "median", beta, 0, 100) == ds.smooth_sensitivity(ages, "median", beta, 0, 100)

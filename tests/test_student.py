@@ -153,8 +153,11 @@ def test_student_notebook_drops_solutions_keeps_the_rest(chapter_nb):
     assert code[1] == "answer = ...  # your answer\nds.exercises.check_a(answer)"
     # exercise b had no student cell: the solution becomes a placeholder keeping the check call
     assert code[2] == "f = ...  # your answer here\nresult = ...  # your answer here\nds.exercises.check_b(f, n=result)"
-    assert code[3] == "print(x)"
-    assert len(code) == 4
+    # the remove-cell `print(x)` sets no name a later cell needs: dropped, not shown as code to read
+    assert len(code) == 3
+    # the prompts are plain Jupyter Markdown: a titled quoted block, no MyST left
+    assert "> **Exercise 1**\n>\n> What is x + 1?" in text and "> **Exercise 2**\n>\n> Write f." in text
+    assert ":label:" not in text and "{exercise}" not in text
     assert nb.cells[0].metadata["tags"] == ["student-intro"]
     assert chapter_nb.cells[-1].source.startswith("# NBVAL"), "the chapter itself is not modified"
 
@@ -170,10 +173,29 @@ def test_colab_copy_has_setup_cell_first(chapter_nb):
     url, branch = ms.repository()
     assert nb.cells[1].metadata["tags"] == ["colab-setup"]
     setup = nb.cells[1].source
-    assert f'"{url}", "{branch}"' in setup and "pip" in setup and "-e" in setup
+    assert f'os.environ.get("DPSENS_BOOK_REPO", "{url}")' in setup
+    assert f'os.environ.get("DPSENS_BOOK_BRANCH", "{branch}")' in setup
+    # the package without its dependencies, then only the absent requirements: Colab's versions stay
+    assert '"--no-deps", book' in setup and "-e" not in setup.split()
+    for req in ms.requirements():
+        assert repr(req) in setup
     ast.parse(setup)
-    # then the whole chapter, solutions included
-    assert [c.source for c in nb.cells[2:]] == [ms.MARK.sub("", c.source) for c in chapter_nb.cells]
+    # then the whole chapter, solutions included but folded away
+    text = "\n".join(c.source for c in nb.cells[2:])
+    assert "SECRET" in text and "Prose after the solution stays." in text
+    assert "<summary><b>Solution to Exercise 1</b></summary>" in text
+    solutions = [c for c in nb.cells if "solution" in c.metadata.get("tags", [])]
+    assert len(solutions) == 2 and all(c.metadata["jupyter"]["source_hidden"] for c in solutions)
+    assert "NBVAL_CHECK_OUTPUT" not in text
+
+
+def test_dependency_floors_accept_colabs_versions():
+    """Colab (Python 3.12) ships numpy 2.0.2, pandas 2.2.2, matplotlib 3.10.0, ipywidgets 7.7.1, scipy 1.14.1."""
+    from packaging.requirements import Requirement
+    colab = {"numpy": "2.0.2", "pandas": "2.2.2", "matplotlib": "3.10.0", "ipywidgets": "7.7.1",
+             "scipy": "1.14.1", "pillow": "11.1.0", "tqdm": "4.67.1"}
+    for req in map(Requirement, ms.requirements()):
+        assert req.specifier.contains(colab[req.name], prereleases=True), f"{req} rejects Colab's {colab[req.name]}"
 
 
 def test_colab_setup_cell_is_a_no_op_where_the_package_is_installed(tmp_path):
@@ -213,7 +235,7 @@ HELPER = textwrap.dedent('''\
 def audit_notebook(stem: str):
     """The student notebook of `stem` with audit cells (see the module docstring)."""
     chapter = ms.read_chapter(stem)
-    student = ms.student_notebook(chapter)
+    student = ms.student_notebook(chapter, stem)
     # the worked solutions, in order, keyed by the checker functions they call
     solutions = []
     inside = False
@@ -283,7 +305,9 @@ def test_student_notebook_runs_and_checkers_answer(executions, stem):
     assert not unmatched, f"worked solutions not matched to an exercise cell: {unmatched}"
     student = [c for c in nb.cells if "student" in c.metadata.get("tags", [])]
     worked = [c for c in nb.cells if "solution" in c.metadata.get("tags", []) and AUDIT_TAG in c.metadata["tags"]]
-    n_exercises = sum(c.source.count("{exercise}") for c in ms.read_chapter(stem).cells if c.cell_type == "markdown")
+    # proof exercises (``:class: proof-exercise``) have a worked proof but no checker cell
+    n_exercises = sum(c.source.count("{exercise}") - c.source.count(":class: proof-exercise")
+                      for c in ms.read_chapter(stem).cells if c.cell_type == "markdown")
     assert len(worked) == n_solutions
     if stem != "intro":
         assert n_exercises >= 1 and len(student) >= n_exercises, (

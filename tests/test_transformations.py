@@ -65,7 +65,7 @@ def test_flat_map_keeps_at_most_m_rows_and_removal_of_each_row_costs_min_len_m()
 def test_flat_map_bound_over_random_neighbours_and_reached():
     rng = np.random.default_rng(1)
     for m in (1, 2, 3):
-        pairs = ((x, T.row_neighbour(x, rng, lambda g: T.films_table(g, 1).iloc[0].to_dict()))
+        pairs = ((x, T.row_neighbor(x, rng, lambda g: T.films_table(g, 1).iloc[0].to_dict()))
                  for x in (T.films_table(rng, 5) for _ in range(60)))
         assert T.largest_change(lambda d: T.flat_map(d, _split, m), pairs) == m
 
@@ -88,7 +88,7 @@ def test_public_join_stability_is_max_multiplicity_exhaustively():
 def test_public_join_random_neighbours():
     rng = np.random.default_rng(3)
     states = T.states_table()
-    pairs = ((x, T.row_neighbour(x, rng, lambda g: T.people_table(g, 1).iloc[0].to_dict()))
+    pairs = ((x, T.row_neighbor(x, rng, lambda g: T.people_table(g, 1).iloc[0].to_dict()))
              for x in (T.people_table(rng, 5) for _ in range(80)))
     assert T.largest_change(lambda d: T.public_join(d, states, "zipcode"), pairs) == 2
 
@@ -157,8 +157,8 @@ def _join_pairs(rng, n_x, n_nb):
         u, p = T.users_purchases_tables(rng, 2, 3, min_rows=1)
         for _ in range(n_nb):
             yield (u, p), (
-                T.row_neighbour(u, rng, lambda g: {"user_id": int(g.integers(2)), "name": f"name {int(g.integers(100))}"}),
-                T.row_neighbour(p, rng, lambda g: {"user_id": int(g.integers(2)), "item": f"item {int(g.integers(100))}"}))
+                T.row_neighbor(u, rng, lambda g: {"user_id": int(g.integers(2)), "name": f"name {int(g.integers(100))}"}),
+                T.row_neighbor(p, rng, lambda g: {"user_id": int(g.integers(2)), "item": f"item {int(g.integers(100))}"}))
 
 
 @pytest.mark.parametrize("args, seed", [((2, 2, "drop_excess", "drop_excess"), 11),
@@ -199,7 +199,7 @@ def test_per_id_bounds_random_and_worst_case(g, r):
         return d.groupby("shop").size()
     rng = np.random.default_rng(20 + g + r)
     xs = [T.purchases_table(rng, 4, 4, 5) for _ in range(40)]
-    pairs = [(x, T.id_neighbour(x, "user_id", rng)) for x in xs for _ in range(3)]
+    pairs = [(x, T.id_neighbor(x, "user_id", rng)) for x in xs for _ in range(3)]
     l1, l2 = T.largest_change(counts, pairs, "l1"), T.largest_change(counts, pairs, "l2")
     assert l1 <= T.per_id_sensitivity(g, r, "l1") and l2 <= T.per_id_sensitivity(g, r, "l2") + 1e-12
     # the worst case: user 0 in g + 1 shops with r + 1 rows in each

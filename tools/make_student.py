@@ -1,7 +1,11 @@
-"""Notebooks generated from the chapters: student notebooks and Colab/Binder copies.
+"""Notebooks generated from the chapters: student handouts and Binder/Colab copies.
 
 The chapters (``chapters/<stem>.md``, MyST markdown notebooks) are the only
-source.  This tool derives two kinds of ``.ipynb`` from them:
+source.  This tool derives two kinds of ``.ipynb`` from them, both through the
+one converter ``tools/myst_to_jupyter.py`` (every MyST directive and role as
+plain Jupyter Markdown -- exercises as "Exercise N (title)" blocks, glued
+numbers as their values, citations and cross-references as links to the
+website -- and the book's hidden plumbing cells dropped or folded away):
 
 ``student`` (``make student``) -> ``student/<stem>.ipynb`` (not committed)
     Handouts for a class.  Every worked solution is removed:
@@ -20,12 +24,21 @@ source.  This tool derives two kinds of ``.ipynb`` from them:
       in Colab).
 
 ``colab`` (``make colab``) -> ``notebooks/<stem>.ipynb`` (committed)
-    The full chapter, solutions included, with a first cell that installs the
-    book's package when it is missing (Colab: ``git clone`` the repository and
-    ``pip install -e`` it, so the data ship with it).  The website's Colab and
-    Binder launch buttons open these copies (``_ext/launch_notebooks.py``).
+    The full chapter, each worked solution folded in a ``<details>`` block
+    (its code cells collapsed), after a set-up cell that installs the book's
+    package where it is missing (Colab: a shallow ``git clone``, then
+    ``pip install --no-deps`` of the package with its data and ``pip install``
+    of only those requirements that are absent -- nothing Colab has is
+    upgraded).  ``DPSENS_BOOK_REPO``/``DPSENS_BOOK_BRANCH`` override where it
+    clones from (the tests use a local clone).  The website's Colab and Binder
+    launch buttons open these copies (``_ext/launch_notebooks.py``).
     ``check-colab`` fails when they are out of date (``tests/test_student.py``
     runs the same check).
+
+The glued numbers come from ``tests/notebooks/<stem>.ipynb``, where
+``tools/nbval_notebooks.py record`` keeps them from the executed chapter: so
+converting needs no kernel, and re-recording a chapter (required after any
+change to it) refreshes its numbers.
 
 Usage: ``python tools/make_student.py student|colab|check-colab [stem ...]``.
 """
@@ -43,6 +56,10 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "_ext"))
 from booktoc import toc_files  # noqa: E402  (the one reader of _toc.yml)
+
+sys.path.insert(0, str(ROOT / "tools"))
+import myst_to_jupyter as m2j  # noqa: E402  (the MyST -> Jupyter converter)
+from nbval_notebooks import glue_values  # noqa: E402  (the glued values of the executed chapters)
 
 CHAPTERS = ROOT / "chapters"
 STUDENT = ROOT / "student"
@@ -74,6 +91,23 @@ def toc_chapters() -> list[str]:
 
 def read_chapter(stem: str):
     return jupytext.read(CHAPTERS / f"{stem}.md")
+
+
+_BOOK = []
+
+
+def book() -> m2j.Book:
+    """Labels, page titles and citations of the whole book (read once)."""
+    if not _BOOK:
+        _BOOK.append(m2j.load_book(ROOT))
+    return _BOOK[0]
+
+
+def requirements() -> list[str]:
+    """The package's run-time requirements (pyproject ``dependencies`` + the ``widgets`` extra)."""
+    import tomllib
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    return list(project["dependencies"]) + list(project.get("optional-dependencies", {}).get("widgets", []))
 
 
 # --------------------------------------------------------------------------- student
@@ -118,8 +152,11 @@ def placeholder(source: str) -> str:
     return "\n".join(body + checks)
 
 
-def student_notebook(nb):
-    """The student version of a chapter notebook (a new object)."""
+def student_notebook(nb, stem: str | None = None):
+    """The student version of a chapter notebook (a new object), as plain Jupyter.
+
+    ``stem`` names the chapter whose recorded glue values fill ``{glue:text}``.
+    """
     nb = nbformat.from_dict(nb)  # deep copy
     cells, inside, seen_checks = [], False, set()
     for cell in nb.cells:
@@ -154,29 +191,54 @@ def student_notebook(nb):
     intro.metadata["tags"] = ["student-intro"]
     setup = nbformat.v4.new_code_cell(setup_source())  # so a handout also runs in Colab
     setup.metadata["tags"] = ["colab-setup"]
-    nb.cells = [intro, setup] + cells
+    nb.cells = cells
+    nb = m2j.convert(nb, stem or "?", book(), glue_values(stem) if stem else {})
+    nb.cells = [intro, setup] + list(nb.cells)
+    _plain_metadata(nb)
     return nb
 
 
 # --------------------------------------------------------------------------- colab
 def setup_source() -> str:
     url, branch = repository()
-    return f'''# Set-up for Colab (or any Python without the book's package): clone the
-# book's repository and install its package `dpsens` with the data.
-# Nothing happens where `dpsens` is already installed (Binder, `make book`).
+    reqs = requirements()
+    names = [re.split(r"[<>=!~\[; ]", r, maxsplit=1)[0] for r in reqs]
+    pairs = ",\n".join(f"        ({n!r}, {r!r})" for n, r in zip(names, reqs))
+    return f'''# Set-up: run this cell first.  Where the book's package `dpsens` is missing
+# (Colab, a plain Jupyter) it fetches the book's repository and installs the
+# package with its data, plus only those of its requirements that are absent:
+# nothing already installed is upgraded or replaced.  Where `dpsens` is
+# installed (Binder, `make book`) it does nothing.
+import importlib
 import importlib.util
+import os
 import sys
 
 if importlib.util.find_spec("dpsens") is None:
     import subprocess
-    from pathlib import Path
+    from importlib.metadata import PackageNotFoundError, version
 
-    REPO, BRANCH = "{url}", "{branch}"
-    book = Path.cwd() / "{url.rsplit("/", 1)[-1]}"
-    if not book.exists():
-        subprocess.run(["git", "clone", "--depth", "1", "--branch", BRANCH, REPO, str(book)], check=True)
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "-e", str(book)], check=True)
-    sys.path.insert(0, str(book / "src"))  # usable without restarting the kernel
+    REPO = os.environ.get("DPSENS_BOOK_REPO", "{url}")
+    BRANCH = os.environ.get("DPSENS_BOOK_BRANCH", "{branch}")
+    book = os.path.join(os.getcwd(), "{url.rsplit("/", 1)[-1]}")
+    if not os.path.isdir(book):
+        subprocess.run(["git", "clone", "--quiet", "--depth", "1", "--branch", BRANCH, REPO, book], check=True)
+    pip = [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    subprocess.run(pip + ["--no-deps", book], check=True)
+
+    def _missing(name):
+        try:
+            version(name)
+            return False
+        except PackageNotFoundError:
+            return True
+
+    absent = [req for name, req in [
+{pairs},
+    ] if _missing(name)]
+    if absent:
+        subprocess.run(pip + absent, check=True)
+    importlib.invalidate_caches()
 if importlib.util.find_spec("myst_nb") is None:
     # The chapters `glue` numbers into the book's text; here a glued value
     # is simply shown (or skipped when display=False).
@@ -193,24 +255,30 @@ if importlib.util.find_spec("myst_nb") is None:
 
 
 def colab_notebook(nb, stem: str):
-    """The Colab/Binder copy of a chapter: a set-up cell, then the chapter unchanged."""
+    """The Binder/Colab copy of a chapter: a set-up cell, then the chapter as plain Jupyter."""
     nb = nbformat.from_dict(nb)
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.source = MARK.sub("", cell.source)
+    nb = m2j.convert(nb, stem, book(), glue_values(stem))
     url, branch = repository()
     note = nbformat.v4.new_markdown_cell(
         f"*This notebook is generated from [`chapters/{stem}.md`]({url}/blob/{branch}/chapters/{stem}.md) "
         "by `tools/make_student.py colab`; edit the chapter, not this file. Run the first cell once: "
-        "it installs the book's package where it is missing (Colab).*")
+        "it installs the book's package where it is missing (Colab). The chapter is also a page of "
+        f"[the book's website]({book().page_url(stem)}).*")
     note.metadata["tags"] = ["colab-note"]
     setup = nbformat.v4.new_code_cell(setup_source())
     setup.metadata["tags"] = ["colab-setup"]
     nb.cells = [note, setup] + list(nb.cells)
+    _plain_metadata(nb)
+    return nb
+
+
+def _plain_metadata(nb) -> None:
     nb.metadata.pop("jupytext", None)
     nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
     nb.metadata["language_info"] = {"name": "python"}
-    return nb
 
 
 def _normalise(nb):
@@ -231,7 +299,7 @@ def write_student(stems=None) -> list[Path]:
     paths = []
     for stem in stems or toc_chapters():
         path = STUDENT / f"{stem}.ipynb"
-        path.write_text(render(student_notebook(read_chapter(stem))))
+        path.write_text(render(student_notebook(read_chapter(stem), stem)))
         paths.append(path)
     return paths
 

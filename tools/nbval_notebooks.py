@@ -8,6 +8,10 @@ tool keeps one reference notebook per chapter in ``tests/notebooks/``:
     Convert every chapter to a notebook, execute it, and keep the outputs of
     the cells marked ``# NBVAL_CHECK_OUTPUT`` only (the published numbers);
     other outputs are dropped, nbval-lax runs those cells without comparing.
+    The values the chapter ``glue``s into its prose (outputs carrying
+    ``metadata.scrapbook``) are kept too, from every cell: nbval-lax does not
+    compare them, and ``tools/make_student.py`` writes them into the
+    Binder/Colab notebooks and the handouts in place of ``{glue:text}``.
 ``check``
     Fail, naming the chapter, if a reference notebook's code differs from its
     chapter's -- i.e. someone edited a chapter and forgot ``make nbval-refs``.
@@ -40,6 +44,26 @@ def code_sources(nb) -> list[str]:
     return [c.source.strip() for c in nb.cells if c.cell_type == "code"]
 
 
+def is_glue(output) -> bool:
+    """Whether a cell output is a value glued into the prose (myst_nb.glue)."""
+    return "scrapbook" in output.get("metadata", {})
+
+
+def glue_values(name: str) -> dict:
+    """{glue name: mime bundle} recorded in ``tests/notebooks/<name>.ipynb``."""
+    ref = REFS / f"{name}.ipynb"
+    if not ref.exists():
+        return {}
+    values = {}
+    for cell in nbformat.read(ref, as_version=4).cells:
+        for out in cell.get("outputs", []):
+            if is_glue(out):
+                prefix = out["metadata"]["scrapbook"].get("mime_prefix", "")
+                values[out["metadata"]["scrapbook"]["name"]] = {
+                    k[len(prefix):]: v for k, v in out["data"].items() if k.startswith(prefix)}
+    return values
+
+
 def record(names=None) -> None:
     REFS.mkdir(parents=True, exist_ok=True)
     for name, nb in chapter_notebooks():
@@ -56,7 +80,7 @@ def record(names=None) -> None:
                 count += 1
                 cell.execution_count = count
                 if MARK not in cell.source:
-                    cell.outputs = []
+                    cell.outputs = [o for o in cell.outputs if is_glue(o)]
                 for out in cell.outputs:
                     if "execution_count" in out:
                         out["execution_count"] = count

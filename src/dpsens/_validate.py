@@ -1,4 +1,4 @@
-"""Input checks shared by every public function of :mod:`dpsens`.
+"""Input checks shared by every public function of :mod:`dpsens` (so by every chapter).
 
 Each checker either returns a clean value or raises ``ValueError`` /
 ``TypeError`` with a message that names the argument, shows what was given and
@@ -13,21 +13,64 @@ import numpy as np
 RELATIONS = ("unbounded", "bounded")
 
 
+def _object_to_float(arr: np.ndarray, name: str) -> np.ndarray:
+    """Python numbers (int, Fraction, Decimal, ...) in an object array, as floats, or raise."""
+    out = np.empty(arr.shape, dtype=float)
+    for i, v in enumerate(arr.ravel()):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Number) or \
+                isinstance(v, numbers.Complex) and not isinstance(v, numbers.Real) and \
+                type(v).__name__ != "Decimal":
+            kind = "a boolean" if isinstance(v, (bool, np.bool_)) else f"{v!r} of type {type(v).__name__}"
+            raise TypeError(f"{name} must hold numbers only (int or float); it contains {kind}")
+        try:
+            f = float(v)
+        except (OverflowError, ValueError, TypeError):
+            f = float("nan") if v != v else float("inf")
+        if not np.isfinite(f) and v == v and abs(v) != float("inf"):
+            raise ValueError(f"{name} holds a value beyond the float range (|value| <= 1.8e308): "
+                             f"{str(v)[:40]}")
+        out.flat[i] = f
+    return out
+
+
 def as_data(x, name: str = "x", allow_empty: bool = False) -> np.ndarray:
     """Return ``x`` as a 1-D float array of finite numbers, or raise.
 
-    Accepts lists, tuples, numpy arrays and pandas Series.
+    Accepts lists, tuples, numpy arrays and pandas Series of integers or
+    floats (any numpy width, pandas' nullable ``Int64`` / ``Float64`` without
+    missing values, Python ints, ``Fraction`` and ``Decimal``).  Booleans are
+    refused (``True`` is not a measurement): convert them with ``astype(int)``
+    if 0/1 is meant.  Values beyond the float range are refused, not turned
+    into infinity.
     """
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{name} must be a sequence of numbers, got the string {x!r}")
-    if isinstance(x, numbers.Number):
+    if isinstance(x, (numbers.Number, np.generic)):
         raise TypeError(
             f"{name} must be a sequence of numbers (a list, numpy array or pandas Series), "
             f"got the single number {x!r}"
         )
+    if isinstance(x, (list, tuple)) and any(isinstance(v, (bool, np.bool_)) for v in x):
+        raise TypeError(f"{name} must hold numbers (int or float), not booleans; "
+                        f"convert them with int() if 0/1 is meant")
     values = getattr(x, "to_numpy", None)
-    arr = np.asarray(values() if callable(values) else x)
-    if arr.dtype == object or arr.dtype.kind not in "biuf":
+    if callable(values):
+        dtype = getattr(x, "dtype", None)
+        kind = getattr(dtype, "kind", "")
+        if kind == "b" or str(dtype) == "boolean":
+            raise TypeError(f"{name} must hold numbers (int or float), not booleans (dtype {dtype}); "
+                            f"convert with .astype(int) if 0/1 is meant")
+        if kind in "iuf" and getattr(x, "hasnans", False):
+            raise ValueError(f"{name} must hold finite numbers only; it has missing values (NA/NaN)")
+        arr = values(dtype=float) if kind in "iuf" and not isinstance(x, np.ndarray) else values()
+    else:
+        arr = np.asarray(x)
+    if arr.dtype.kind == "b":
+        raise TypeError(f"{name} must hold numbers (int or float), not booleans; "
+                        f"convert with .astype(int) if 0/1 is meant")
+    if arr.dtype == object and arr.ndim == 1:
+        arr = _object_to_float(arr, name)
+    if arr.dtype == object or arr.dtype.kind not in "iuf":
         raise TypeError(
             f"{name} must hold numbers only (int or float); got values of dtype {arr.dtype}"
         )
@@ -35,11 +78,48 @@ def as_data(x, name: str = "x", allow_empty: bool = False) -> np.ndarray:
         raise ValueError(f"{name} must be one-dimensional, got an array of shape {arr.shape}")
     if arr.size == 0 and not allow_empty:
         raise ValueError(f"{name} must not be empty")
+    if arr.dtype.kind == "f" and arr.dtype.itemsize > 8 and np.all(np.isfinite(arr)):
+        big = np.abs(arr) > np.finfo(float).max
+        if np.any(big):
+            raise ValueError(f"{name} holds a value beyond the float range (|value| <= 1.8e308): "
+                             f"{arr[big][0]!r}")
     arr = arr.astype(float)
     if not np.all(np.isfinite(arr)):
         bad = arr[~np.isfinite(arr)][0]
-        raise ValueError(f"{name} must hold finite numbers only; it contains {bad!r} (NaN or infinity)")
+        raise ValueError(f"{name} must hold finite numbers only; it contains {float(bad)!r} (NaN or infinity)")
     return arr
+
+
+#: Magnitudes outside [2**-400, 2**400] are rescaled by a power of two
+#: (exact) before squaring or summing; see :func:`power_of_two_scale`.
+SAFE_EXPONENT = 400
+
+
+def power_of_two_scale(*arrays) -> int:
+    """Exponent ``e`` such that the largest magnitude of the arrays over ``2**e`` is in [0.5, 1).
+
+    Every query of the book is positively homogeneous (``f(c x) = c f(x)``,
+    the variance ``c**2 f(x)``, the count unchanged), and dividing by a power
+    of two is exact, so an engine can compute on ``x / 2**e`` and multiply
+    back: no square or sum overflows on the way.  Returns 0 for all zeros.
+    """
+    m = max((float(np.max(np.abs(a))) for a in arrays if np.size(a)), default=0.0)
+    return int(np.frexp(m)[1]) if m > 0 else 0
+
+
+def scale_back(value: float, exponent: int, what: str) -> float:
+    """``value * 2**exponent`` (exact) as a float, or the ValueError of :func:`check_result`."""
+    with np.errstate(over="ignore", under="ignore"):
+        return check_result(np.ldexp(value, exponent), what)
+
+
+def check_result(value: float, what: str) -> float:
+    """Return ``value`` as a float if it is finite, else a ValueError saying ``what`` overflowed."""
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"{what} is beyond the largest float (about 1.8e308); use data or a "
+                         "universe with smaller magnitudes")
+    return value
 
 
 def as_int(value, name: str, minimum: int | None = None, maximum: int | None = None) -> int:

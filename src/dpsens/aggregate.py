@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ._validate import as_bounds, as_data, as_int, as_positive
-from .mechanisms import _split_reduce, check_rng, chunk_answers
+from .mechanisms import check_rng, chunk_answers
 from .plots import PALETTE, line_style
 from .queries import check_query
 

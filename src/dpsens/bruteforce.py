@@ -14,21 +14,22 @@ Before it starts, the oracle counts the neighbours it would visit and refuses
 to start beyond ``max_neighbors`` (raise the limit if you mean it).  For
 global sensitivity the count itself can be long, so bounds per release and,
 if they do not decide, a sample of releases come first: far above the limit
-the refusal is immediate and gives the estimate.  Runs (and counts) that take
-more than about a second show a progress bar.
+the refusal is immediate and gives the estimate.  With ``progress=True``,
+runs (and counts) that take more than about a second show a progress bar; the
+default is no bar, so that what a cell prints never depends on how busy the
+machine is (the book's checked outputs must not change with the load).
 """
 from __future__ import annotations
 
-from collections import Counter
-from itertools import combinations_with_replacement
+import math
 from math import comb
 
 import numpy as np
 from tqdm.auto import tqdm
 
-from ._validate import as_int, check_relation
-from .neighbors import (Pool, check_release, check_universe, count_neighbors, count_releases,
-                        releases, submultisets)
+from ._validate import as_int, check_relation, check_result
+from .neighbors import (Pool, check_release, check_universe, count_neighbors, count_releases, iter_neighbors,
+                        releases)
 from .queries import check_query
 
 __all__ = ["bruteforce_local_sensitivity", "bruteforce_global_sensitivity", "iter_neighbors",
@@ -39,35 +40,16 @@ __all__ = ["bruteforce_local_sensitivity", "bruteforce_global_sensitivity", "ite
 MAX_NEIGHBORS = 2_000_000
 
 
-def _additions(universe, kept: Counter, k: int):
-    """Every multiset of ``k`` new values: from the pool minus ``kept``, or any domain values."""
-    if isinstance(universe, Pool):
-        return submultisets(universe.counts() - kept, k)
-    return combinations_with_replacement(universe.values.tolist(), k)
-
-
-def iter_neighbors(x, universe, k: int = 1, neighbors: str = "unbounded"):
-    """Yield the neighbours of ``x`` one (removed, added) choice at a time.
-
-    Chapter: *Global sensitivity from scratch*.
-
-    The same neighbours as :func:`dpsens.enumerate_neighbors`, generated
-    lazily and possibly more than once (two choices can give the same
-    multiset); exactly :func:`dpsens.count_neighbors` of them.
-    """
-    x = check_release(x, universe)
-    check_relation(neighbors)
-    xc = Counter(x.tolist())
-    for removed in submultisets(xc, k):
-        kept = xc - Counter(removed)
-        if neighbors == "unbounded":
-            yield tuple(kept.elements())                     # k records removed
-        else:
-            for added in _additions(universe, kept, k):      # k removed, k added
-                yield tuple(kept.elements()) + added
-    if neighbors == "unbounded":
-        for added in _additions(universe, xc, k):            # k records added
-            yield tuple(x.tolist()) + added
+def _value(f, y) -> float:
+    """The query on one dataset, refusing a value that overflowed (never a silent inf or nan)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        v = float(f(np.asarray(y, dtype=float)))
+    if not math.isfinite(v):
+        raise ValueError(
+            f"the query gives {v} on a dataset of the enumeration (an overflow: the brute force "
+            "evaluates the query as it is); use values of smaller magnitude, or method='exact', "
+            "which rescales")
+    return v
 
 
 def _check_k(k, n: int) -> int:
@@ -87,7 +69,7 @@ def _refuse(count: int, max_neighbors: int, what: str, prefix: str = "about"):
 
 
 def bruteforce_local_sensitivity(x, query, universe, k: int = 1, neighbors: str = "unbounded",
-                                 *, max_neighbors: int = MAX_NEIGHBORS, progress: bool = True) -> float:
+                                 *, max_neighbors: int = MAX_NEIGHBORS, progress: bool = False) -> float:
     """Local sensitivity by enumerating every neighbour of ``x``.
 
     Chapter: *Global sensitivity from scratch*.
@@ -110,7 +92,9 @@ def bruteforce_local_sensitivity(x, query, universe, k: int = 1, neighbors: str 
     max_neighbors : int
         Refuse (``ValueError``) if more neighbours than this would be visited.
     progress : bool
-        Show a progress bar if the run takes more than a second.
+        Show a progress bar if the run takes more than a second (default
+        off: a bar appears or not depending on the machine's load, so it
+        would make a notebook's output depend on timing).
 
     Returns
     -------
@@ -127,12 +111,12 @@ def bruteforce_local_sensitivity(x, query, universe, k: int = 1, neighbors: str 
     check_relation(neighbors)
     total = count_neighbors(x, universe, k, neighbors)
     _refuse(total, as_int(max_neighbors, "max_neighbors", 0), "one release")
-    fx = f(x)
+    fx = _value(f, x)
     largest = 0.0
     for y in tqdm(iter_neighbors(x, universe, k, neighbors), total=total, delay=1,
                   disable=not progress, desc="neighbours", leave=False):
-        largest = max(largest, abs(f(np.array(y)) - fx))
-    return float(largest)
+        largest = max(largest, abs(_value(f, y) - fx))
+    return check_result(largest, "the sensitivity (the largest change of the query)")
 
 
 def _distinct_lower(size: int, k: int, max_count: int) -> int:
@@ -234,7 +218,7 @@ def _count_global(universe, n: int, k: int, neighbors: str, n_releases: int, max
 
 
 def bruteforce_global_sensitivity(query, universe, n: int, k: int = 1, neighbors: str = "unbounded",
-                                  *, max_neighbors: int = MAX_NEIGHBORS, progress: bool = True) -> float:
+                                  *, max_neighbors: int = MAX_NEIGHBORS, progress: bool = False) -> float:
     """Global sensitivity by enumerating every release and every neighbour.
 
     Chapter: *Global sensitivity from scratch*.
@@ -261,7 +245,7 @@ def bruteforce_global_sensitivity(query, universe, n: int, k: int = 1, neighbors
     largest = 0.0
     for x in tqdm(releases(universe, n), total=n_releases, delay=1, disable=not progress,
                   desc="releases", unit="release", leave=False):
-        fx = f(np.array(x))
+        fx = _value(f, x)
         for y in iter_neighbors(x, universe, k, neighbors):
-            largest = max(largest, abs(f(np.array(y)) - fx))
-    return float(largest)
+            largest = max(largest, abs(_value(f, y) - fx))
+    return check_result(largest, "the sensitivity (the largest change of the query)")

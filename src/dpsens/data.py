@@ -5,9 +5,12 @@ sensitivity*, *Propose-test-release*, *Smooth sensitivity* and *Sample and
 aggregate*.
 
 The UCI Adult data (Becker & Kohavi, 1996; CC BY 4.0) live in ``data/adult/``
-at the top of the repository.  :func:`data_dir` finds that folder from the
-package itself, so the loaders work from any working directory, in Binder and
-in a Colab clone, with no network access.
+at the top of the repository.  A wheel or a plain ``pip install .`` carries
+them inside the package (``dpsens/bookdata/``, mapped from ``data/`` in
+``pyproject.toml``); an editable install reads ``data/`` itself.
+:func:`data_dir` finds whichever is there from the package, so the loaders work
+however the package is installed and from any working directory (Binder, a
+Colab clone, a lab machine), with no network access.
 """
 from __future__ import annotations
 
@@ -21,6 +24,10 @@ ADULT_COLUMNS = [
     "occupation", "relationship", "race", "sex", "capital-gain", "capital-loss",
     "hours-per-week", "native-country", "income",
 ]
+#: Number of records of the Adult training data, so of :func:`load_ages` (the ``n`` of the
+#: chapters *Propose-test-release*, *Smooth sensitivity* and *Sample and aggregate*, and of
+#: their exercise checkers, which must not load the data to know it).
+N_AGES = 32561
 _INT_COLUMNS = ["age", "fnlwgt", "education-num", "capital-gain", "capital-loss", "hours-per-week"]
 _FILES = {"train": "adult.data", "test": "adult.test"}
 
@@ -31,8 +38,9 @@ def data_dir() -> Path:
     Chapter: *Introduction* (how to run the book: the data ship with it).
 
     The environment variable ``DPSENS_DATA`` wins if set; otherwise the
-    ``data/`` folder of the repository this package was installed from
-    (``pip install -e .``).
+    copy installed inside the package (``dpsens/bookdata``, from a wheel or
+    ``pip install .``), then the ``data/`` folder of the repository an
+    editable install (``pip install -e .``) points at.
 
     Raises
     ------
@@ -41,15 +49,16 @@ def data_dir() -> Path:
     """
     env = os.environ.get("DPSENS_DATA")
     candidates = [Path(env)] if env else []
-    candidates.append(Path(__file__).resolve().parents[2] / "data")
+    here = Path(__file__).resolve().parent
+    candidates += [here / "bookdata", here.parents[1] / "data"]
     for c in candidates:
         if (c / "adult").is_dir():
             return c
     raise FileNotFoundError(
         "could not find the book's data folder (looked in: "
         + ", ".join(str(c) for c in candidates)
-        + "). Install the package from a clone of the repository with `pip install -e .`, "
-        "or set DPSENS_DATA to the repository's data/ folder."
+        + "). Install the package from the book's repository (`pip install .` or "
+        "`pip install -e .` in a clone), or set DPSENS_DATA to the repository's data/ folder."
     )
 
 

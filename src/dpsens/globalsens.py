@@ -85,6 +85,21 @@ Domain
       ``n - k`` copies of one domain value ``d'``.  Candidates:
       ``(k + 1)|D|^2``.
 
+The engine does not walk through these candidates one by one.  On the
+domain mapped to ``[-1, 1]``, each family is a quadratic in the number of
+records at ``lo`` (concave, or linear in ``sum K`` for the bounded
+variance), so its best member is one of the integers next to the top of the
+parabola or an end of the range: a handful of candidates per domain value
+(per pair of values for the bounded std).  The cost is ``O(|D|)``
+(``O(|D|^2)``) whatever ``n`` and ``k`` are, and the differences are computed
+as differences (no cancellation between two variances of size ``w^2`` when
+the answer is of size ``w^2 k / n``).  For the order statistics, the maximum
+over ``t = 0..n`` is likewise a maximum over the integers next to the
+breakpoints of a few piecewise-linear functions of ``t``.  Values beyond the
+floats (for example the sum on ``Domain([-1e308, 1e308])`` with ``k = 2``)
+raise a ``ValueError`` rather than return ``inf``; ``n`` is at most
+``10**300`` on a domain.
+
 Pool
 ----
 A pool whose every distinct value occurs at least ``n + k`` times behaves
@@ -106,10 +121,10 @@ from math import comb
 
 import numpy as np
 
-from ._validate import as_int, check_relation
-from .local import _local_sorted, available_values
+from ._validate import as_int, check_relation, check_result, scale_back
+from .local import available_values, local_sensitivity_sorted
 from .neighbors import Domain, Pool, check_universe, count_releases, releases
-from .queries import PERCENTILES, check_query
+from .queries import PERCENTILES, check_query, rescale_exponent, scaling_degree
 
 __all__ = ["exact_global_sensitivity", "MAX_RELEASES"]
 
@@ -117,110 +132,213 @@ __all__ = ["exact_global_sensitivity", "MAX_RELEASES"]
 #: :func:`exact_global_sensitivity`).
 MAX_RELEASES = 100_000
 
+#: Largest release size ``n`` accepted on a Domain: every closed form below
+#: costs the same for any ``n`` (and ``k``), but ``k / n`` and ``k * w`` must
+#: stay within the floats.
+MAX_DOMAIN_N = 10**300
+
 
 # ------------------------------------------------------------ domain: order statistics
 
-def _binary_quantile(z, N, p):
-    """Percentile ``p`` (``None``: median) of ``z`` zeros and ``N - z`` ones, vectorised."""
-    z = np.asarray(z, dtype=float)
+def _binary_quantile(z: int, N: int, p) -> int:
+    """100 x percentile ``p`` (``None``: median) of ``z`` zeros and ``N - z`` ones (exact integers)."""
     if p is None:
-        a = ((N - 1) // 2 >= z).astype(float)
-        b = (N // 2 >= z).astype(float)
-        return (a + b) / 2
-    return np.clip((N - 1) * (p / 100) - z + 1, 0.0, 1.0)
+        return 50 * (int((N - 1) // 2 >= z) + int(N // 2 >= z))
+    return min(max((N - 1) * p - 100 * (z - 1), 0), 100)
 
 
-def _binary_global(p, n, k, neighbors) -> float:
-    """Global sensitivity of a percentile on the domain {0, 1} (layer-cake reduction)."""
-    t = np.arange(n + 1)                  # number of ones in the release
-    z = n - t                             # number of zeros
-    fx = _binary_quantile(z, n, p)
+def _binary_options(z: int, n: int, k: int, p, neighbors: str) -> list:
+    """The query on the extreme neighbours of ``z`` zeros and ``n - z`` ones."""
+    t = n - z
     if neighbors == "unbounded":
-        options = [
-            _binary_quantile(z - np.minimum(k, z), n - k, p),        # remove zeros first
-            _binary_quantile(z - (k - np.minimum(k, t)), n - k, p),  # remove ones first
-            _binary_quantile(z, n + k, p),                           # add ones
-            _binary_quantile(z + k, n + k, p),                       # add zeros
-        ]
-    else:
-        options = [_binary_quantile(z - np.minimum(k, z), n, p),     # zeros -> ones
-                   _binary_quantile(z + np.minimum(k, t), n, p)]     # ones -> zeros
-    return float(max(np.max(np.abs(o - fx)) for o in options))
+        return [_binary_quantile(z - min(k, z), n - k, p),          # remove zeros first
+                _binary_quantile(z - (k - min(k, t)), n - k, p),    # remove ones first
+                _binary_quantile(z, n + k, p),                      # add ones
+                _binary_quantile(z + k, n + k, p)]                  # add zeros
+    return [_binary_quantile(z - min(k, z), n, p),                  # zeros -> ones
+            _binary_quantile(z + min(k, t), n, p)]                  # ones -> zeros
+
+
+def _binary_global(p, n: int, k: int, neighbors: str) -> float:
+    """Global sensitivity of a percentile on the domain {0, 1} (layer-cake reduction).
+
+    A 0/1 release is fixed by its number of zeros ``z``; the query on it and
+    on each extreme neighbour is, as a function of ``z``, piecewise linear
+    (the median: piecewise constant) with its pieces ending where the
+    neighbour's zeros ``z' = z + s`` (``s`` in ``{0, k, -k}``, or a
+    constant) cross a breakpoint of the percentile of ``N' = n - k, n, n + k``
+    records (``z' = floor((N'-1) p / 100)`` and the next one; for the median
+    ``(N'-1) // 2`` and ``N' // 2``), or where ``z`` or ``n - z`` crosses
+    ``k``.  The absolute difference of two such functions is largest at an
+    integer next to a breakpoint or at ``z = 0, n``, so the maximum over
+    ``z = 0..n`` is a maximum over a few dozen candidates (exact integers),
+    whatever ``n`` and ``k`` are.
+    """
+    sizes = (n - k, n, n + k) if neighbors == "unbounded" else (n,)
+    points = {0, n, k, n - k}
+    for N in sizes:
+        breaks = ((N - 1) // 2, N // 2) if p is None else ((N - 1) * p // 100,)
+        for b in breaks:
+            for s in (0, k, -k):
+                points.add(b - s)
+    candidates = {z + e for z in points for e in range(-2, 4) if 0 <= z + e <= n}
+    best = 0
+    for z in candidates:
+        fx = _binary_quantile(z, n, p)
+        for o in _binary_options(z, n, k, p, neighbors):
+            best = max(best, abs(o - fx))
+    return best / 100
 
 
 # ------------------------------------------------------------ domain: variance and std
+#
+# The arguments of the module docstring name the candidates; these closed forms
+# find the best candidate without listing the releases, on the domain mapped to
+# [-1, 1] (x = c + s u with centre c and half-width s), as fractions of n:
+# kappa = k / n, mu = m / n, eta = y / n.  Nothing below grows with n or k.
 
-def _var_counts(vals, counts):
-    """Variance of datasets given as value columns and count columns (broadcasting)."""
-    N = sum(counts)
-    mu = sum(v * c for v, c in zip(vals, counts)) / N
-    return sum(c * (v - mu) ** 2 for v, c in zip(vals, counts)) / N     # two passes: 0 stays 0
+def _floor_pair(v, lo: int, hi: int):
+    """The two integers around ``v`` (array), clipped to ``[lo, hi]``, as floats."""
+    f = np.floor(v)
+    return [np.clip(f, lo, hi), np.clip(f + 1, lo, hi)]
 
 
-def _two_valued_up(w, n, k, neighbors_sizes, sqrt: bool):
-    """Largest var (or std) of a {0, w} dataset of size N with >= m records on one value."""
+def _two_valued_up(n: int, k: int) -> float:
+    """Largest variance of a {-1, 1} dataset of size N with >= m records on one value.
+
+    For ``(m, N) = (n - k, n)`` and ``(n, n + k)``: ``a`` records on one
+    value and ``N - a`` on the other, ``a <= N - m = k``; ``a (N - a)`` grows
+    up to ``a = N // 2``, so ``a = min(k, N // 2)``.
+    """
     best = 0.0
-    for m, N in neighbors_sizes:
-        a = np.arange(N + 1)
-        ok = np.maximum(a, N - a) >= m
-        v = w * w * a * (N - a) / N**2
-        v = np.sqrt(v) if sqrt else v
-        best = max(best, float(v[ok].max()))
+    for N in (n, n + k):
+        q = min(k, N // 2) / N
+        best = max(best, 4 * q * (1 - q))
     return best
 
 
-def _domain_var_std(name, D, n, k, neighbors) -> float:
-    lo, hi = float(D[0]), float(D[-1])
-    c = (lo + hi) / 2                      # centre for rounding
-    D = D - c
-    lo, hi, w = lo - c, hi - c, hi - lo
-    sqrt = name == "std"
-    f = np.sqrt if sqrt else (lambda v: v)
+def _unbounded_var_down(u, n: int, k: int) -> float:
+    """max over K on {-1, 1} and d in ``u`` of var(K) - var(K + k copies of d).
+
+    With ``q`` the share of ``K`` (``m`` records) at -1, ``N = m + k`` and
+    ``rho = m / N``: ``var(K + R) = rho var(K) + (m k / N^2)(mean K - d)^2``,
+    so the objective is ``(k/N) [4 q (1 - q) - rho (1 - 2q - d)^2]``, a
+    concave quadratic in ``q`` with its top at ``q* = (1 + rho (1 - d)) /
+    (2 (1 + rho))``; the best ``a = q m`` is one of the integers next to
+    ``q* m``.
+    """
+    best = 0.0
+    for m in (n - k, n):
+        N = m + k
+        rho = m / N
+        qstar = (1 + rho * (1 - u)) / (2 * (1 + rho))
+        for a in _floor_pair(qstar * m, 0, m):
+            q = a / m
+            val = (k / N) * (4 * q * (1 - q) - rho * (1 - 2 * q - u) ** 2)
+            best = max(best, float(np.max(val)))
+    return best
+
+
+def _bounded_diff(kappa, mu, e, eta, d):
+    """var(K + R) - var(K + A) (both n records) for K = m records summing to ``m e``,
+    R = b at -1 and k - b at 1 (``eta = (k - 2b) / n``), A = k copies of ``d``:
+    ``(Q_R - Q_A)/n - (2 S_K (S_R - S_A) + S_R^2 - S_A^2)/n^2``."""
+    return kappa * (1 - d * d) - 2 * mu * e * (eta - kappa * d) - eta * eta + (kappa * d) ** 2
+
+
+def _bounded_var(u, n: int, k: int) -> float:
+    """Bounded variance: K at one end (the difference is linear in sum K), R on {-1, 1}.
+
+    Over ``sigma = -e = +-1`` the objective is ``kappa (1 - d^2) + 2 mu |eta
+    - kappa d| - eta^2 + (kappa d)^2``, concave in ``eta`` on each side of
+    ``kappa d`` with tops at ``eta = +-mu``: the best ``b`` is next to
+    ``(k -+ m) / 2`` or ``(k - k d) / 2``, or ``0`` or ``k``.
+    """
+    m = n - k
+    kappa, mu = k / n, m / n
+    bs = [np.zeros_like(u), np.full_like(u, k)]
+    for v in (m + 0 * u, -m + 0 * u, k * u):
+        bs += _floor_pair((k - v) / 2, 0, k)
+    best = 0.0
+    for b in bs:
+        eta = (k - 2 * b) / n
+        for e in (-1.0, 1.0):
+            best = max(best, float(np.max(_bounded_diff(kappa, mu, e, eta, u))))
+    return best
+
+
+def _bounded_std(u, n: int, k: int) -> float:
+    """Bounded std: K = m copies of e, R on {-1, 1}, A = k copies of d (all pairs e, d).
+
+    ``var(K + A) = mu kappa (e - d)^2`` does not depend on ``b``, and
+    ``var(K + R)`` is concave in ``b`` (moving a record from 1 to -1 keeps
+    the sum of squares), largest where the mean is 0: ``b`` next to ``(m e +
+    k) / 2``, or ``0`` or ``k``.  The difference of the square roots is
+    computed as ``(V1 - V2) / (sqrt(V1) + sqrt(V2))`` so that it keeps its
+    digits when it is tiny next to the variances.
+    """
+    m = n - k
+    kappa, mu = k / n, m / n
+    e, d = u[:, None], u[None, :]
+    v2 = mu * kappa * (e - d) ** 2
+    bs = [np.zeros_like(e), np.full_like(e, k)] + _floor_pair((m * e + k) / 2, 0, k)
+    best = 0.0
+    for b in bs:
+        diff = _bounded_diff(kappa, mu, e, (k - 2 * b) / n, d)
+        v1 = np.maximum(v2 + diff, 0.0)
+        den = np.sqrt(v1) + np.sqrt(v2)
+        val = np.divide(diff, den, out=np.zeros_like(diff), where=den > 0)
+        best = max(best, float(np.max(val)))
+    return best
+
+
+def _domain_var_std(name, u, n: int, k: int, neighbors: str) -> float:
+    """Variance or std on the domain ``u`` mapped to [-1, 1] (multiply by s^2 or s)."""
     if neighbors == "unbounded":
-        up = _two_valued_up(w, n, k, [(n - k, n), (n, n + k)], sqrt)
-        if sqrt:
-            bound = (w / 2) * (1 - np.sqrt((n - k) / n))      # the "down" bound, see docstring
+        up = _two_valued_up(n, k)
+        if name == "std":
+            up = float(np.sqrt(up))
+            kappa = k / n
+            bound = kappa / (1 + np.sqrt(1 - kappa))     # (w/2)(1 - sqrt((n-k)/n)), see docstring
             if bound > up * (1 + 1e-12) + 1e-300:
                 raise ValueError("no proven exact method for this std setting (down bound exceeds up)")
             return up
-        down = 0.0
-        for m, r in ((n - k, k), (n, k)):                      # K of size m, R = r copies of d
-            a = np.arange(m + 1)[:, None]                      # a records of K at lo
-            d = D[None, :]
-            vk = _var_counts([lo, hi], [a, m - a])
-            vkr = _var_counts([lo, hi, d], [a, m - a, r])
-            down = max(down, float(np.max(vk - vkr)))
-        return max(up, down)
-    m = n - k
-    if not sqrt:                           # K: a at lo; R: b at lo; A = k copies of d
-        a = np.arange(m + 1)[:, None]
-        d = D[None, :]
-        v2 = _var_counts([lo, hi, d], [a, m - a, k])
-        best = 0.0
-        for b in range(k + 1):             # one b at a time keeps memory at (n - k + 1) |D|
-            v1 = _var_counts([lo, hi], [a + b, m - a + k - b])
-            best = max(best, float(np.max(v1 - v2)))
-        return best
-    dk = D[:, None, None]                  # K = m copies of d'; R: b at lo; A = k copies of d
-    b = np.arange(k + 1)[None, :, None]
-    d = D[None, None, :]
-    v1 = _var_counts([dk, lo, hi], [m, b, k - b])
-    v2 = _var_counts([dk, d], [m, k])
-    return float(np.max(np.sqrt(v1) - np.sqrt(v2)))
+        return max(up, _unbounded_var_down(u, n, k))
+    return _bounded_std(u, n, k) if name == "std" else _bounded_var(u, n, k)
+
+
+def _check_finite(name, value, what: str) -> float:
+    """``value`` as a float, or a ValueError if it overflowed (never ``inf`` or ``nan``)."""
+    if not np.isfinite(value):
+        raise ValueError(
+            f"the global sensitivity of {name!r} here is beyond the largest float (about 1.8e308); "
+            f"{what}")
+    return float(value)
 
 
 def _domain_global(name, D, n, k, neighbors) -> float:
     lo, hi = float(D[0]), float(D[-1])
-    w = hi - lo
+    s = hi / 2 - lo / 2                    # half the width: hi - lo itself may overflow
+    w = hi - lo if np.isfinite(hi - lo) else np.inf
     if name == "count":
         return float(k) if neighbors == "unbounded" else 0.0
     if name == "sum":
-        return k * max(abs(lo), abs(hi)) if neighbors == "unbounded" else k * w
-    if name == "mean":
-        return k * w / n
-    if name == "median" or name in PERCENTILES:
-        return w * _binary_global(PERCENTILES.get(name), n, k, neighbors)
-    return _domain_var_std(name, np.asarray(D, dtype=float), n, k, neighbors)
+        value = float(k) * max(abs(lo), abs(hi)) if neighbors == "unbounded" else (
+            k * w if np.isfinite(w) else (2.0 * k) * s)
+    elif s == 0:                           # one value: nothing else moves
+        value = 0.0
+    elif name == "mean":
+        value = k * w / n if np.isfinite(w) else s * (2 * k / n)
+    elif name == "median" or name in PERCENTILES:
+        g = _binary_global(PERCENTILES.get(name), n, k, neighbors)
+        value = w * g if np.isfinite(w) else (2 * g) * s
+    else:
+        c = lo / 2 + hi / 2
+        u = np.clip((np.asarray(D, dtype=float) - c) / s, -1.0, 1.0)
+        g = _domain_var_std(name, u, n, k, neighbors)
+        value = g * s if name == "std" else (g * s) * s
+    return _check_finite(name, value, "use a domain with a narrower range of values"
+                         + (" or a smaller k" if name == "sum" else ""))
 
 
 # ------------------------------------------------------------ pool
@@ -369,7 +487,20 @@ def exact_global_sensitivity(query, universe, n: int, k: int = 1, neighbors: str
     check_relation(neighbors)
     max_releases = as_int(max_releases, "max_releases", 0)
     if isinstance(universe, Domain):
+        if n > MAX_DOMAIN_N:
+            raise ValueError(f"n must be at most 10**300 for a Domain (the closed forms need k / n as a "
+                             f"float); got n of {len(str(n))} digits")
         return _domain_global(name, universe.values, n, k, neighbors)
+    e = rescale_exponent(name, universe.values)
+    if e is not None:                      # magnitudes near the float limits: P / 2**e is exact
+        value = _pool_global(name, f, Pool(np.ldexp(universe.values, -e)), n, k, neighbors, max_releases)
+        return scale_back(value, scaling_degree(name) * e, f"the global sensitivity of {name!r}")
+    return check_result(_pool_global(name, f, universe, n, k, neighbors, max_releases),
+                        f"the global sensitivity of {name!r}")
+
+
+def _pool_global(name, f, universe, n, k, neighbors, max_releases) -> float:
+    """Global sensitivity on a pool (see the module docstring)."""
     P = universe.values
     distinct, counts = np.unique(P, return_counts=True)
     if counts.min() >= n + k:              # every release and neighbour fits: same as a domain
@@ -393,5 +524,5 @@ def exact_global_sensitivity(query, universe, n: int, k: int = 1, neighbors: str
     for x in releases(universe, n):
         xs = np.array(x)
         a = available_values(xs, universe, k)
-        best = max(best, _local_sorted(name, f, xs, a, k, neighbors))
+        best = max(best, local_sensitivity_sorted(name, f, xs, a, k, neighbors))
     return float(best)

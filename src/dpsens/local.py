@@ -94,11 +94,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_int, check_relation
+from ._validate import as_int, check_relation, scale_back
 from .neighbors import Pool, check_release, check_universe
-from .queries import PERCENTILES, check_query
+from .queries import PERCENTILES, check_query, rescale_exponent, scaling_degree
 
-__all__ = ["exact_local_sensitivity", "available_values"]
+__all__ = ["exact_local_sensitivity", "available_values", "local_sensitivity_sorted"]
 
 
 # ---------------------------------------------------------------- helpers
@@ -277,8 +277,13 @@ def _ranges(name, xs, a, k, neighbors):
     raise AssertionError(name)  # pragma: no cover  (check_query lets only the ten names through)
 
 
-def _local_sorted(name, f, xs, a, k, neighbors) -> float:
-    """Local sensitivity of sorted, validated ``xs`` with available values ``a``."""
+def local_sensitivity_sorted(name, f, xs, a, k, neighbors) -> float:
+    """Local sensitivity of sorted, validated ``xs`` with available values ``a`` (no checks).
+
+    Chapter: *Global sensitivity from scratch* (the exact global sensitivity
+    maximises it over releases).  ``name, f`` come from
+    :func:`dpsens.queries.check_query`, ``a`` from :func:`available_values`.
+    """
     if name == "count":
         return float(k) if neighbors == "unbounded" else 0.0
     fx = f(xs)
@@ -310,4 +315,10 @@ def exact_local_sensitivity(x, query, universe, k: int = 1, neighbors: str = "un
         raise ValueError(f"x must hold at least 2 records so that k can be in 1..n-1; got n = {n}")
     k = as_int(k, "k", 1, n - 1)
     check_relation(neighbors)
-    return _local_sorted(name, f, xs, available_values(xs, universe, k), k, neighbors)
+    a = available_values(xs, universe, k)
+    e = rescale_exponent(name, xs, a)
+    if e is None:
+        return local_sensitivity_sorted(name, f, xs, a, k, neighbors)
+    # magnitudes near the float limits: compute on x / 2**e (exact) and scale back
+    value = local_sensitivity_sorted(name, f, np.ldexp(xs, -e), np.ldexp(a, -e), k, neighbors)
+    return scale_back(value, scaling_degree(name) * e, f"the local sensitivity of {name!r}")

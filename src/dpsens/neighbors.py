@@ -232,7 +232,25 @@ def count_submultisets(counts: Counter | dict, size: int) -> int:
     return poly[size] if size < len(poly) else 0
 
 
-def _additions(universe: _Universe, kept: Counter, k: int) -> Iterator[tuple]:
+def additions(universe: _Universe, kept: Counter, k: int) -> Iterator[tuple]:
+    """Every multiset of ``k`` new values a neighbour can add: from the pool minus ``kept``, or any domain values.
+
+    Chapter: *Neighbouring datasets* (used by :func:`iter_neighbors` and the
+    grid of *The median visualisation grid*).
+
+    Parameters
+    ----------
+    universe : Pool or Domain
+    kept : collections.Counter
+        The records that stay (a pool's values they use are not available again).
+    k : int
+        How many values to add.
+
+    Yields
+    ------
+    tuple
+        Sorted tuples of ``k`` values, each multiset once.
+    """
     if isinstance(universe, Pool):
         yield from submultisets(universe.counts() - kept, k)
     else:
@@ -245,8 +263,46 @@ def _count_additions(universe: _Universe, kept: Counter, k: int) -> int:
     return comb(len(universe.values) + k - 1, k)
 
 
-def _merge(a: tuple, b: tuple) -> tuple:
-    return tuple(sorted(a + b))
+def iter_neighbors(x, universe, k: int = 1, neighbors: str = "unbounded") -> Iterator[tuple]:
+    """Yield the neighbours of ``x`` one (removed, added) choice at a time: the one neighbour generator.
+
+    Chapters: *Neighbouring datasets* (through :func:`enumerate_neighbors`)
+    and *Global sensitivity from scratch* (the brute force walks it).
+
+    The same neighbours as :func:`enumerate_neighbors`, generated lazily,
+    unsorted and possibly more than once (two choices can give the same
+    multiset); exactly :func:`count_neighbors` of them.
+
+    Parameters
+    ----------
+    x : array-like of numbers
+        The released dataset (a multiset; order is ignored).
+    universe : Pool or Domain
+    k : int
+        Group size, ``>= 1`` (the callers check ``k <= len(x) - 1``).
+    neighbors : {"unbounded", "bounded"}
+
+    Examples
+    --------
+    Remove 1 and add 1 or 2, then remove 2 and add 1 or 2 (``x`` itself twice):
+
+    >>> list(iter_neighbors([1, 2], Domain([1, 2]), neighbors="bounded"))
+    [(2.0, 1.0), (2.0, 2.0), (1.0, 1.0), (1.0, 2.0)]
+    """
+    x = check_release(x, universe)
+    check_relation(neighbors)
+    k = as_int(k, "k", minimum=1)
+    xc = Counter(x.tolist())
+    for removed in submultisets(xc, k):
+        kept = xc - Counter(removed)
+        if neighbors == "unbounded":
+            yield tuple(kept.elements())                     # k records removed
+        else:
+            for added in additions(universe, kept, k):       # k removed, k added
+                yield tuple(kept.elements()) + added
+    if neighbors == "unbounded":
+        for added in additions(universe, xc, k):             # k records added
+            yield tuple(x.tolist()) + added
 
 
 def enumerate_neighbors(x, universe, k: int = 1, neighbors: str = "unbounded") -> list[tuple]:
@@ -288,21 +344,8 @@ def enumerate_neighbors(x, universe, k: int = 1, neighbors: str = "unbounded") -
     x = check_release(x, universe)
     check_relation(neighbors)
     k = as_int(k, "k", 1, len(x) - 1) if len(x) > 1 else _no_k(x)
-    xc = Counter(x.tolist())
-    out: dict[tuple, None] = {}
-    if neighbors == "unbounded":
-        for removed in submultisets(xc, k):
-            out[tuple(sorted((xc - Counter(removed)).elements()))] = None
-        xt = tuple(x.tolist())
-        for added in _additions(universe, xc, k):
-            out[_merge(xt, added)] = None
-    else:
-        for removed in submultisets(xc, k):
-            kept = xc - Counter(removed)
-            kept_t = tuple(sorted(kept.elements()))
-            for added in _additions(universe, kept, k):
-                out[_merge(kept_t, added)] = None
-    return sorted(out, key=lambda t: (len(t), t))
+    distinct = {tuple(sorted(y)) for y in iter_neighbors(x, universe, k, neighbors)}
+    return sorted(distinct, key=lambda t: (len(t), t))
 
 
 def format_multiset(values) -> str:

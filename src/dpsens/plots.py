@@ -43,11 +43,19 @@ STYLE = {
 
 
 def use_style() -> None:
-    """Apply the book's matplotlib style (call once at the top of a chapter).
+    """Apply the book's matplotlib style and, in IPython, give displayed figures an alt text.
 
-    Chapter: *Introduction*.
+    Chapter: *Introduction* (every chapter calls it once, at the top).
+
+    Besides the matplotlib style, registers the IPython formatter of
+    :func:`dpsens.widgets.enable_alt_text`, so that every figure a notebook
+    displays carries a description on the website.  ``import dpsens`` alone
+    changes nothing outside the package.
     """
     mpl.rcParams.update(STYLE)
+    from .widgets import enable_alt_text   # lazy: widgets imports the plotting stack
+
+    enable_alt_text()
 
 
 def line_style(i: int) -> dict:

@@ -31,6 +31,7 @@ import pandas as pd
 from scipy import stats
 
 from ._validate import as_data, as_int, as_positive, as_probability, check_relation
+from .deprecation import renamed
 from .mechanisms import check_rng, laplace_mechanism, local_sensitivity_laplace
 from .plots import PALETTE, laplace_pdf, line_style
 
@@ -39,7 +40,7 @@ __all__ = [
     "proportion_global_sensitivity", "laplace_halfwidth", "laplace_coverage",
     "source_release", "counts_release", "n_public_release", "histogram_release", "count_and_total_release",
     "proportion_errors", "threshold_attack",
-    "plot_source_comparison", "plot_proportion_errors", "plot_proportion_leak", "plot_proportion_explorer",
+    "plot_proportion_source_figures", "plot_proportion_errors", "plot_proportion_leak", "plot_proportion_explorer",
 ]
 
 METHODS = {
@@ -238,7 +239,7 @@ def laplace_coverage(halfwidth: float, scale: float) -> float:
 # ---------------------------------------------------------------------------
 # releases
 # ---------------------------------------------------------------------------
-def _prepare(counts, epsilon, rng, size):
+def _check_release_args(counts, epsilon, rng, size):
     k = as_counts(counts)
     epsilon = as_positive(epsilon, "epsilon")
     rng = check_rng(rng)
@@ -267,7 +268,7 @@ def source_release(counts, epsilon, rng, size=None) -> np.ndarray:
     numpy.ndarray
         Shape ``(K,)``, or ``(size, K)`` for ``size`` independent releases.
     """
-    k, epsilon, rng, shape = _prepare(counts, epsilon, rng, size)
+    k, epsilon, rng, shape = _check_release_args(counts, epsilon, rng, size)
     p = k / k.sum()
     return local_sensitivity_laplace(p, source_proportion_sensitivity(k), epsilon, rng, size=shape)
 
@@ -279,7 +280,7 @@ def counts_release(counts, epsilon, rng, size=None) -> np.ndarray:
     ``n`` is public (bounded neighbours), and then the same as
     :func:`n_public_release` for one label.
     """
-    k, epsilon, rng, shape = _prepare(counts, epsilon, rng, size)
+    k, epsilon, rng, shape = _check_release_args(counts, epsilon, rng, size)
     return laplace_mechanism(k.astype(float), 1.0, epsilon, rng, size=shape) / k.sum()
 
 
@@ -297,7 +298,7 @@ def n_public_release(counts, epsilon, rng, size=None, label: int | None = None) 
         Shape ``(K,)`` or ``(size, K)`` for the vector; a float or ``(size,)``
         for one label.
     """
-    k, epsilon, rng, shape = _prepare(counts, epsilon, rng, size)
+    k, epsilon, rng, shape = _check_release_args(counts, epsilon, rng, size)
     n = int(k.sum())
     p = k / n
     if label is None:
@@ -322,7 +323,7 @@ def histogram_release(counts, epsilon, rng, size=None) -> np.ndarray:
     ``k_i + Lap(1/ε)`` for every label.  Negative counts are set to 0 and the
     vector is divided by its sum (post-processing, no extra budget).
     """
-    k, epsilon, rng, shape = _prepare(counts, epsilon, rng, size)
+    k, epsilon, rng, shape = _check_release_args(counts, epsilon, rng, size)
     return _normalise(laplace_mechanism(k.astype(float), 1.0, epsilon, rng, size=shape))
 
 
@@ -333,7 +334,7 @@ def count_and_total_release(counts, epsilon, rng, size=None) -> np.ndarray:
     (``Lap(2/ε)`` each), half for ``n`` (``Lap(2/ε)``); the ratio of the two
     (clipped to [0, 1]) is post-processing.
     """
-    k, epsilon, rng, shape = _prepare(counts, epsilon, rng, size)
+    k, epsilon, rng, shape = _check_release_args(counts, epsilon, rng, size)
     noisy = laplace_mechanism(k.astype(float), 1.0, epsilon / 2, rng, size=shape)
     total = laplace_mechanism(float(k.sum()), 1.0, epsilon / 2, rng,
                               size=None if size is None else (shape[0], 1))
@@ -416,8 +417,8 @@ def threshold_attack(release_x, release_xprime, centre: float, radius: float, co
 # ---------------------------------------------------------------------------
 # figures
 # ---------------------------------------------------------------------------
-def plot_source_comparison(n: int = 1000, k_min: int = 100, epsilon: float = 1.0, trials: int = 20000,
-                           seed: int = 0):
+def plot_proportion_source_figures(n: int = 1000, k_min: int = 100, epsilon: float = 1.0, trials: int = 20000,
+                                   seed: int = 0):
     """The source's two figures for one setting: histograms and a Q-Q plot.
 
     Chapter: *Proportions vs frequencies*.  Two labels with counts
@@ -456,6 +457,9 @@ def plot_source_comparison(n: int = 1000, k_min: int = 100, epsilon: float = 1.0
             ylabel="quantile, Laplace on proportions")
     ax2.legend(loc="upper left", fontsize=8)
     return fig
+
+
+plot_source_comparison = renamed(plot_proportion_source_figures, "plot_source_comparison")
 
 
 def plot_proportion_errors(counts=(100, 900), epsilons=(0.1, 0.2, 0.5, 1.0, 2.0, 5.0), trials: int = 4000,

@@ -24,7 +24,7 @@ from typing import Callable
 
 import numpy as np
 
-from ._validate import as_data
+from ._validate import SAFE_EXPONENT, as_data, check_result, power_of_two_scale
 
 PERCENTILES = {"percentile_25": 25, "percentile_50": 50, "percentile_75": 75, "percentile_90": 90}
 
@@ -46,12 +46,62 @@ def _numpy_queries() -> dict[str, Callable]:
 
 _RAW = _numpy_queries()
 
+#: How each query scales: ``f(c x) = c**d f(x)`` for ``c > 0`` (1 unless listed).
+SCALING_DEGREE = {"count": 0, "var": 2}
+
+
+def scaling_degree(name: str) -> int:
+    """The degree ``d`` of ``f(c x) = c**d f(x)`` (``c > 0``) for a query name.
+
+    Chapter: *Neighbouring datasets*.  The engines use it to compute on data
+    rescaled by a power of two when magnitudes near the float limits would
+    overflow (or underflow) on the way.
+    """
+    return SCALING_DEGREE.get(name, 1)
+
+
+def rescale_exponent(name: str, *arrays) -> int | None:
+    """``e`` if an engine should compute query ``name`` on the arrays over ``2**e``, else ``None``.
+
+    The variance and std square the data: magnitudes above ``2**400`` could
+    overflow and below ``2**-400`` underflow.  The other queries only add or
+    interpolate: magnitudes above ``2**1000`` could overflow.  Dividing by a
+    power of two is exact (only values below ``2**-1074`` of the rescaled
+    data, negligible next to the largest, are lost).
+    """
+    e = power_of_two_scale(*arrays)
+    if e == 0 and not any(np.size(a) and np.max(np.abs(a)) > 0 for a in arrays):
+        return None
+    if name in ("var", "std"):
+        return e if abs(e) > SAFE_EXPONENT else None
+    return e if e > 1000 else None
+
+
+def evaluate_safely(name: str, x: np.ndarray) -> float:
+    """Query ``name`` on a checked float array, exact to rounding at any magnitude, or raise.
+
+    numpy's own value unless it overflowed (``inf``/``nan``, e.g. the mean of
+    ``[1e308, 1e308]``) or, for the variance and std, underflowed (all
+    magnitudes below ``2**-400``); then the value on ``x / 2**e`` times
+    ``2**(d e)`` (exact scaling).  A value beyond the floats (the variance of
+    ``[-1e308, 1e308]`` is 1e616) raises ``ValueError``.
+    """
+    raw = _RAW[name]
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        value = raw(x)
+        tiny = name in ("var", "std") and x.size and 0 < np.max(np.abs(x)) < 2.0 ** -SAFE_EXPONENT
+        if np.isfinite(value) and not tiny:
+            return float(value)
+        e = power_of_two_scale(x)
+        value = float(np.ldexp(raw(np.ldexp(x, -e)), scaling_degree(name) * e))
+    return check_result(value, f"the {name} of x")
+
 
 def _checked(name: str, doc: str) -> Callable:
     raw = _RAW[name]
 
     def query(x) -> float:
-        return raw(as_data(x))
+        return evaluate_safely(name, as_data(x))
 
     query.__name__ = name
     query.__qualname__ = name
@@ -70,7 +120,8 @@ def _checked(name: str, doc: str) -> Callable:
     Raises
     ------
     TypeError, ValueError
-        If ``x`` is not a non-empty 1-D sequence of finite numbers.
+        If ``x`` is not a non-empty 1-D sequence of finite numbers (booleans
+        are refused), or the value is beyond the float range (about 1.8e308).
     """
     return query
 
@@ -142,5 +193,7 @@ def evaluate(query, x) -> float:
     >>> evaluate("percentile_90", [1, 2, 3, 10, 11])
     10.6
     """
-    _, f = check_query(query, allow_callable=True)
+    name, f = check_query(query, allow_callable=True)
+    if isinstance(query, str):
+        return evaluate_safely(name, as_data(x))
     return float(f(as_data(x)))

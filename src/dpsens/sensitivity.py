@@ -45,7 +45,7 @@ def _check_method(method, query):
 
 def local_sensitivity(x, query, universe, k: int = 1, neighbors: str = "unbounded",
                       method: str = "exact", *, max_neighbors: int = MAX_NEIGHBORS,
-                      progress: bool = True) -> float:
+                      progress: bool = False) -> float:
     """Local sensitivity ``max |f(x) - f(x')|`` over the neighbours ``x'`` of ``x``.
 
     Chapter: *Local sensitivity*.
@@ -76,7 +76,8 @@ def local_sensitivity(x, query, universe, k: int = 1, neighbors: str = "unbounde
     max_neighbors : int
         ``method="bruteforce"`` only: refuse to enumerate more neighbours.
     progress : bool
-        ``method="bruteforce"`` only: progress bar on runs over a second.
+        ``method="bruteforce"`` only: progress bar on runs over a second
+        (default off, so that printed output never depends on timing).
 
     Returns
     -------
@@ -109,7 +110,7 @@ def local_sensitivity(x, query, universe, k: int = 1, neighbors: str = "unbounde
 
 def global_sensitivity(query, universe, n: int, k: int = 1, neighbors: str = "unbounded",
                        method: str = "exact", *, max_neighbors: int = MAX_NEIGHBORS,
-                       max_releases: int = MAX_RELEASES, progress: bool = True) -> float:
+                       max_releases: int = MAX_RELEASES, progress: bool = False) -> float:
     """Global sensitivity: the largest local sensitivity over every release of size ``n``.
 
     Chapter: *Global sensitivity from scratch*.

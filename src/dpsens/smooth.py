@@ -121,8 +121,19 @@ to beat a lower bound (``e^{-beta t} A(t)`` on a grid of ``t``) are dropped.
 exact search over how many records are removed and how many added (see
 :func:`_mean_unbounded_A`).
 
-*Variance and standard deviation* raise ``ValueError``: no exact algorithm
-is implemented, and this package does not return approximations silently.
+*Variance and standard deviation* raise ``ValueError`` here: no exact
+algorithm is implemented, and this package does not return approximations
+silently.  :func:`smooth_sensitivity_bound` gives a provable beta-smooth
+*upper bound* for them (see :mod:`dpsens._smooth_var` for the proof).
+
+*Speed.*  ``smooth_sensitivity`` of the order statistics and percentiles
+first builds engines restricted to the pairs within a *reach* of the
+percentile's index, whose maximum is a lower bound including every candidate
+of cost ``<= reach``; an upper bound ``U(t) >= A(t)`` (the spread of the
+padded sorted data over the indices a dataset within ``t`` steps can use)
+then shows that no ``t > reach`` can beat it, or the reach grows (the full
+engine past ``n/4``).  On typical data only a few hundred distances matter,
+so the cost is the sort plus ``O(reach log^2 reach)``.
 """
 from __future__ import annotations
 
@@ -131,11 +142,12 @@ import numbers
 
 import numpy as np
 
+from ._smooth_var import VarBound
 from ._validate import as_bounds, as_data, as_positive, check_in_bounds, check_relation
 from .queries import PERCENTILES, check_query
 
 __all__ = ["ls_at_distance", "distance_to_high_ls", "smooth_sensitivity", "ls_curve",
-           "smooth_sensitivity_argmax", "median_A_direct"]
+           "smooth_sensitivity_argmax", "smooth_sensitivity_bound", "median_A_direct"]
 
 EXACT_QUERIES = ("mean", "sum", "count", "median", *PERCENTILES)
 
@@ -153,18 +165,80 @@ def _prepare(x, query, lower, upper, neighbors):
     if name in ("var", "std"):
         raise ValueError(
             f"query={name!r}: the local sensitivity at distance t of the {name} is not implemented exactly "
-            f"in dpsens (exact for {list(EXACT_QUERIES)}); no approximation is returned")
+            f"in dpsens (exact for {list(EXACT_QUERIES)}); no approximation is returned -- "
+            f"dpsens.smooth.smooth_sensitivity_bound gives a provable smooth upper bound for it")
     return name, np.sort(x), lower, upper, neighbors
 
 
-def _as_t(t):
+#: ``ls_curve`` returns an array of ``t_max + 1`` values: at most this many.
+MAX_CURVE = 10_000_000
+
+
+def _t_cap(n: int) -> int:
+    """A distance from which ``A`` is constant: ``A(t) = A(min(t, n + 1))``.
+
+    ``A`` is non-decreasing and reaches its supremum within ``n + 1`` steps:
+    ``n`` replacements reach every dataset of the bounded relation, and with
+    records added or removed every supremum is attained by a dataset at most
+    ``n + 1`` steps away (see :func:`smooth_sensitivity`; the sum and the
+    count have constant ``A``).  So a huge ``t`` (``2**63``, ``1e19``, a
+    numpy ``uint64``) has the answer of ``t = n + 1``, and capping it keeps
+    every distance inside the engines' 64-bit integers.
+    """
+    return n + 1
+
+
+def _as_t(t, cap: int):
+    """``t`` (int, integral float, or an array of them, ``>= 0``) as int64, capped at ``cap``."""
     arr = np.asarray(t)
+    if arr.dtype == object:                        # Python ints beyond 64 bits
+        flat = arr.ravel().tolist()
+        if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in flat):
+            raise TypeError(f"t must be a non-negative integer (or an array of them), got {t!r}")
+        if any(v < 0 for v in flat):
+            raise ValueError(f"t must be a non-negative integer number of steps, got {min(flat)!r}")
+        return np.array([min(int(v), cap) for v in flat], dtype=np.int64).reshape(arr.shape)
     if arr.dtype == bool or arr.dtype.kind not in "iuf":
         raise TypeError(f"t must be a non-negative integer (or an array of them), got {t!r}")
     if arr.size and (not np.all(np.isfinite(arr)) or np.any(arr < 0) or np.any(arr != np.floor(arr))):
         bad = arr.ravel()[(~np.isfinite(arr.ravel())) | (arr.ravel() < 0) | (arr.ravel() != np.floor(arr.ravel()))][0]
         raise ValueError(f"t must be a non-negative integer number of steps, got {bad!r}")
-    return arr.astype(np.int64)
+    if arr.dtype.kind == "f" and arr.dtype.itemsize > 8:
+        arr = arr.astype(float)
+    return np.minimum(arr, cap).astype(np.int64)
+
+
+#: Bounds of magnitude above ``2**1000`` are rescaled by a power of two.
+_HUGE_EXPONENT = 1000
+
+
+def _huge_exponent(lower, upper) -> int:
+    """``e`` if the bounds are so large (beyond ``2**1000``) that widths could overflow, else 0.
+
+    Every query here is positively homogeneous of degree 1 (the count: 0),
+    so ``A``, ``D`` and ``S`` on data and bounds divided by ``2**e`` (exact)
+    give the answer after multiplying back (``D``: unchanged).
+    """
+    lower, upper = as_bounds(lower, upper)
+    e = int(np.frexp(max(abs(lower), abs(upper)))[1])
+    return e if e > _HUGE_EXPONENT else 0
+
+
+def _scale_down(x, lower, upper, e):
+    return np.ldexp(as_data(x), -e), math.ldexp(float(lower), -e), math.ldexp(float(upper), -e)
+
+
+def _scale_up(value, query, e):
+    """A value computed on data over ``2**e``, back in the data's units, or a clear error."""
+    d = 0 if query == "count" else 1
+    with np.errstate(over="ignore"):
+        out = np.ldexp(value, d * e)
+    if not np.all(np.isfinite(out)):
+        raise ValueError(
+            "the result is beyond the largest float (about 1.8e308): with lower and upper this far "
+            "apart a local sensitivity can reach upper - lower; use bounds with upper - lower "
+            "<= 1.7e308")
+    return float(out) if np.ndim(out) == 0 else out
 
 
 def _as_bound(bound) -> float:
@@ -198,7 +272,7 @@ class _Candidates:
         idx = np.searchsorted(self.cost, t, side="right") - 1
         return np.where(idx >= 0, self.cummax[np.maximum(idx, 0)], 0.0)
 
-    def smooth(self, beta):
+    def smooth(self, beta, t_max=None):
         with np.errstate(under="ignore"):
             w = np.exp(-beta * self.cost.astype(float)) * self.value
         k = int(np.argmax(w))
@@ -235,6 +309,60 @@ def _quantile_position(name, n):
     if i >= n - 1:
         i, g = n - 1, 0.0
     return i, g
+
+
+def _padded(xs, lower, upper):
+    """``X(k)``: the sorted data padded with ``lower`` below index 0 and ``upper`` from index n on."""
+    n = len(xs)
+
+    def X(k):
+        k = np.asarray(k, dtype=np.int64)
+        return np.where(k < 0, lower, np.where(k >= n, upper, xs[np.clip(k, 0, max(n - 1, 0))]))
+    return X
+
+
+def _needed_reach(eng, beta, best, reach):
+    """Largest ``t > reach`` at which ``e^{-beta t} min(U(t), sup)`` exceeds ``best`` (``reach`` if none).
+
+    Beyond ``ln(sup/best)/beta`` the factor ``e^{-beta t} sup`` alone is at most ``best``, and beyond
+    ``t_sup`` A is constant, so only distances up to the smaller of the two are looked at.
+    """
+    t_hi = eng.t_sup
+    if best > 0:
+        t_hi = min(t_hi, int(math.ceil(math.log(eng.sup / best) / beta)) + 1)
+    if t_hi <= reach:
+        return reach
+    t = np.arange(reach + 1, t_hi + 1)
+    with np.errstate(under="ignore"):
+        bound = np.exp(-beta * t) * np.minimum(eng.U(t), eng.sup)
+    over = np.nonzero(bound > best)[0]
+    return int(t[over[-1]]) if over.size else reach
+
+
+def _smooth_by_reach(make, n, beta, reach=64):
+    """The smooth sensitivity from engines restricted to the pairs of cost ``<= reach``.
+
+    ``make(reach)`` builds a restricted engine (``make(None)`` the full one) whose ``smooth(beta, t_max)``
+    returns the maximum over a set of *real* candidates (so a lower bound on ``S``) that contains every
+    candidate of cost ``<= reach``, and whose ``U(t) >= A(t)``.  If no ``t > reach`` can beat it
+    (:func:`_needed_reach`), it is ``S``: exact.  Otherwise the reach grows to the largest distance that
+    could, and beyond a quarter of ``n`` the full engine is used.
+    """
+    if reach < n // 4:
+        # a first reach from a cheap lower bound (A on a few distances), so that one pass usually suffices
+        eng = make(reach)
+        grid = np.unique(np.round(1.3 ** np.arange(0, 1 + int(math.log(reach) / math.log(1.3)))).astype(np.int64))
+        with np.errstate(under="ignore"):
+            floor = float(np.max(np.exp(-beta * np.concatenate(([0], grid))) * eng.A(np.concatenate(([0], grid)))))
+        reach = max(reach, _needed_reach(eng, beta, floor, reach))
+    while reach < n // 4:
+        eng = make(reach)
+        best, cost = eng.smooth(beta, t_max=reach)
+        need = _needed_reach(eng, beta, max(best, 0.0), reach)
+        if need <= reach:
+            return best, cost
+        reach = max(2 * reach, need)
+    return make(None).smooth(beta)
 
 
 class _PairProblem:
@@ -330,31 +458,44 @@ def _pair_smooth_nodes(Lv, Lp, a, b, Rval, Rpos, c, d, beta):
 
 
 class _QuantileBounded:
-    def __init__(self, xs, name, lower, upper):
+    """Bounded relation, order statistics and interpolated percentiles (see the module docstring).
+
+    With ``reach`` set, only the lefts and rights that a pair of cost ``<= reach`` can use are kept (a
+    pair's indices are within ``reach + 2`` of the window): ``A(t)`` is then exact for ``t <= reach``
+    and a lower bound beyond, ``smooth`` a lower bound that includes every pair of cost ``<= reach``
+    (see :func:`_smooth_by_reach`); ``sup`` is then only an upper bound.
+    """
+
+    def __init__(self, xs, name, lower, upper, reach=None):
         n = len(xs)
         self.n = n
         i, g = _quantile_position(name, n)
+        self.i = i
         alpha, gamma = 1.0 - g, g
-        X = np.concatenate(([lower, lower], xs, [upper, upper]))   # X(k) = X[k + 2], k in [-2, n+1]
-
-        def val(k):
-            return X[np.asarray(k) + 2]
+        self.val = val = _padded(xs, lower, upper)
+        R = n + 2 if reach is None else int(reach)
 
         self.problems = []
         for j in {i, i - 1}:
             if j < -1 or j > n - 1:
                 continue
-            p = np.arange(-1, j + 1)
-            bb = np.arange(j + 1, n + 1)
-            self.problems.append(_PairProblem(alpha * val(p), -1, j, alpha * val(bb) + gamma * (val(bb + 1) - val(bb)),
-                                              j + 1, n))
+            p = np.arange(max(-1, j - R - 1), j + 1)
+            bb = np.arange(j + 1, min(n, j + R + 2) + 1)
+            self.problems.append(_PairProblem(alpha * val(p), int(p[0]), j,
+                                              alpha * val(bb) + gamma * (val(bb + 1) - val(bb)), j + 1, int(bb[-1])))
             if gamma > 0 and j + 2 <= n:
-                aa = np.arange(-1, j + 2)
-                qq = np.arange(j + 2, n + 1)
-                self.problems.append(_PairProblem(gamma * val(aa) - alpha * (val(aa) - val(aa - 1)), -1, j + 1,
-                                                  gamma * val(qq), j + 2, n))
-        self.sup = float(self.A(np.array([n]))[0])
+                aa = np.arange(max(-1, j - R), j + 2)
+                qq = np.arange(j + 2, min(n, j + R + 3) + 1)
+                self.problems.append(_PairProblem(gamma * val(aa) - alpha * (val(aa) - val(aa - 1)), int(aa[0]), j + 1,
+                                                  gamma * val(qq), j + 2, int(qq[-1])))
+        self.sup = float(self.A(np.array([n]))[0]) if reach is None else float(upper - lower)
         self.t_sup = n
+
+    def U(self, t):
+        """An upper bound on ``A(t)``: every pair of cost ``<= t`` lies in the padded indices
+        ``[i - t - 2, i + t + 2]`` and its value is at most the spread of its indices."""
+        t = np.asarray(t, dtype=np.int64)
+        return self.val(self.i + t + 3) - self.val(self.i - t - 3)
 
     def A(self, t):
         t = np.asarray(t, dtype=np.int64)
@@ -365,10 +506,11 @@ class _QuantileBounded:
             flat[k] = max(0.0, max(pr.A(tk) for pr in self.problems))
         return out
 
-    def smooth(self, beta):
+    def smooth(self, beta, t_max=None):
         # a cheap lower bound first, to skip pairs too long to matter
         floor, t = float(self.A(np.array([0]))[0]), 1
-        while t <= self.n:
+        t_max = self.n if t_max is None else min(self.n, t_max)
+        while t <= t_max:
             floor = max(floor, math.exp(-beta * t) * float(self.A(np.array([t]))[0]))
             t *= 2
         best, cost = 0.0, 0
@@ -379,23 +521,38 @@ class _QuantileBounded:
         return best, cost
 
 
-def _median_unbounded(xs, lower, upper):
-    """(cost, value) candidates for the median with one record added or removed."""
+def _median_unbounded(xs, lower, upper, reach=None):
+    """(cost, value) candidates for the median with one record added or removed.
+
+    With ``reach < n - 3`` only the candidates that can cost ``<= reach`` are listed: a pair
+    ``(p, b)`` has ``b >= n - p - 2`` and costs at least ``b - p - 1 >= n - 2p - 3``, so
+    ``p >= (n - 3 - reach)/2``; the pairs with an inserted end and the one-record datasets cost
+    at least ``n - 1``.
+    """
     n = len(xs)
-    X = np.concatenate(([lower], xs, [upper]))    # X(k) = X[k + 1], k in [-1, n]
+    restricted = reach is not None and reach < n - 3
+    pmin = max(-1, (n - 3 - int(reach)) // 2 - 1) if restricted else -1
+    val = _padded(xs, lower, upper)
     ps, bs = [], []
-    p = np.arange(-1, n)
+    p = np.arange(pmin, n)
     for off in (-2, -1, 0):
         b = n - 1 - p + off + 1          # b in {n-p-2, n-p-1, n-p}
         ok = (b > p) & (b <= n)
         ps.append(p[ok]); bs.append(b[ok])
-    ps.append(np.full(n + 1, -1)); bs.append(np.arange(0, n + 1))           # lower element inserted at `lower`
-    ps.append(np.arange(-1, n)); bs.append(np.full(n + 1, n))               # upper element inserted at `upper`
+    if not restricted:
+        ps.append(np.full(n + 1, -1)); bs.append(np.arange(0, n + 1))       # lower element inserted at `lower`
+        ps.append(np.arange(-1, n)); bs.append(np.full(n + 1, n))           # upper element inserted at `upper`
     p = np.concatenate(ps); b = np.concatenate(bs)
     pplus = np.maximum(p, 0)
     qplus = np.maximum(n - 1 - b, 0)
     cost = (b - p - 1) + (p < 0) + (b > n - 1) + np.maximum(0, np.abs(pplus - qplus) - 1)
-    value = (X[b + 1] - X[p + 1]) / 2.0
+    value = (val(b) - val(p)) / 2.0
+    if restricted:
+        cand = _Candidates(cost, value)
+        cand.sup, cand.t_sup = (upper - lower) / 2.0, n + 1     # bounds only: the list is partial
+        c = (n - 1) // 2                                         # U: as for the other percentiles
+        cand.U = lambda t: val(c + 2 * np.asarray(t, dtype=np.int64) + 5) - val(c - 2 * np.asarray(t, dtype=np.int64) - 5)
+        return cand
     # a single remaining record: only additions are possible, LS = max(upper - y, y - lower)/2
     # (a kept record, or a new record at `lower`/`upper` once every original one is removed)
     cost = np.concatenate((cost, [n - 1, n - 1, n + 1]))
@@ -453,17 +610,20 @@ class _PercentileUnbounded(_PerDistance):
     ``2b + lam(p)`` and rights ``b >= lo(p)``; plus the three one-record datasets.
     """
 
-    def __init__(self, xs, name, lower, upper):
+    def __init__(self, xs, name, lower, upper, reach=None):
         P = PERCENTILES[name]
         if P < 50:
-            xs = (lower + upper) - xs[::-1]
+            # mirror by negation (exact in floating point; ``lower + upper - x`` rounds the spacing of
+            # the data away when the bounds are much larger than the data)
+            xs, lower, upper = -xs[::-1], -upper, -lower
             P = 100 - P
         if not 50 < P < 100:
             raise AssertionError(P)
         n = len(xs)
         self.n, self.lower, self.upper = n, float(lower), float(upper)
-        # X(k) = X[k + 2] for k in [-2, n + 1]; weights are in hundredths, values scaled by 100 too
-        self.X = X = 100.0 * np.concatenate(([lower, lower], xs, [upper, upper]))
+        # X(k) = X[k + 2] for k in [-2, n + 1], unscaled: the weights (hundredths) are divided by 100,
+        # so no value is ever scaled up (bounds near the largest float do not overflow)
+        self.X = X = np.concatenate(([lower, lower], xs, [upper, upper]))
         q = P / 100.0
         self.sup = q * (upper - lower)
         self.t_sup = n + 1
@@ -472,6 +632,17 @@ class _PercentileUnbounded(_PerDistance):
         self.single_value = np.array([q * (upper - xs[0]), (1 - q) * (xs[-1] - lower), q * (upper - lower)])
         gcd = math.gcd(P, 100)
         T, Q = 100 // gcd, P // gcd          # one class step: m += T, rank += Q, ranks above += T - Q
+        # With ``reach`` set, only lefts within 2 reach + 6 of the rank c of the percentile are kept: the
+        # window's first element p has rank rho(m) in [i_m - 1, i_m] in a dataset of size m, each step
+        # changes the rank of a kept record and m by at most one, so a candidate of cost t has
+        # |p - c| <= 2t + 2.  A(t) is then exact for t <= reach, a lower bound beyond (every candidate is
+        # a real dataset), and ``smooth`` a lower bound including every candidate of cost <= reach.
+        self.c = c = (P * (n - 1)) // 100
+        self.val = _padded(xs, lower, upper)
+        if reach is None:
+            plo, phi = -2, n
+        else:
+            plo, phi = max(-2, c - 2 * int(reach) - 6), min(n, c + 2 * int(reach) + 7)
         self.problems = []
         for r in range(T):
             m0 = r if r >= 2 else r + T       # smallest size >= 2 in the class
@@ -479,7 +650,7 @@ class _PercentileUnbounded(_PerDistance):
             for k, off, alpha, gamma in _percentile_windows(P, g100):
                 rho0 = i0 + off
                 sig0 = m0 - rho0 - k
-                p = np.arange(-2 if k == 3 else -1, n)
+                p = np.arange(max(plo, -2 if k == 3 else -1), phi)
                 j = np.maximum(0, -((rho0 - p) // Q))          # fewest class steps with rank >= p
                 m = m0 + T * j
                 lo = np.maximum(n - 1 - (sig0 + (T - Q) * j), p + k - 1)
@@ -487,7 +658,7 @@ class _PercentileUnbounded(_PerDistance):
                 bmax = n + 1 if k == 3 else n
                 cmin = 2 * lo + lam
                 keep = (lo <= bmax) & (cmin <= n + 1)
-                self.problems.append((k, alpha, gamma, p[keep], lam[keep], lo[keep]))
+                self.problems.append((k, alpha / 100.0, gamma / 100.0, p[keep], lam[keep], lo[keep]))
         cat = lambda idx: np.concatenate([pr[idx] for pr in self.problems])  # noqa: E731
         size = [len(pr[3]) for pr in self.problems]
         E = dict(p=cat(3), lam=cat(4), lo=cat(5),
@@ -498,6 +669,13 @@ class _PercentileUnbounded(_PerDistance):
         order = np.argsort(cmin, kind="stable")
         self.cmin = cmin[order]
         self.E = {key: v[order] for key, v in E.items()}
+
+    def U(self, t):
+        """An upper bound on ``A(t)``: a dataset y of size m within t steps has, for every padded rank r,
+        ``X_{r-t} <= y_(r) <= X_{r+t}`` (one step moves each order statistic by at most one index),
+        ``LS(y) <= y_(i+2) - y_(i-1)`` with ``i = floor(q(m-1))`` in ``[c - t - 1, c + t + 1]``."""
+        t = np.asarray(t, dtype=np.int64)
+        return self.val(self.c + 2 * t + 5) - self.val(self.c - 2 * t - 5)
 
     # ------------------------------------------------------------------ A(t)
     def _A1(self, t):
@@ -524,10 +702,10 @@ class _PercentileUnbounded(_PerDistance):
         # the window's top two at `upper` (c = n, b = n + 1)
         top = is3 & (hi >= n + 1) & (lo <= n + 1) & (p >= -1)
         v = np.maximum(v, np.where(top, al * (X[n + 3] - Xp), -np.inf))
-        return max(best, float(np.max(v)) / 1e4)
+        return max(best, float(np.max(v)))
 
     # ------------------------------------------------------------------ smooth
-    def smooth(self, beta):
+    def smooth(self, beta, t_max=None):
         n, X = self.n, self.X
         if self.sup <= 0:
             return 0.0, 0
@@ -539,13 +717,15 @@ class _PercentileUnbounded(_PerDistance):
         grid = np.unique(np.concatenate((np.arange(0, min(n + 1, 32) + 1),
                                          np.round(1.15 ** np.arange(1, 200)).astype(np.int64))))
         floor = best
-        for t in grid[grid <= n + 1]:
+        for t in grid[grid <= (n + 1 if t_max is None else min(n + 1, t_max))]:
             if math.exp(-beta * int(t)) * self.sup <= floor:
                 break                  # no longer distance can beat the bound
             floor = max(floor, math.exp(-beta * int(t)) * self._A1(int(t)))
         K = n + 1
         if floor > 0:
             K = min(K, int(math.floor(math.log(self.sup / floor) / beta)) + 2)
+        if t_max is not None:
+            K = min(K, int(t_max))      # restricted: the caller bounds every longer distance itself
         # the pair problems, families split: lefts (L, Lpos), rights (R, Rpos = 2b), b >= lo(p)
         chunk, size = [], 0
         for k, al, ga, p, lam, lo in self.problems:
@@ -603,7 +783,7 @@ class _PercentileUnbounded(_PerDistance):
         c = roff[pr] + lo_b - bases[pr]
         d = roff[pr] + hi_b - bases[pr]
         v, cost = _pair_smooth_nodes(L, Lp, a, b, np.concatenate(Rv), np.concatenate(Rp), c, d, beta)
-        return v / 1e4, cost
+        return v, cost
 
 
 def _mean_ls_unbounded(m, mu, ymin, ymax, lower, upper):
@@ -637,14 +817,14 @@ class _MeanUnbounded(_PerDistance):
         self.lower, self.upper = lower, upper
         self.xs = xs
         self.P = np.concatenate(([0.0], np.cumsum(xs)))                 # sums of the k smallest
-        xr = (lower + upper) - xs[::-1]                                  # mirror image, sorted
+        xr = -xs[::-1]                          # mirror image by negation (exact), sorted, on [-upper, -lower]
         self.Pr = np.concatenate(([0.0], np.cumsum(xr)))
         self.xr = xr
         self.sup = (upper - lower) / 2.0
         self.t_sup = n + 1
 
-    def _G_side(self, r, a, P, xs):
-        n, lo, up = self.n, self.lower, self.upper
+    def _G_side(self, r, a, P, xs, lo, up):
+        n = self.n
         m = (n - r + a).astype(float)
         keep = n - r
         s_small = P[keep]
@@ -660,7 +840,8 @@ class _MeanUnbounded(_PerDistance):
         return np.maximum(best, np.maximum(v1, v2))
 
     def G(self, r, a):
-        return np.maximum(self._G_side(r, a, self.P, self.xs), self._G_side(r, a, self.Pr, self.xr))
+        return np.maximum(self._G_side(r, a, self.P, self.xs, self.lower, self.upper),
+                          self._G_side(r, a, self.Pr, self.xr, -self.upper, -self.lower))
 
     def _A1(self, t):
         n = self.n
@@ -682,8 +863,11 @@ class _MeanUnbounded(_PerDistance):
         of that bound until it falls below the best exact value found."""
         n = self.n
         best, arg = self._A1(0), 0
-        ts = np.arange(1, n + 2)
         width = self.upper - self.lower
+        t_hi = n + 1
+        if best > 0:                   # beyond ln(sup/best)/beta even the supremum cannot win
+            t_hi = min(t_hi, int(math.ceil(math.log(self.sup / best) / beta)) + 1)
+        ts = np.arange(1, t_hi + 1)
         with np.errstate(under="ignore"):
             ub = np.exp(-beta * ts) * np.minimum(self.sup, width / np.maximum(n - ts, 2))
         order = np.argsort(-ub, kind="stable")
@@ -698,6 +882,18 @@ class _MeanUnbounded(_PerDistance):
             i += block
             block = min(2 * block, 1024)
         return best, arg
+
+
+def _smooth(name, xs, lower, upper, neighbors, beta):
+    """(S, t*) for sorted ``xs``: the quantiles through :func:`_smooth_by_reach`, the rest directly."""
+    n = len(xs)
+    if name in PERCENTILES or name == "median":
+        if neighbors == "bounded":
+            return _smooth_by_reach(lambda r: _QuantileBounded(xs, name, lower, upper, reach=r), n, beta)
+        if name in ("median", "percentile_50"):
+            return _smooth_by_reach(lambda r: _median_unbounded(xs, lower, upper, reach=r), n, beta)
+        return _smooth_by_reach(lambda r: _PercentileUnbounded(xs, name, lower, upper, reach=r), n, beta)
+    return _engine(name, xs, lower, upper, neighbors).smooth(beta)
 
 
 def _engine(name, xs, lower, upper, neighbors):
@@ -738,9 +934,19 @@ def ls_at_distance(x, query, t, lower, upper, neighbors="bounded"):
         ``"percentile_25"``, ``"percentile_50"``, ``"percentile_75"``,
         ``"percentile_90"`` (numpy's definitions), for both relations.
     t : int or array_like of int
-        Number of steps, ``>= 0``.
+        Number of steps, ``>= 0``: any integer (Python ``int`` of any size,
+        a numpy integer such as ``uint64``, or an integral float such as
+        ``1e19``).  ``A`` is non-decreasing and constant from ``t = n + 1``
+        on (``n`` replacements reach every dataset of the bounded relation;
+        with records added or removed each supremum is attained within
+        ``n + 1`` steps, see :func:`smooth_sensitivity`), so a larger ``t``
+        gives ``A(n + 1)``.
     lower, upper : float
-        The interval every record (original or new) lies in.
+        The interval every record (original or new) lies in.  Bounds of
+        magnitude beyond ``2**1000`` (about 1e301) are handled by dividing
+        data and bounds by a power of two (exact) and multiplying the answer
+        back; a result beyond the largest float (``upper - lower`` itself
+        can be, e.g. for ``-1.5e308, 1.5e308``) raises ``ValueError``.
     neighbors : {"bounded", "unbounded"}
         One record replaced, or one record added or removed (see the module
         docstring).
@@ -764,8 +970,12 @@ def ls_at_distance(x, query, t, lower, upper, neighbors="bounded"):
     >>> round(ls_at_distance([30, 40, 50], "mean", 1, 0, 100, "unbounded"), 4)
     21.6667
     """
+    e = _huge_exponent(lower, upper)
+    if e:
+        xs, lo, up = _scale_down(x, lower, upper, e)
+        return _scale_up(ls_at_distance(xs, query, t, lo, up, neighbors), query, e)
     name, xs, lower, upper, neighbors = _prepare(x, query, lower, upper, neighbors)
-    tt = _as_t(t)
+    tt = _as_t(t, _t_cap(len(xs)))
     out = _engine(name, xs, lower, upper, neighbors).A(tt)
     return float(out) if np.ndim(t) == 0 else out
 
@@ -774,10 +984,27 @@ def ls_curve(x, query, t_max, lower, upper, neighbors="bounded"):
     """``A(0), A(1), ..., A(t_max)`` as an array (for figures).
 
     Chapter: *Smooth sensitivity*.
+
+    ``t_max`` is a non-negative integer of at most :data:`MAX_CURVE`
+    (10,000,000); ``A`` is constant from ``t = n + 1`` on, so ``t_max = n +
+    1`` already shows the whole curve.  Other arguments as in
+    :func:`ls_at_distance`.
     """
+    if np.ndim(t_max) != 0:
+        raise TypeError(f"t_max must be a single non-negative integer, got {t_max!r}")
+    t_cap = int(_as_t(t_max, 2**62))
+    if t_cap > MAX_CURVE:
+        raise ValueError(
+            f"t_max must be at most {MAX_CURVE:,} (the curve is an array of t_max + 1 values), got "
+            f"{t_max!r}; A(t) is constant from t = n + 1 on (n = the number of records), so "
+            f"t_max = n + 1 shows all of it, and ls_at_distance gives A at any single t")
+    e = _huge_exponent(lower, upper)
+    if e:
+        xs, lo, up = _scale_down(x, lower, upper, e)
+        return _scale_up(ls_curve(xs, query, t_cap, lo, up, neighbors), query, e)
     name, xs, lower, upper, neighbors = _prepare(x, query, lower, upper, neighbors)
-    t_max = int(_as_t(t_max))
-    return _engine(name, xs, lower, upper, neighbors).A(np.arange(t_max + 1))
+    t = np.arange(t_cap + 1)
+    return _engine(name, xs, lower, upper, neighbors).A(np.minimum(t, _t_cap(len(xs))))
 
 
 def distance_to_high_ls(x, query, bound, lower, upper, neighbors="bounded"):
@@ -809,6 +1036,10 @@ def distance_to_high_ls(x, query, bound, lower, upper, neighbors="bounded"):
     >>> distance_to_high_ls([5, 5, 5], "count", 0.5, 0, 10)
     inf
     """
+    e = _huge_exponent(lower, upper)
+    if e:
+        xs, lo, up = _scale_down(x, lower, upper, e)
+        return distance_to_high_ls(xs, query, math.ldexp(_as_bound(bound), -e), lo, up, neighbors)
     name, xs, lower, upper, neighbors = _prepare(x, query, lower, upper, neighbors)
     bound = _as_bound(bound)
     eng = _engine(name, xs, lower, upper, neighbors)
@@ -830,10 +1061,19 @@ def smooth_sensitivity_argmax(x, query, beta, lower, upper, neighbors="bounded")
     """``(S, t*)``: the beta-smooth sensitivity and a distance ``t*`` where ``e^{-beta t} A(t)`` is maximal.
 
     Chapter: *Smooth sensitivity*.
+
+    Bounds beyond ``2**1000`` in magnitude are handled by rescaling (see
+    :func:`ls_at_distance`).
     """
+    e = _huge_exponent(lower, upper)
+    if e:
+        xs, lo, up = _scale_down(x, lower, upper, e)
+        s, t = smooth_sensitivity_argmax(xs, query, beta, lo, up, neighbors)
+        return _scale_up(s, query, e), t
+
     name, xs, lower, upper, neighbors = _prepare(x, query, lower, upper, neighbors)
     beta = as_positive(beta, "beta")
-    s, t = _engine(name, xs, lower, upper, neighbors).smooth(beta)
+    s, t = _smooth(name, xs, lower, upper, neighbors, beta)
     return max(float(s), 0.0), int(t)
 
 
@@ -883,6 +1123,56 @@ def smooth_sensitivity(x, query, beta, lower, upper, neighbors="bounded"):
     return smooth_sensitivity_argmax(x, query, beta, lower, upper, neighbors)[0]
 
 
+def smooth_sensitivity_bound(x, query, beta, lower, upper, neighbors="bounded"):
+    """A beta-smooth *upper bound* on the local sensitivity: exact for eight queries, a bound for var/std.
+
+    Chapter: *Smooth sensitivity*.
+
+    For ``"var"`` and ``"std"`` this is **not** the smooth sensitivity but
+    ``max_t e^{-beta t} B(t)`` for a function ``B(t) >= A(t)`` with
+    ``B_x(t) <= B_{x'}(t+1)`` for neighbours, which makes it a beta-smooth
+    upper bound on the local sensitivity (Nissim, Raskhodnikova & Smith
+    2007) -- usable wherever a smooth upper bound is (the smooth-sensitivity
+    mechanism), only possibly larger than necessary.  ``B(0)`` is the exact
+    local sensitivity at ``x``; for ``t >= 1`` ``B`` is built from the exact
+    range of the mean (and, for the std, the smallest variance) over the
+    datasets within ``t`` steps.  The proof is in the docstring of
+    :mod:`dpsens._smooth_var`.  For the other eight queries it returns the
+    exact :func:`smooth_sensitivity` (the tightest bound).
+
+    Parameters
+    ----------
+    x, query, beta, lower, upper, neighbors
+        As in :func:`smooth_sensitivity`; ``query`` may also be ``"var"``
+        or ``"std"`` (numpy's population variance and standard deviation).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> x = [2.0, 4.0, 4.0, 5.0, 7.0, 9.0]
+    >>> s = smooth_sensitivity_bound(x, "var", 0.5, 0, 10)
+    >>> round(s, 4)
+    5.1252
+    """
+    name, _ = check_query(query, allow_callable=False)
+    if name not in ("var", "std"):
+        return smooth_sensitivity(x, query, beta, lower, upper, neighbors)
+    lower, upper = as_bounds(lower, upper)
+    xs = as_data(x)
+    check_in_bounds(xs, lower, upper)
+    neighbors = check_relation(neighbors)
+    beta = as_positive(beta, "beta")
+    width = upper - lower
+    if width == 0:
+        return 0.0
+    u = np.clip((np.sort(xs) - lower) / width, 0.0, 1.0)       # scaled to [0, 1]: no overflow
+    s, _ = VarBound(u, name, neighbors).smooth(beta)
+    return float(s) * (width * width if name == "var" else width)
+
+
 def median_A_direct(x, t, lower, upper):
     """The direct ``O(t)`` formula of NRS07 for the median of odd ``n``, bounded relation (test oracle).
 
@@ -896,7 +1186,7 @@ def median_A_direct(x, t, lower, upper):
     n = len(xs)
     if n % 2 == 0:
         raise ValueError(f"median_A_direct needs an odd number of records, got n={n}")
-    t = int(_as_t(t))
+    t = int(_as_t(t, n))                      # A(t) = upper - lower from t = n on
     m = (n - 1) // 2
     s = np.arange(0, t + 2)
     hi = m + s

@@ -15,6 +15,7 @@ import numpy as np
 
 from . import mechanisms as mech
 from . import smooth as sm
+from .data import N_AGES
 from .plots import PALETTE, line_style
 
 __all__ = ["plot_error_histograms", "plot_ptr_tradeoff", "plot_smooth_curve", "plot_error_vs_epsilon",
@@ -127,7 +128,7 @@ def plot_error_vs_epsilon(epsilons, errors: dict, title: str, ylabel: str):
     return fig
 
 
-def plot_smooth_explorer(data, epsilon: float = 1.0, delta_exp: int = 2, sample_size: int = 32561,
+def plot_smooth_explorer(data, epsilon: float = 1.0, delta_exp: int = 2, sample_size: int = N_AGES,
                          query: str = "median", lower: float = 0.0, upper: float = 100.0,
                          neighbors: str = "bounded", seed: int = 0, n_points: int = 160):
     """The smooth-sensitivity curve and the resulting noise for a subsample of ``data``.

@@ -1,18 +1,28 @@
 """Checkers for the book's exercises, one module per chapter.
 
+Each module is named like the package module of its chapter's concept
+(``neighbors``, ``local``, ``globalsens``, ``proportions``, ``transformations``,
+``ptr``, ``smooth``, ``sample_aggregate``) or, where there is none, like the
+chapter's file (``leak``, ``median_grid``).
+
 Chapter: *For teachers*.  Every ``check_...`` function returns a
 :class:`Verdict` -- "correct", "wrong" (with a hint) or "not yet" for the
 ``...`` placeholder of a student notebook -- and never reveals the answer.
 """
 from ._verdict import Verdict, is_placeholder
 from .dp import *  # noqa: F401,F403
-from .neighbours import *  # noqa: F401,F403  (check_... functions of the chapter)
+from .neighbors import *  # noqa: F401,F403  (check_... functions of the chapter)
 from .proportions import *  # noqa: F401,F403
 from .leak import *  # noqa: F401,F403
 from .median_grid import *  # noqa: F401,F403
-from .global_sens import *  # noqa: F401,F403
-from .local_sens import *  # noqa: F401,F403
+from .globalsens import *  # noqa: F401,F403
+from .local import *  # noqa: F401,F403
 from .transformations import *  # noqa: F401,F403
 from .sample_aggregate import *  # noqa: F401,F403
 from .ptr import *  # noqa: F401,F403
 from .smooth import *  # noqa: F401,F403
+
+from ..deprecation import renamed as _renamed  # noqa: E402
+
+check_neighbour_count = _renamed(check_neighbor_count, "check_neighbour_count")  # noqa: F405
+check_bounded_neighbours = _renamed(check_bounded_neighbors, "check_bounded_neighbours")  # noqa: F405

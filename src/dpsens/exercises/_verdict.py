@@ -100,7 +100,7 @@ def _percent(rel_tol: float) -> str:
     return f"{100 * rel_tol:g} %"
 
 
-def show(value: float) -> str:
+def format_answer(value: float) -> str:
     """A student's number as they typed it (enough digits that a rejected
     answer never prints like the expected one)."""
     return f"{value:.12g}"
@@ -170,17 +170,17 @@ def check_number(answer, expected: float, what: str, hint: str, rel_tol: float =
     if integer:
         k = as_whole_number(value)
         if k is None:
-            return wrong(f"{show(value)} is not a whole number, and {what} is one.", hint)
+            return wrong(f"{format_answer(value)} is not a whole number, and {what} is one.", hint)
         if k == round(expected):
             return correct(f"{what} is right.")
         return wrong(f"{k} is not {what}.", hint)
     if close(value, expected, rel_tol):
         return correct(f"{what} is right.")
     if rel_tol >= 1e-4 and close(value, expected, CLOSE_FACTOR * rel_tol):
-        return wrong(f"{show(value)} is close, but not within {_percent(rel_tol)} of {what}: "
+        return wrong(f"{format_answer(value)} is close, but not within {_percent(rel_tol)} of {what}: "
                      "compute it instead of reading it off a figure, and keep full precision "
                      "until the last step.", hint)
-    return wrong(f"{show(value)} is not {what}.", hint)
+    return wrong(f"{format_answer(value)} is not {what}.", hint)
 
 
 def _describe(answer) -> str:

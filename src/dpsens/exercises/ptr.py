@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import math
 
-from ._verdict import THREE_DIGITS, Verdict, as_number, as_whole_number, check_number, checker, close, show, wrong
+from ..data import N_AGES
+from ._verdict import (THREE_DIGITS, Verdict, as_number, as_whole_number, check_number, checker, close,
+                       format_answer, wrong)
 
 __all__ = ["check_ptr_source_accident", "check_ptr_release_distance", "check_ptr_median_distance"]
 
-N_AGES = 32561
 EPSILON = 1.0
 DELTA = 1.0 / N_AGES ** 2
 
@@ -47,7 +48,7 @@ def check_ptr_release_distance(answer) -> Verdict:
         return wrong(f"expected a finite whole number, got {type(answer).__name__}.", hint)
     k = as_whole_number(d)
     if k is None:
-        return wrong(f"{show(d)} is not a whole number: distances count records.",
+        return wrong(f"{format_answer(d)} is not a whole number: distances count records.",
                      "round the real solution of the inequality in the right direction.")
     if k < expected:
         return wrong(f"at D = {k} the test passes with probability below 0.99: D is too small.", hint)

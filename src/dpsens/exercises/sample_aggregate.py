@@ -8,13 +8,12 @@ import math
 
 import numpy as np
 
+from ..data import N_AGES
 from ._verdict import (THREE_DIGITS, Verdict, as_number, as_whole_number, check_number, checker, close,
-                       show, wrong)
+                       format_answer, wrong)
 
 __all__ = ["check_saa_source_chunks", "check_saa_source_epsilon", "check_saa_overlap_epsilon",
            "check_saa_chunks_for_noise"]
-
-N_AGES = 32561
 
 
 def _source_count(n: int, k: int) -> int:
@@ -85,7 +84,7 @@ def check_saa_chunks_for_noise(answer) -> Verdict:
         return wrong(f"expected a whole number, got {type(answer).__name__}.")
     k = as_whole_number(answer)
     if k is None:
-        return wrong(f"{show(as_number(answer))} is not a whole number: m counts chunks.",
+        return wrong(f"{format_answer(as_number(answer))} is not a whole number: m counts chunks.",
                      "solve √2 · 60 / (m ε) <= 0.05 and round to a whole number of chunks.")
     if k == expected:
         return check_number(k, expected, "the number of chunks", "")

@@ -8,11 +8,11 @@ import math
 
 import numpy as np
 
+from ..data import N_AGES
 from ._verdict import THREE_DIGITS, Verdict, check_number, checker, close, wrong
 
 __all__ = ["check_smooth_beta", "check_smooth_turning_point", "check_smooth_median_direct"]
 
-N_AGES = 32561
 U = 100.0
 
 

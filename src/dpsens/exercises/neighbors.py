@@ -8,11 +8,11 @@ import numpy as np
 from ..neighbors import Domain, Pool, enumerate_neighbors
 from ._verdict import Verdict, check_number, checker, correct, is_placeholder, not_yet, wrong
 
-__all__ = ["check_neighbour_count", "check_bounded_neighbours", "check_symmetric_difference"]
+__all__ = ["check_neighbor_count", "check_bounded_neighbors", "check_symmetric_difference"]
 
 
 @checker("your count (a whole number)")
-def check_neighbour_count(answer) -> Verdict:
+def check_neighbor_count(answer) -> Verdict:
     """Exercise *Counting neighbours*: distinct unbounded neighbours (k = 1)
     of x = [1, 2, 2] when the domain is {1, 2, 3}.
 
@@ -26,7 +26,7 @@ def check_neighbour_count(answer) -> Verdict:
 
 
 @checker("a list of neighbouring datasets, e.g. [[1, 3], ...]", "for example [[1, 2], [2, 3]].")
-def check_bounded_neighbours(answer) -> Verdict:
+def check_bounded_neighbors(answer) -> Verdict:
     """Exercise *Replacing from a pool*: every distinct bounded neighbour (k = 1)
     of x = [1, 2] drawn from the pool [1, 2, 3, 3], as a collection of lists.
 

@@ -1,0 +1,65 @@
+"""Noise-adding mechanisms, one module per family: Laplace, Gaussian, heavy-tailed, PTR, smooth, sample-and-aggregate.
+
+Chapters: every chapter that adds noise -- the Laplace mechanism from the
+*Introduction* on, and the part "Using local sensitivity safely" (*Why local
+sensitivity leaks*, *Propose-test-release*, *Smooth sensitivity*, *Sample and
+aggregate*); each module's docstring names its own.
+
+Every mechanism takes a seeded :class:`numpy.random.Generator` as ``rng`` and
+draws all of its randomness from it, so that a figure or a test can be
+reproduced exactly.  Inputs are validated: ``epsilon > 0``, ``0 < delta < 1``,
+``lower <= upper`` and data inside ``[lower, upper]`` (the checks are in
+:mod:`dpsens.mechanisms.checks`).
+
+==================================  ==========================================================
+module                              holds
+==================================  ==========================================================
+:mod:`~dpsens.mechanisms.laplace`   Laplace mechanism, noisy mean (sum / count), the broken
+                                    local-sensitivity variant
+:mod:`~dpsens.mechanisms.gaussian`  Gaussian mechanism (classic and analytic σ)
+:mod:`~dpsens.mechanisms.heavy_tailed`  noise ``∝ 1/(1+|z|^γ)`` for pure-ε smooth sensitivity
+:mod:`~dpsens.mechanisms.ptr`       propose-test-release
+:mod:`~dpsens.mechanisms.smooth_noise`  smooth-sensitivity noise (β, the mechanism)
+:mod:`~dpsens.mechanisms.sample_aggregate`  sample-and-aggregate
+:mod:`~dpsens.mechanisms.checks`    argument checks, ``check_rng``, the shared ``add_noise``
+==================================  ==========================================================
+
+Every public name is re-exported here, so ``dpsens.mechanisms.laplace_mechanism``
+and ``from dpsens.mechanisms import ptr_threshold`` work as before.
+
+Summary of the privacy guarantees (one record added or removed, or replaced,
+according to the ``neighbors`` argument of the sensitivity functions):
+
+======================================  ============================================
+function                                guarantee
+======================================  ============================================
+:func:`laplace_mechanism`               ε-DP if ``sensitivity`` is the *global* sensitivity
+:func:`gaussian_mechanism`              (ε, δ)-DP if ``sensitivity`` is the global L2 sensitivity
+:func:`ptr_from_distance`,              (2ε, δ)-DP: ε for the noisy test, ε for the release,
+:func:`propose_test_release`            δ for passing the test by accident (default threshold)
+:func:`smooth_sensitivity_mechanism`    (ε, δ)-DP with Laplace noise, ε-DP with heavy-tailed noise
+:func:`sample_and_aggregate`            ε-DP (chunks disjoint and chosen without looking at the data;
+                                        bounded neighbours, or ``partition="independent"``)
+:func:`local_sensitivity_laplace`       **not** differentially private (teaching example only)
+======================================  ============================================
+"""
+from __future__ import annotations
+
+from . import checks, gaussian, heavy_tailed, laplace, ptr, sample_aggregate, smooth_noise  # noqa: F401
+from .checks import add_noise, as_nonnegative, as_size, as_value, check_rng
+from .gaussian import gaussian_delta, gaussian_mechanism, gaussian_sigma
+from .heavy_tailed import (check_gamma, heavy_tailed_constants, polynomial_tail_cdf, polynomial_tail_pdf,
+                           sample_polynomial_tail)
+from .laplace import laplace_mechanism, laplace_noise_scale, local_sensitivity_laplace, noisy_mean_sum_count
+from .ptr import PTR_THRESHOLDS, propose_test_release, ptr_accidental_pass_probability, ptr_from_distance, ptr_threshold
+from .sample_aggregate import chunk_answers, sample_and_aggregate, split_reduce
+from .smooth_noise import smooth_sensitivity_beta, smooth_sensitivity_mechanism
+
+__all__ = [
+    "check_rng", "laplace_noise_scale", "laplace_mechanism", "gaussian_sigma", "gaussian_delta",
+    "gaussian_mechanism", "polynomial_tail_pdf", "polynomial_tail_cdf", "sample_polynomial_tail",
+    "heavy_tailed_constants", "ptr_threshold", "ptr_accidental_pass_probability", "ptr_from_distance",
+    "propose_test_release", "smooth_sensitivity_beta", "smooth_sensitivity_mechanism", "chunk_answers",
+    "sample_and_aggregate", "noisy_mean_sum_count", "local_sensitivity_laplace", "PTR_THRESHOLDS",
+    "split_reduce", "add_noise", "as_nonnegative", "as_size", "as_value", "check_gamma",
+]

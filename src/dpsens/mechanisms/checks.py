@@ -1,0 +1,116 @@
+"""Argument checks shared by the mechanisms, and the one "check the value, add noise" ending.
+
+Used by every module of :mod:`dpsens.mechanisms` and by the modules that draw
+random numbers (:mod:`dpsens.aggregate`, :mod:`dpsens.proportions`,
+:mod:`dpsens.transformations`), so by the chapters *Why local sensitivity
+leaks*, *Propose-test-release*, *Smooth sensitivity*, *Sample and aggregate*,
+*Proportions* and *Transformations*.  Every random number comes from a seeded
+:class:`numpy.random.Generator` that :func:`check_rng` accepts.
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .._validate import as_int
+
+__all__ = ["check_rng", "as_size", "as_value", "as_nonnegative", "add_noise"]
+
+
+def check_rng(rng, allow_none: bool = False) -> np.random.Generator | None:
+    """Return ``rng`` if it is a :class:`numpy.random.Generator`, else raise ``TypeError``.
+
+    Chapter: *Why local sensitivity leaks* (and every chapter that draws noise).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        Create one with ``np.random.default_rng(seed)``.
+    allow_none : bool
+        Accept ``None`` too (returned unchanged), for functions whose
+        randomness is optional (e.g. the row choice of
+        :func:`dpsens.transformations.bound_contributions`).
+
+    Raises
+    ------
+    TypeError
+        If ``rng`` is anything else (an int seed, the legacy
+        ``np.random.RandomState`` or the ``np.random`` module; ``None`` unless
+        ``allow_none``).
+    """
+    if allow_none and rng is None:
+        return None
+    if not isinstance(rng, np.random.Generator):
+        expected = "None or a numpy.random.Generator" if allow_none else "a numpy.random.Generator"
+        raise TypeError(
+            f"rng must be {expected}, e.g. rng = np.random.default_rng(42); "
+            f"got {rng!r} of type {type(rng).__name__}"
+        )
+    return rng
+
+
+def as_size(size):
+    """``None``, a count ``>= 0`` or a tuple of counts: the ``size`` argument of the samplers."""
+    if size is None:
+        return None
+    if isinstance(size, tuple):
+        return tuple(as_int(s, "size", minimum=0) for s in size)
+    return as_int(size, "size", minimum=0)
+
+
+def as_value(value, name: str = "value"):
+    """A finite real number (returned as ``float``) or array of finite real numbers (as a float array)."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}")
+    arr = np.asarray(value)
+    if arr.dtype == object or arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    if arr.ndim == 0:
+        return float(arr)
+    return arr.astype(float)
+
+
+def as_nonnegative(value, name: str) -> float:
+    """A finite real number ``>= 0`` (a sensitivity, a distance), as ``float``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number >= 0, got {value!r} of type {type(value).__name__}")
+    value = float(value)
+    if not np.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+    return value
+
+
+def add_noise(value, draw, rng, size=None):
+    """Release ``value + draw(rng, size)``: the ending every additive-noise mechanism shares.
+
+    Chapter: *Why local sensitivity leaks* (and every noise mechanism).
+
+    Checks ``value`` (finite number or array), ``rng`` and ``size``; without
+    ``size`` the noise has the shape of ``value`` (independent noise per
+    entry).
+
+    Parameters
+    ----------
+    value : float or array_like
+        The exact answer(s).
+    draw : callable
+        ``draw(rng, size)`` returns the noise, e.g.
+        ``lambda rng, size: rng.laplace(0.0, scale, size=size)``.
+    rng : numpy.random.Generator
+    size : int or tuple, optional
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A ``float`` when the result is a scalar.
+    """
+    value = as_value(value)
+    rng = check_rng(rng)
+    size = as_size(size)
+    if size is None:
+        size = np.shape(value) or None
+    out = value + draw(rng, size)
+    return float(out) if np.ndim(out) == 0 else out

@@ -1,0 +1,219 @@
+"""Propose-test-release: thresholds, the probability of passing by accident, and the mechanism.
+
+Chapter: *Propose-test-release* (also used by *Smooth sensitivity* and
+*Sample and aggregate* for comparison).
+"""
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from .._validate import as_bounds, as_data, as_positive, as_probability, check_in_bounds, check_relation
+from ..queries import check_query
+from .checks import as_nonnegative, as_value, check_rng
+
+__all__ = ["PTR_THRESHOLDS", "ptr_threshold", "ptr_accidental_pass_probability", "ptr_from_distance",
+           "propose_test_release"]
+
+
+PTR_THRESHOLDS = ("dwork-roth", "tight", "source")
+"""Threshold variants of :func:`ptr_threshold`."""
+
+
+def ptr_threshold(epsilon, delta, variant: str = "dwork-roth") -> float:
+    """The threshold ``T`` of the propose-test-release test ``D + Lap(1/ε) >= T``.
+
+    Chapter: *Propose-test-release*.
+
+    ``D`` is the distance (number of records to add or remove) from the data
+    to the nearest dataset whose local sensitivity exceeds the proposed bound.
+    The release is unsafe only when ``D = 0``, where the test passes by
+    accident with probability ``½ e^{−εT}``; that probability must be ``<= δ``.
+
+    Parameters
+    ----------
+    epsilon : float
+        Budget of the test, ``> 0``.
+    delta : float
+        In ``(0, 1)``.
+    variant : {"dwork-roth", "tight", "source"}
+        ``"dwork-roth"`` (default): ``T = ln(1/δ)/ε`` (Dwork & Roth 2014,
+        Sec. 7.3 style), accidental pass ``δ/2``.  ``"tight"``:
+        ``T = ln(1/(2δ))/ε``, accidental pass exactly ``δ``.  ``"source"``:
+        ``T = ln(2/δ)/(2ε)`` as in *Programming Differential Privacy*, whose
+        accidental pass ``½ sqrt(δ/2)`` is far above δ -- kept to reproduce and
+        correct the source.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(ptr_threshold(1.0, 1 / 32561**2, "source"), 3)
+    10.737
+    >>> round(ptr_threshold(1.0, 1 / 32561**2), 3)
+    20.782
+    """
+    epsilon = as_positive(epsilon, "epsilon")
+    delta = as_probability(delta, "delta")
+    if variant == "dwork-roth":
+        return math.log(1.0 / delta) / epsilon
+    if variant == "tight":
+        return max(math.log(1.0 / (2.0 * delta)) / epsilon, 0.0)
+    if variant == "source":
+        return math.log(2.0 / delta) / (2.0 * epsilon)
+    raise ValueError(f"threshold must be one of {PTR_THRESHOLDS} or a number, got {variant!r}")
+
+
+def ptr_accidental_pass_probability(distance, epsilon, threshold) -> float:
+    """``P(distance + Lap(1/ε) >= threshold)``, exactly.
+
+    Chapter: *Propose-test-release*.
+
+    At ``distance = 0`` this is the probability of releasing with too little
+    noise; it must not exceed δ.
+    """
+    d = as_nonnegative(distance, "distance")
+    epsilon = as_positive(epsilon, "epsilon")
+    if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or not np.isfinite(threshold):
+        raise TypeError(f"threshold must be a finite number, got {threshold!r}")
+    gap = float(threshold) - d
+    if gap >= 0:
+        return 0.5 * math.exp(-epsilon * gap)
+    return 1.0 - 0.5 * math.exp(epsilon * gap)
+
+
+def _resolve_threshold(threshold, epsilon, delta) -> float:
+    """A named threshold (see :func:`ptr_threshold`) or a finite number ``>= 0``.
+
+    A negative threshold is refused: the test would then pass at distance 0
+    with probability above ½, so the δ of the mechanism would exceed ½.
+    """
+    if isinstance(threshold, str):
+        return ptr_threshold(epsilon, delta, threshold)
+    if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
+        raise TypeError(f"threshold must be one of {PTR_THRESHOLDS} or a finite number >= 0, got {threshold!r}")
+    if not np.isfinite(threshold):
+        raise ValueError(f"threshold must be one of {PTR_THRESHOLDS} or a finite number >= 0, got {threshold!r}")
+    if threshold < 0:
+        raise ValueError(
+            f"threshold must be >= 0, got {threshold!r}: a negative threshold lets the test pass at "
+            "distance 0 with probability above 1/2"
+        )
+    return float(threshold)
+
+
+def ptr_from_distance(value, distance, bound, epsilon, delta, rng, threshold="dwork-roth", details: bool = False):
+    """Propose-test-release given the exact distance to high local sensitivity.
+
+    Chapter: *Propose-test-release*.
+
+    1. (proposed) ``bound`` on the local sensitivity;
+    2. test: ``noisy = distance + Lap(1/ε)``; if ``noisy < T`` return ⊥ (``None``);
+    3. release ``value + Lap(bound/ε)``.
+
+    With the default threshold ``T = ln(1/δ)/ε`` the whole mechanism is
+    (2ε, δ)-DP: the test is ε-DP because the distance has global sensitivity 1,
+    the release is ε-DP whenever the local sensitivity is at most ``bound``,
+    and the release happens with too little noise (``distance = 0``) with
+    probability at most δ/2 <= δ.  Running it costs (2ε, δ) *also when it
+    returns ⊥*.  Give each step ε/2 for a total of (ε, δ).
+
+    Parameters
+    ----------
+    value : float
+        Exact query answer.
+    distance : int or float
+        ``>= 0``: how many steps (records added/removed, or replaced) lead to a
+        dataset whose local sensitivity exceeds ``bound``
+        (``dpsens.smooth.distance_to_high_ls``); ``math.inf`` if none does.
+    bound : float
+        Proposed bound on the local sensitivity, ``> 0``.
+    epsilon, delta : float
+        Budget of *each* step, and the failure probability.
+    rng : numpy.random.Generator
+        Randomness; the test noise is drawn first, then the release noise.
+    threshold : {"dwork-roth", "tight", "source"} or float
+        See :func:`ptr_threshold`; a number must be finite and ``>= 0``
+        (``ValueError`` otherwise).  The test passes by accident at distance 0
+        with probability ``½ e^{−εT}``.
+    details : bool
+        If true return a dict with ``released`` (value or None),
+        ``noisy_distance``, ``threshold``, ``passed``.
+
+    Returns
+    -------
+    float or None, or dict if ``details``.
+    """
+    value = as_value(value)
+    if np.ndim(value) != 0:
+        raise ValueError("value must be a single number for propose-test-release")
+    if isinstance(distance, numbers.Real) and not isinstance(distance, bool) and distance == math.inf:
+        distance = math.inf          # no dataset has local sensitivity above the bound: always safe
+    else:
+        distance = as_nonnegative(distance, "distance")
+    bound = as_positive(bound, "bound")
+    epsilon = as_positive(epsilon, "epsilon")
+    delta = as_probability(delta, "delta")
+    rng = check_rng(rng)
+    t = _resolve_threshold(threshold, epsilon, delta)
+    noisy = distance + rng.laplace(0.0, 1.0 / epsilon)
+    passed = bool(noisy >= t)
+    released = float(value + rng.laplace(0.0, bound / epsilon)) if passed else None
+    if details:
+        return {"released": released, "noisy_distance": float(noisy), "threshold": t, "passed": passed,
+                "distance": distance}
+    return released
+
+
+def propose_test_release(x, query, bound, epsilon, delta, lower, upper, rng, threshold="dwork-roth",
+                         neighbors: str = "bounded", details: bool = False):
+    """Propose-test-release for a query on data clipped to ``[lower, upper]``.
+
+    Chapter: *Propose-test-release*.
+
+    Computes ``query(x)`` and the exact distance
+    ``dpsens.distance_to_high_ls(x, query, bound, lower, upper, neighbors)``
+    and hands both to :func:`ptr_from_distance`.  Costs (2ε, δ) with the
+    default threshold (ε for the test, ε for the release), whether or not it
+    returns ⊥.
+
+    Parameters
+    ----------
+    x : array_like
+        Data, every value in ``[lower, upper]`` (clip first).
+    query : str
+        A query name from :data:`dpsens.QUERIES`.
+    bound : float
+        Proposed bound on the local sensitivity, ``> 0``.
+    epsilon, delta : float
+    lower, upper : float
+        Bounds of the data domain.
+    rng : numpy.random.Generator
+    threshold : {"dwork-roth", "tight", "source"} or float
+        A finite number ``>= 0``, or a name (see :func:`ptr_threshold`).
+        ``"source"`` reproduces *Programming Differential Privacy*
+        (``ln(2/δ)/(2ε)``), which passes by accident far more often than δ.
+    neighbors : {"bounded", "unbounded"}
+        The neighbour relation of the distance (default ``"bounded"``, as in
+        :mod:`dpsens.smooth`); the source's mean example is ``"unbounded"``.
+    details : bool
+        Return a dict (see :func:`ptr_from_distance`).
+
+    Returns
+    -------
+    float or None (⊥), or dict.
+    """
+    from ..smooth import distance_to_high_ls
+
+    name, f = check_query(query, allow_callable=False)
+    lower, upper = as_bounds(lower, upper)
+    x = as_data(x)
+    check_in_bounds(x, lower, upper)
+    check_relation(neighbors)
+    bound = as_positive(bound, "bound")
+    distance = distance_to_high_ls(x, name, bound, lower, upper, neighbors)
+    return ptr_from_distance(f(x), distance, bound, epsilon, delta, rng, threshold=threshold, details=details)
