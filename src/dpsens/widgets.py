@@ -98,7 +98,7 @@ from matplotlib.figure import Figure, FigureBase
 from PIL import Image
 
 __all__ = ["Explorer", "explorer", "describe_figure", "enable_alt_text", "figure_png", "show", "MAX_VIEWS",
-           "ENV_VAR", "in_kernel", "lazy_default", "live_bundle", "display_live", "widget_view_bundle",
+           "ENV_VAR", "CONTROL_WIDTH", "in_kernel", "label_width", "lazy_default", "live_bundle", "display_live", "widget_view_bundle",
            "image_layout"]
 
 #: Default cap on the number of precomputed views of one explorer.
@@ -309,8 +309,18 @@ def in_kernel() -> bool:
     return ip is not None and getattr(ip, "kernel", None) is not None
 
 
-#: Width of an explorer's controls (the label in full plus a usable slider).
-CONTROL_WIDTH = "36em"
+#: Width of an explorer control's slider or dropdown, besides its label.
+CONTROL_WIDTH = "24em"
+
+
+def label_width(labels) -> str:
+    """A label column wide enough for every label in full (about 0.6 em a character).
+
+    Chapter: *For teachers*.  One width for all the controls of an explorer,
+    so their sliders line up and no label is cut ("Pool (each value ...").
+    """
+    longest = max((len(str(lab)) for lab in labels), default=0)
+    return f"{0.6 * longest + 0.5:.1f}em"
 
 _in_kernel = in_kernel  # the old private name, kept for notebooks written against it
 
@@ -606,13 +616,14 @@ class Explorer:
         image = _image_widget(w, default_png)
         status = w.HTML(html.escape(self._status(self.default)))
         controls = []
+        desc = label_width(self.labels)
         for i, name in enumerate(self.names):
             opts = self.options[i]
             pairs = [(lab, j) for j, (lab, _) in enumerate(opts)]
             kw = dict(options=pairs, value=self.default[i], description=self.labels[i],
-                      style={"description_width": "initial"},
+                      style={"description_width": desc},
                       # a fixed width: with "auto" JupyterLab collapses a slider's track
-                      layout=w.Layout(width=CONTROL_WIDTH, max_width="100%"))
+                      layout=w.Layout(width=f"calc({desc} + {CONTROL_WIDTH})", max_width="100%"))
             if all(_is_number(v) for _, v in opts) and len(opts) > 1:
                 control = w.SelectionSlider(continuous_update=False, **kw)
             else:
