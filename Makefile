@@ -6,12 +6,15 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 JB_FLAGS := -W -n --keep-going
 
-.PHONY: venv book test test-notebooks unit notebooks site-test student colab nbval-refs bench lab clean help
+.PHONY: venv book book-student pdf editions-test test test-notebooks unit notebooks site-test student colab nbval-refs bench lab clean help
 
 help:
 	@echo "make book   build the executed website into _build/html"
+	@echo "make book-student  the same site without the solutions, into _build/student/_build/html"
+	@echo "make pdf    the whole book as a PDF, _build/book.pdf (A4) and _build/book-letter.pdf (needs chromium, poppler-utils)"
 	@echo "make test   unit + property tests, chapters under nbval, then the site (built, then tested in Chromium)"
 	@echo "make test-notebooks  run notebooks/ and the handouts in Binder- and Colab-like venvs (downloads from PyPI)"
+	@echo "make editions-test  build the student site and the PDF, then test them (not part of make test)"
 	@echo "make site-test  open every page of the built site in headless Chromium (needs Debian's chromium)"
 	@echo "make lab    JupyterLab on the repository: chapters/*.md open as notebooks (jupytext)"
 	@echo "make student  student notebooks (solutions emptied) into student/"
@@ -34,6 +37,25 @@ book: venv colab
 	$(BIN)/jupyter-book build . $(JB_FLAGS)
 	@echo ""
 	@echo "The book is built: open $(CURDIR)/_build/html/index.html"
+
+# The student edition: the same site with every solution left out (sphinx-exercise's
+# hide_solutions, set by _ext/editions.py), in its own folder so the public site
+# keeps its solutions; the executed notebooks come from the public build's cache.
+book-student: venv colab
+	DPSENS_EDITION=student $(BIN)/jupyter-book build . $(JB_FLAGS) --path-output _build/student
+	@echo ""
+	@echo "The student edition is built: open $(CURDIR)/_build/student/_build/html/index.html"
+
+# The printable book: the single-page build, printed by headless Chromium
+# (tools/make_pdf.py) to A4 and Letter, then checked for every chapter's title.
+pdf: venv
+	$(BIN)/jupyter-book build . $(JB_FLAGS) --builder singlehtml
+	$(BIN)/python tools/make_pdf.py
+	@echo "The book as a PDF: $(CURDIR)/_build/book.pdf (A4), $(CURDIR)/_build/book-letter.pdf (Letter)"
+
+# The two extra editions and their tests (tests/test_editions.py).
+editions-test: book-student pdf
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m browser tests/test_editions.py
 
 unit: venv
 	$(BIN)/python -m pytest -q --doctest-modules -m "not browser and not readers" tests src/dpsens

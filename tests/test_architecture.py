@@ -79,9 +79,9 @@ def private_crossings(path: pathlib.Path, source: str | None = None) -> list[str
     return found
 
 
-#: Crossings left for phase 2 of issue 17, while grid.py and widgets.py are being rewritten in
-#: parallel (issue 13b).  The test fails when one disappears, so that the entry is removed with it.
-PENDING = {"dpsens.grid": ["line 801: from dpsens.widgets import _in_kernel"]}
+#: Known crossings still to remove (none now).  The test fails when one disappears, so that the
+#: entry is removed with it.
+PENDING: dict[str, list[str]] = {}
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: _module_name(p))

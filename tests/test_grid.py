@@ -401,3 +401,29 @@ def test_live_explorer_outside_a_kernel_shows_the_figure_and_a_note():
     assert "Binder or Colab" in bundle["text/html"] and "data:image/png;base64," in bundle["text/html"]
     assert bundle["text/plain"].startswith("<dpsens live grid explorer")
 
+
+
+def test_live_explorer_layout_natural_size_and_full_labels():
+    """JupyterLab polish (measured in headless Chromium too, see benchmarks/README.md):
+    the image at the PNG's own size and never wider than the cell, the toggle labels in
+    full (not "Pool (each value ..."), the controls above the image."""
+    pytest.importorskip("ipywidgets")
+    import io
+
+    from PIL import Image
+
+    ex = grid.grid_explorer()
+    box = ex.widget()
+    image = box._dpsens_image
+    width, _ = Image.open(io.BytesIO(ex.png)).size
+    assert image.layout.width == f"{width}px" and image.layout.height == "auto"
+    assert image.layout.max_width == "100%" and box.layout.align_items == "flex-start"
+    toggle = box._dpsens_controls["kind"]
+    assert toggle.style.button_width == "auto"
+    assert [label for label, _ in toggle.options] == ["Pool (each value once)", "Domain (values reusable)"]
+    assert list(box.children[0].children) == list(box._dpsens_controls.values())
+    assert box.children[1] is image and box.children[2] is box._dpsens_status
+    # a redraw to a wider figure resizes the image to the new figure's own width
+    box._dpsens_controls["neighbors"].value = "both"
+    new_width, _ = Image.open(io.BytesIO(ex.png)).size
+    assert new_width > width and image.layout.width == f"{new_width}px"

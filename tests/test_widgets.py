@@ -74,7 +74,7 @@ def test_defaults():
     assert ex.default == (0, 1)
     assert ex.view() == ex.views[(0, 1)]
     assert ex.view(slope=3) == ex.views[(2, 1)]
-    with pytest.raises(ValueError, match="not one of the precomputed values"):
+    with pytest.raises(ValueError, match="not one of the values of this control"):
         ex.view(slope=4)
 
 
@@ -193,23 +193,143 @@ def test_live_widget_swaps_the_precomputed_images():
 
 
 # --------------------------------------------------------------------------- in a kernel
-def test_in_a_kernel_the_bundle_has_widget_view_and_html():
-    """Execute a notebook as the book build does: both representations are output."""
+def _kernel_pythons():
+    """The kernels to display explorers in: this environment (ipywidgets 8) and, when one
+    is given, a Colab-like one with ipywidgets 7 (``DPSENS_IPYWIDGETS7_PYTHON``, default
+    ``/tmp/colab312/bin/python`` if it exists; see benchmarks/README.md)."""
+    import os
+    import sys
+    pythons = [pytest.param(sys.executable, id="this-env")]
+    other = os.environ.get("DPSENS_IPYWIDGETS7_PYTHON", "/tmp/colab312/bin/python")
+    if other and os.path.exists(other) and os.path.realpath(other) != os.path.realpath(sys.executable):
+        pythons.append(pytest.param(other, id="ipywidgets7-env"))
+    return pythons
+
+
+def run_in_kernel(cells, python, tmp_path):
+    """Execute ``cells`` in a fresh kernel of ``python``; return the executed notebook."""
+    from jupyter_client import KernelManager
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    spec = tmp_path / "kernels" / "k"
+    spec.mkdir(parents=True, exist_ok=True)
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [python, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "k", "language": "python"}))
+    km = KernelManager(kernel_name="k", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(spec.parent)]))
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(
-        "import matplotlib.pyplot as plt\n"
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
+    NotebookClient(nb, timeout=120, km=km).execute()
+    return nb
+
+
+DEMO = ("import matplotlib.pyplot as plt\n"
+        "import ipywidgets, IPython.display\n"
         "from dpsens import widgets\n"
+        "CALLS = []\n"
         "def f(a):\n"
+        "    CALLS.append(a)\n"
         "    fig, ax = plt.subplots(figsize=(2, 2), dpi=40)\n"
         "    ax.plot([0, a]); ax.set(title='t', xlabel='x', ylabel='y')\n"
-        "    return fig\n"
-        "widgets.explorer(f, {'a': [1, 2, 3]})")]
-    NotebookClient(nb, timeout=120, kernel_name="python3").execute()
-    outputs = nb.cells[0].outputs
-    assert len(outputs) == 1 and outputs[0].output_type == "execute_result"
-    data = outputs[0].data
+        "    return fig\n")
+
+
+def shown(outputs, ignore_stderr=False):
+    """The mime types each display output of a cell offers (streams and errors fail)."""
+    kinds = []
+    for out in outputs:
+        if ignore_stderr and out.output_type == "stream" and out.name == "stderr":
+            continue
+        assert out.output_type in ("display_data", "execute_result"), out
+        kinds.append(set(out.data))
+    return kinds
+
+
+@pytest.mark.parametrize("python", _kernel_pythons())
+def test_in_a_kernel_an_explorer_displays_widget_view_and_html(python, tmp_path, monkeypatch):
+    """The explorer cell shows a widget view with the html fallback -- never just a repr, and
+    no AttributeError -- under ipywidgets 7 (Colab) and 8; views are computed lazily."""
+    monkeypatch.delenv("DPSENS_EXPLORERS", raising=False)
+    nb = run_in_kernel([
+        DEMO + "ex = widgets.explorer(f, {'a': [1, 2, 3]})\nex",
+        "print(ipywidgets.__version__[0], sorted(ex.views), CALLS)",
+        "box = ex.widget(); box._dpsens_controls[0].value = 2\n"
+        "print(sorted(ex.views), CALLS, box._dpsens_image.value == ex.views[(2,)][0])\n"
+        "box._dpsens_controls[0].value = 0; box._dpsens_controls[0].value = 2\n"
+        "print(CALLS)",
+        "from dpsens import grid\ngrid.grid_explorer()",
+    ], python, tmp_path)
+    (kinds,) = shown(nb.cells[0].outputs)
+    assert {"application/vnd.jupyter.widget-view+json", "text/html", "text/plain"} <= kinds
+    data = nb.cells[0].outputs[0].data
+    assert data["application/vnd.jupyter.widget-view+json"]["version_major"] == 2
+    assert len(data["application/vnd.jupyter.widget-view+json"]["model_id"]) >= 16
+    assert len(parse_html(data["text/html"])["views"]) == 1, "lazy: only the default view in a kernel"
+    major, first, after = nb.cells[1].outputs[0].text, None, nb.cells[2].outputs[0].text
+    assert major.split()[0] in ("7", "8")
+    assert major.split(None, 1)[1].strip() == "[(0,)] [1]"
+    assert after.splitlines() == ["[(0,), (2,)] [1, 3] True", "[1, 3]"], "computed when asked, then cached"
+    (grid_kinds,) = shown(nb.cells[3].outputs)
+    assert {"application/vnd.jupyter.widget-view+json", "text/html"} <= grid_kinds
+
+
+@pytest.mark.parametrize("python", _kernel_pythons())
+def test_the_book_build_gets_every_view(python, tmp_path, monkeypatch):
+    """DPSENS_EXPLORERS=precompute (set by _ext/explorer_views.py for jupyter-book builds):
+    the kernel's explorer computes every view and the html holds them all."""
+    monkeypatch.setenv("DPSENS_EXPLORERS", "precompute")
+    nb = run_in_kernel([DEMO + "widgets.explorer(f, {'a': [1, 2, 3]})", "print(CALLS)"], python, tmp_path)
+    data = nb.cells[0].outputs[0].data
     assert "application/vnd.jupyter.widget-view+json" in data
     assert len(parse_html(data["text/html"])["views"]) == 3
+    assert nb.cells[1].outputs[0].text.strip() == "[1, 2, 3]"
+
+
+@pytest.mark.parametrize("python", _kernel_pythons())
+def test_without_ipywidgets_the_static_explorer_shows(python, tmp_path, monkeypatch):
+    """A kernel where ipywidgets cannot be imported: the html explorer, no traceback."""
+    monkeypatch.delenv("DPSENS_EXPLORERS", raising=False)
+    nb = run_in_kernel(["import sys; sys.modules['ipywidgets'] = None\n" + DEMO.replace(
+        "import ipywidgets, IPython.display\n", "") + "widgets.explorer(f, {'a': [1, 2]})"], python, tmp_path)
+    # (tqdm warns on stderr that it has no ipywidgets for its progress bars)
+    (kinds,) = shown(nb.cells[0].outputs, ignore_stderr=True)
+    assert kinds == {"text/html", "text/plain"}
+
+
+def test_extension_sets_the_build_flag(monkeypatch):
+    """The book's Sphinx extension is listed in _config.yml and sets DPSENS_EXPLORERS."""
+    import importlib.util
+    import os
+    from pathlib import Path
+
+    import yaml
+    root = Path(__file__).resolve().parents[1]
+    config = yaml.safe_load((root / "_config.yml").read_text())
+    assert "explorer_views" in config["sphinx"]["local_extensions"]
+    spec = importlib.util.spec_from_file_location("explorer_views", root / "_ext" / "explorer_views.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    monkeypatch.delenv("DPSENS_EXPLORERS", raising=False)
+
+    class App:
+        def connect(self, *args):
+            pass
+    meta = mod.setup(App())
+    assert os.environ["DPSENS_EXPLORERS"] == "precompute" and meta["parallel_read_safe"]
+    assert widgets.lazy_default() is False
+
+
+def test_lazy_default_and_bad_flag(monkeypatch):
+    monkeypatch.delenv("DPSENS_EXPLORERS", raising=False)
+    assert widgets.lazy_default() is False          # pytest is no kernel
+    monkeypatch.setenv("DPSENS_EXPLORERS", "lazy")
+    assert widgets.lazy_default() is True
+    CALLS.clear()
+    ex = widgets.explorer(demo_plot, {"slope": [1.0, 2.0, 3.0]}, defaults={"slope": 2.0})
+    assert ex.lazy and list(ex.views) == [(1,)] and CALLS == [{"slope": 2.0, "colour": "C0"}]
+    monkeypatch.setenv("DPSENS_EXPLORERS", "sometimes")
+    with pytest.raises(ValueError, match="DPSENS_EXPLORERS must be 'precompute', 'lazy' or unset"):
+        widgets.explorer(demo_plot, {"slope": [1.0]})
 
 
 # --------------------------------------------------------------------------- alt text
@@ -275,3 +395,89 @@ def test_control_labels():
         widgets.explorer(demo_plot, {"slope": [1.0]}, labels={"colour": "c"})
     with pytest.raises(TypeError, match="labels must be"):
         widgets.explorer(demo_plot, {"slope": [1.0]}, labels={"slope": 3})
+
+
+# --------------------------------------------------------------------------- lazy views
+def test_lazy_explorer_computes_the_default_then_what_is_asked():
+    CALLS.clear()
+    ex = widgets.explorer(demo_plot, {"slope": [1.0, 2.0, 3.0], "colour": ["C0", "C1"]},
+                          defaults={"slope": 3.0}, lazy=True)
+    assert ex.lazy and len(ex) == 6 and ex.shape == (3, 2) and not ex.complete
+    assert list(ex.views) == [(2, 0)] and CALLS == [{"slope": 3.0, "colour": "C0"}]
+    # the html holds the computed views only and says so for the others
+    data = parse_html(ex.to_html())
+    assert list(data["views"]) == ["2-0"]
+    assert "computed only when a reader asks for it" in ex.to_html()
+    # a view asked for is the figure of its arguments, computed once
+    png, alt = ex.view(slope=1.0, colour="C1")
+    fig = demo_plot(slope=1.0, colour="C1")
+    assert png == widgets.figure_png(fig)
+    plt.close(fig)
+    assert alt.endswith("Shown for slope = 1, colour = C1.")
+    CALLS.clear()
+    assert ex.view_at((0, 1)) == (png, alt) and CALLS == []
+    assert set(ex.compute_ms) == {(2, 0), (0, 1)} and all(t > 0 for t in ex.compute_ms.values())
+    # precompute completes the grid with the same pictures an eager explorer makes
+    eager = widgets.explorer(demo_plot, {"slope": [1.0, 2.0, 3.0], "colour": ["C0", "C1"]},
+                             defaults={"slope": 3.0}, lazy=False)
+    assert ex.precompute() is ex and ex.complete
+    assert {k: v[0] for k, v in ex.views.items()} == {k: v[0] for k, v in eager.views.items()}
+    assert len(parse_html(ex.to_html())["views"]) == 6
+    with pytest.raises(ValueError, match=r"one position per control within \(3, 2\)"):
+        ex.view_at((3, 0))
+    with pytest.raises(TypeError, match="lazy must be True, False or None"):
+        widgets.explorer(demo_plot, {"slope": [1.0]}, lazy="yes")
+
+
+def test_lazy_errors_of_the_default_view_raise_in_the_cell():
+    def broken(slope):
+        raise ZeroDivisionError("boom")
+    with pytest.raises(ZeroDivisionError):
+        widgets.explorer(broken, {"slope": [1, 2]}, lazy=True)
+
+
+def test_lazy_live_widget_computes_on_demand_and_reports_errors():
+    def sometimes(slope):
+        if slope == 3:
+            raise ValueError("slope 3 is not drawable")
+        return demo_plot(slope)
+    ex = widgets.explorer(sometimes, {"slope": [1, 2, 3]}, lazy=True)
+    box = ex.widget()
+    (slope,) = box._dpsens_controls
+    slope.value = 1
+    assert box._dpsens_image.value == ex.views[(1,)][0] and set(ex.views) == {(0,), (1,)}
+    assert box._dpsens_status.value == "Showing slope = 2"
+    slope.value = 2
+    assert "Could not draw this view: ValueError: slope 3 is not drawable" in box._dpsens_status.value
+    assert box._dpsens_image.value == ex.views[(1,)][0], "the last good view stays"
+
+
+def test_widget_layout_natural_size_full_labels_controls_on_top():
+    """JupyterLab polish, checked on the layout the front end receives (ipywidgets 7 and 8)."""
+    ex = widgets.explorer(demo_plot, {"slope": [1.0, 2.0], "colour": ["C0", "C1"]},
+                          labels={"slope": "Pool (each value once) slope of the line"}, title="Lines")
+    box = ex.widget()
+    image = box._dpsens_image
+    width, height = Image.open(io.BytesIO(ex.views[ex.default][0])).size
+    assert (width, height) == (150, 100)
+    assert image.layout.width == "150px" and image.layout.height == "auto"   # natural size, not stretched
+    assert image.layout.max_width == "100%" and image.layout.max_height == "75vh"
+    assert box.layout.align_items == "flex-start"                            # no stretching to the cell width
+    for c in box._dpsens_controls:
+        assert c.style.description_width == "initial", "labels are shown in full, not cut"
+        assert c.layout.width == widgets.CONTROL_WIDTH == "36em", "a fixed width (auto collapses a slider)"
+    assert box._dpsens_controls[0].description == "Pool (each value once) slope of the line"
+    # order: title, controls, image, status -- the controls above the figure
+    kinds = [type(c).__name__ for c in box.children]
+    assert kinds == ["HTML", "VBox", "Image", "HTML"]
+    assert list(box.children[1].children) == box._dpsens_controls
+    assert widgets.image_layout(ex.views[ex.default][0], max_height="50vh")["max_height"] == "50vh"
+
+
+def test_widget_view_bundle():
+    ipywidgets = pytest.importorskip("ipywidgets")
+    box = ipywidgets.VBox([])
+    assert widgets.widget_view_bundle(box) == {"application/vnd.jupyter.widget-view+json": {
+        "version_major": 2, "version_minor": 0, "model_id": box.model_id}}
+    # outside a kernel live_bundle offers only the static view, and never calls the widget factory
+    assert widgets.live_bundle({"text/html": "<p>x</p>"}, lambda: 1 / 0) == {"text/html": "<p>x</p>"}

@@ -37,6 +37,8 @@ from .neighbors import (Domain, Pool, additions, check_release, check_universe, 
                         count_releases, enumerate_neighbors, releases, submultisets)
 from .plots import PALETTE
 from .queries import check_query
+from .timing import Stopwatch
+from .widgets import display_live, figure_png, image_layout, live_bundle
 
 #: The source's universe for the median grid, X = {1, 2, 3, 10, 11} (a pool:
 #: releases are 3-subsets, so there are ten of them).
@@ -671,15 +673,6 @@ def plot_grid_from_text(values: str = "1, 2, 3, 10, 11", kind: str = "pool", n: 
     return plot_sensitivity_grid(universe, n, k, query, neighbors)
 
 
-def _png(fig) -> bytes:
-    """The figure as PNG bytes (drawn once; fast encoding for a live redraw)."""
-    import io
-
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=fig.dpi, facecolor="white")
-    return buf.getvalue()
-
-
 class GridExplorer:
     """A live explorer of :func:`plot_grid_from_text` (built by :func:`grid_explorer`).
 
@@ -707,18 +700,16 @@ class GridExplorer:
 
     def redraw(self, **changes) -> bytes:
         """Apply ``changes`` to the settings, draw, and return the PNG."""
-        import time
-
         self.settings.update(changes)
-        t0 = time.perf_counter()
-        fig = plot_grid_from_text(**self.settings)
-        try:
-            self.png = _png(fig)
-            self.message = fig.axes[0].texts[0].get_text() if fig.axes and fig.axes[0].get_title() == \
-                "Cannot draw this grid" else None
-        finally:
-            plt.close(fig)
-        self.last_ms = 1000 * (time.perf_counter() - t0)
+        with Stopwatch() as sw:
+            fig = plot_grid_from_text(**self.settings)
+            try:
+                self.png = figure_png(fig)
+                self.message = fig.axes[0].texts[0].get_text() if fig.axes and fig.axes[0].get_title() == \
+                    "Cannot draw this grid" else None
+            finally:
+                plt.close(fig)
+        self.last_ms = sw.ms
         return self.png
 
     def _status(self) -> str:
@@ -740,22 +731,26 @@ class GridExplorer:
 
         s = self.settings
         style = {"description_width": "9em"}
-        wide = w.Layout(width="32em")
+        wide = w.Layout(width="32em", max_width="100%")
         controls = {
             "values": w.Text(value=s["values"], description="universe values", continuous_update=False,
                              placeholder="e.g. 1, 2, 3, 10, 11", style=style, layout=wide),
+            # buttons as wide as their labels (the default width cut "Pool (each value ...")
             "kind": w.ToggleButtons(options=[("Pool (each value once)", "pool"),
                                              ("Domain (values reusable)", "domain")],
-                                    value=s["kind"], description="universe is a", style=style),
+                                    value=s["kind"], description="universe is a",
+                                    style={**style, "button_width": "auto"},
+                                    layout=w.Layout(width="42em", max_width="100%")),
             "n": w.IntSlider(value=s["n"], min=2, max=self.max_n, description="release size n",
                              continuous_update=False, style=style, layout=wide),
             "k": w.IntSlider(value=s["k"], min=1, max=max(1, s["n"] - 1, s["k"]),
                              description="group size k", continuous_update=False, style=style, layout=wide),
             "neighbors": w.Dropdown(options=list(self.RELATIONS), value=s["neighbors"], description="relation",
-                                    style=style),
-            "query": w.Dropdown(options=list(QUERIES), value=s["query"], description="query", style=style),
+                                    style=style, layout=w.Layout(width="20em")),
+            "query": w.Dropdown(options=list(QUERIES), value=s["query"], description="query", style=style,
+                                layout=w.Layout(width="20em")),
         }
-        image = w.Image(value=self.png, format="png", layout=w.Layout(max_width="100%", height="auto"))
+        image = w.Image(value=self.png, format="png", layout=w.Layout(**image_layout(self.png)))
         status = w.HTML(html.escape(self._status()))
 
         busy = []
@@ -770,14 +765,17 @@ class GridExplorer:
                 if name == "n":  # k ranges over 1..n-1; the slider follows n
                     controls["k"].max = max(1, change["new"] - 1)
                     changes["k"] = controls["k"].value
-                image.value = self.redraw(**changes)
+                png = self.redraw(**changes)
+                image.layout = w.Layout(**image_layout(png))
+                image.value = png
                 status.value = html.escape(self._status())
             finally:
                 busy.clear()
 
         for c in controls.values():
             c.observe(update, names="value")
-        box = w.VBox([*controls.values(), image, status])
+        top = w.VBox(list(controls.values()), layout=w.Layout(align_items="flex-start", width="100%"))
+        box = w.VBox([top, image, status], layout=w.Layout(align_items="flex-start", width="100%"))
         box.add_class("dpsens-grid-explorer")
         box._dpsens_controls = controls  # for tests
         box._dpsens_image = image
@@ -785,27 +783,26 @@ class GridExplorer:
         self._widget = box
         return box
 
-    def _repr_mimebundle_(self, include=None, exclude=None):
+    def _static_bundle(self) -> dict:
         import base64
         import html
 
         note = ("Live grid explorer: its controls need a running Python kernel with ipywidgets "
                 "(open this notebook in Binder or Colab). Showing the current grid.")
         b64 = base64.b64encode(self.png).decode("ascii")
-        bundle = {
+        return {
             "text/plain": f"<dpsens live grid explorer: {self._status()}>",
             "text/html": (f'<div class="dpsens-grid-explorer"><p><em>{html.escape(note)}</em></p>'
                           f'<img src="data:image/png;base64,{b64}" alt="{html.escape(self._status(), quote=True)}" '
                           'style="max-width:100%;height:auto"></div>'),
         }
-        from .widgets import _in_kernel
 
-        if _in_kernel():
-            try:
-                bundle.update({k: v for k, v in self.widget()._repr_mimebundle_().items() if k != "text/plain"})
-            except ImportError:  # no ipywidgets: the note and the figure still show
-                pass
-        return bundle
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return live_bundle(self._static_bundle(), self.widget)
+
+    def _ipython_display_(self):
+        """Display through :func:`IPython.display.display`: works with ipywidgets 7 and 8."""
+        display_live(self._static_bundle(), self.widget)
 
 
 def grid_explorer(values: str = "1, 2, 3, 10, 11", kind: str = "pool", n: int = 3, k: int = 1,

@@ -14,14 +14,19 @@ with a small grid of values for each argument::
 
 :func:`explorer` calls the function once for **every** combination of values
 (refusing with a ``ValueError`` above ``max_views`` combinations, 120 by
-default) and renders each figure to a PNG.  The returned :class:`Explorer`
-object displays itself through ``_repr_mimebundle_`` with two
-representations of the same views:
+default) -- or only the default one, see *Lazy views* -- and renders each
+figure to a PNG.  The returned :class:`Explorer` displays itself through
+:func:`IPython.display.display` (``_ipython_display_``, one ``display_data``
+output) with two representations of the same views:
 
 ``application/vnd.jupyter.widget-view+json``
-    Live ipywidgets (a selection slider for numbers, a dropdown otherwise)
-    that swap an ``Image`` widget.  Jupyter, JupyterLab, Binder and Colab
-    show this one when a kernel runs.  Only offered inside a kernel.
+    Live ipywidgets (a selection slider for numbers, a dropdown otherwise,
+    labels in full, the controls above the figure) that swap an ``Image``
+    widget shown at the PNG's natural size.  Jupyter, JupyterLab, Binder and
+    Colab show this one when a kernel runs.  Only offered inside a kernel
+    with ipywidgets; the reference to the widget is written by this module
+    (``model_id`` plus protocol version 2.0), so it works with ipywidgets 7
+    (Colab: ``VBox`` has no ``_repr_mimebundle_`` there) and 8 alike.
 ``text/html``
     A self-contained explorer: the PNGs as ``data:`` URIs, HTML controls
     (``<input type="range">`` / ``<select>``) and ~30 lines of inline
@@ -34,15 +39,34 @@ so the website renders the ``text/html`` explorer, while a notebook opened in
 a live kernel renders the widgets.  (Checked with myst-nb 1.4.0 and Jupyter
 Book 1.0.4: myst-nb picks the lowest-priority mime type and ``null`` removes
 one; ``tests/test_site.py`` moves every explorer's controls in Chromium.)
-Front ends without a widget manager (nbviewer, GitHub, Colab without
-widgets) fall back to the same ``text/html`` explorer.  The live widget reuses the precomputed
-images, so moving a control costs no redraw at all; a redraw is one call of
-the plotting function plus one ``savefig`` (well under 100 ms for the
-book's figures, see ``benchmarks/bench_widgets.py``).
+Front ends without a widget manager (nbviewer, GitHub) and kernels without
+ipywidgets fall back to the same ``text/html`` explorer; if building the
+widgets fails for any reason the cell still shows that fallback.
 
-Because all views are computed when :func:`explorer` is called, an error in
-the plotting function raises in the cell (and fails the book build) instead
-of being swallowed by the display machinery.
+Lazy views
+----------
+Precomputing every view is what the static site needs, but it makes Run All
+in a reader's kernel slow (the smooth-sensitivity explorer alone has 48
+views).  So :func:`explorer` decides, unless its ``lazy`` argument says
+otherwise:
+
+* **in a Jupyter kernel** (Binder, Colab, JupyterLab, nbval) it computes the
+  default view only; every other view is computed the first time the reader
+  moves a control to it and cached in :attr:`Explorer.views`.
+  :meth:`Explorer.precompute` computes the rest on demand.
+* **when the environment variable** ``DPSENS_EXPLORERS`` **is**
+  ``precompute`` -- set by the book's Sphinx extension ``_ext/explorer_views.py``
+  (listed in ``_config.yml``) for every ``jupyter-book build``, so the
+  kernels that execute the chapters for the website inherit it -- and
+  **outside a kernel** (scripts, doctests, unit tests) every view is
+  computed at once, as the site's ``text/html`` explorer needs, and an error
+  in any view raises in the cell (and fails the book build).
+  ``DPSENS_EXPLORERS=lazy`` forces lazy views everywhere.
+
+The live widget reuses the views it has, so moving back to a view costs no
+redraw; a new view is one call of the plotting function plus one PNG
+encoding (see ``benchmarks/bench_widgets.py`` and
+``benchmarks/bench_notebooks.py``).
 
 Figures and alt text
 --------------------
@@ -62,7 +86,10 @@ import html
 import io
 import itertools
 import json
+import math
 import numbers
+import os
+import time
 from collections.abc import Callable, Mapping, Sequence
 
 import matplotlib.pyplot as plt
@@ -70,7 +97,9 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure, FigureBase
 from PIL import Image
 
-__all__ = ["Explorer", "explorer", "describe_figure", "enable_alt_text", "figure_png", "show", "MAX_VIEWS"]
+__all__ = ["Explorer", "explorer", "describe_figure", "enable_alt_text", "figure_png", "show", "MAX_VIEWS",
+           "ENV_VAR", "in_kernel", "lazy_default", "live_bundle", "display_live", "widget_view_bundle",
+           "image_layout"]
 
 #: Default cap on the number of precomputed views of one explorer.
 MAX_VIEWS = 120
@@ -267,7 +296,11 @@ def _is_number(value) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
-def _in_kernel() -> bool:
+def in_kernel() -> bool:
+    """True when running inside a Jupyter kernel (Jupyter, JupyterLab, Colab, Binder, nbclient).
+
+    Chapter: *For teachers*.  Plain ``python`` and a terminal IPython return False.
+    """
     try:
         from IPython import get_ipython
     except ImportError:  # pragma: no cover - IPython ships with the book's environment
@@ -276,10 +309,116 @@ def _in_kernel() -> bool:
     return ip is not None and getattr(ip, "kernel", None) is not None
 
 
-class Explorer:
-    """Precomputed views of a pure plotting function over a grid of arguments.
+#: Width of an explorer's controls (the label in full plus a usable slider).
+CONTROL_WIDTH = "36em"
 
-    Built by :func:`explorer`; see the module docstring for how it displays.
+_in_kernel = in_kernel  # the old private name, kept for notebooks written against it
+
+#: Environment variable that decides whether explorers precompute every view
+#: (``precompute``, set by the book build) or compute them as the reader asks
+#: (``lazy``); unset: lazy in a kernel, all at once elsewhere.
+ENV_VAR = "DPSENS_EXPLORERS"
+
+
+def lazy_default() -> bool:
+    """Whether :func:`explorer` computes views lazily when its ``lazy`` argument is None.
+
+    Chapter: *For teachers*.
+
+    ``DPSENS_EXPLORERS=precompute`` (set for every ``jupyter-book build`` by
+    the book's ``_ext/explorer_views.py``) gives False, ``DPSENS_EXPLORERS=lazy``
+    gives True; otherwise True exactly inside a Jupyter kernel (a reader's
+    notebook), False in scripts and tests.
+
+    Raises
+    ------
+    ValueError
+        If ``DPSENS_EXPLORERS`` holds anything else.
+    """
+    mode = os.environ.get(ENV_VAR, "").strip().lower()
+    if mode == "precompute":
+        return False
+    if mode == "lazy":
+        return True
+    if mode:
+        raise ValueError(f"the environment variable {ENV_VAR} must be 'precompute', 'lazy' or unset, "
+                         f"got {os.environ[ENV_VAR]!r}")
+    return in_kernel()
+
+
+def widget_view_bundle(widget) -> dict:
+    """The ``application/vnd.jupyter.widget-view+json`` output of an ipywidget.
+
+    Chapter: *For teachers*.
+
+    Written here rather than taken from the widget because ipywidgets 7 (Colab)
+    has no ``_repr_mimebundle_`` and ipywidgets 8 has; both use the widget
+    message protocol 2.x, whose front ends need only the model id.
+    """
+    model_id = getattr(widget, "model_id", None)
+    if not model_id:
+        raise ValueError("widget has no model id: it is not connected to a Jupyter kernel")
+    return {"application/vnd.jupyter.widget-view+json":
+            {"version_major": 2, "version_minor": 0, "model_id": model_id}}
+
+
+def live_bundle(static: Mapping, make_widget: Callable[[], object]) -> dict:
+    """``static`` plus, inside a kernel with ipywidgets, the live widget ``make_widget()``.
+
+    Chapter: *For teachers*.
+
+    The display plumbing every explorer shares: the static representations
+    (``text/plain``, ``text/html``) always; the widget view only in a kernel,
+    and only if building the widget works -- any failure (no ipywidgets, no
+    comm) leaves the static view, so a cell never shows a traceback instead
+    of its figure.
+    """
+    bundle = dict(static)
+    if in_kernel():
+        try:
+            bundle.update(widget_view_bundle(make_widget()))
+        except Exception:  # noqa: BLE001 - the static view is the fallback for any failure
+            pass
+    return bundle
+
+
+def display_live(static: Mapping, make_widget: Callable[[], object]) -> None:
+    """Display :func:`live_bundle` through :func:`IPython.display.display` (one output).
+
+    Chapter: *For teachers*.
+    """
+    from IPython.display import display
+
+    display(live_bundle(static, make_widget), raw=True)
+
+
+def image_layout(png: bytes, max_height: str = "75vh") -> dict:
+    """Layout of an ``ipywidgets.Image`` that shows ``png`` at its natural size.
+
+    Chapter: *For teachers*.
+
+    JupyterLab otherwise stretches an image in a ``VBox`` to the cell width
+    (a 495 px PNG drawn 964 px wide, blurry).  The width is the PNG's own, at
+    most the cell width (``max_width``) and at most ``max_height`` of the
+    window tall (so the controls above it stay on screen); the height follows
+    the aspect ratio.  Returns the keyword arguments of ``ipywidgets.Layout``.
+    """
+    with Image.open(io.BytesIO(png)) as im:
+        width, height = im.size
+    return {"width": f"{width}px", "height": "auto", "max_width": "100%",
+            "max_height": max_height, "object_fit": "contain", "flex": "0 0 auto"}
+
+
+def _image_widget(w, png: bytes):
+    """An ``Image`` widget at the PNG's natural size (works with ipywidgets 7 and 8)."""
+    return w.Image(value=png, format="png", layout=w.Layout(**image_layout(png)))
+
+
+class Explorer:
+    """Views of a pure plotting function over a grid of arguments.
+
+    Built by :func:`explorer`; see the module docstring for how it displays
+    and when the views are computed.
 
     Attributes
     ----------
@@ -290,10 +429,18 @@ class Explorer:
     default : tuple of int
         Index of the default value of each argument.
     views : dict
-        Maps a tuple of indices (one per argument) to ``(png_bytes, alt_text)``.
+        Maps a tuple of indices (one per argument) to ``(png_bytes, alt_text)``:
+        every combination once all are computed (``lazy=False`` or after
+        :meth:`precompute`), else those computed so far (the default first).
+    lazy : bool
+        Whether views are computed on demand.
+    compute_ms, compute_cpu_ms : dict
+        Milliseconds each computed view took (plot, PNG, alt text), as wall
+        time and as CPU time of this process.
     """
 
-    def __init__(self, plot_func, names, options, default, views, title=None, labels=None):
+    def __init__(self, plot_func, names, options, default, views, title=None, labels=None,
+                 render=None, lazy=False):
         self.plot_func = plot_func
         self.names = names
         #: display label of each control (the argument name unless ``labels`` gave one)
@@ -302,7 +449,12 @@ class Explorer:
         self.default = default
         self.views = views
         self.title = title
-        self._id = f"dpsens-explorer-{next(_counter)}-{self._digest()}"
+        self.lazy = lazy
+        self.compute_ms = {}
+        self.compute_cpu_ms = {}
+        self._render = render
+        # the html element's id: set once the first views exist (see explorer())
+        self._id = f"dpsens-explorer-{next(_counter)}-{self._digest()}" if views else None
         self._widget = None
 
     def _digest(self) -> str:
@@ -312,15 +464,58 @@ class Explorer:
             h.update(self.views[key][0])
         return h.hexdigest()[:10]
 
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """Number of values of each control."""
+        return tuple(len(p) for p in self.options)
+
     def __len__(self) -> int:
-        return len(self.views)
+        """Number of views (combinations of control values), computed or not."""
+        return math.prod(self.shape)
+
+    def indices(self):
+        """Every view's index (a tuple with one position per control), in grid order."""
+        return itertools.product(*(range(n) for n in self.shape))
 
     def kwargs(self, index) -> dict:
         """The keyword arguments of the view at ``index`` (a tuple of indices)."""
         return {n: self.options[i][j][1] for i, (n, j) in enumerate(zip(self.names, index))}
 
+    def view_at(self, index) -> tuple[bytes, str]:
+        """The ``(png, alt)`` of the view at ``index``, computed now if not yet cached.
+
+        Raises
+        ------
+        ValueError
+            If ``index`` is not a tuple of one valid position per control.
+        """
+        index = tuple(index)
+        if index in self.views:
+            return self.views[index]
+        if len(index) != len(self.shape) or not all(
+                isinstance(j, numbers.Integral) and 0 <= j < n for j, n in zip(index, self.shape)):
+            raise ValueError(f"index must hold one position per control within {self.shape}, got {index!r}")
+        if self._render is None:  # pragma: no cover - an Explorer built by hand with every view
+            raise ValueError(f"view {index!r} was not computed and this explorer cannot compute it")
+        t0, c0 = time.perf_counter(), time.process_time()
+        self.views[index] = self._render(index)
+        self.compute_ms[index] = 1000 * (time.perf_counter() - t0)
+        self.compute_cpu_ms[index] = 1000 * (time.process_time() - c0)
+        return self.views[index]
+
+    def precompute(self) -> "Explorer":
+        """Compute every view not computed yet (what the static website shows); returns self."""
+        for index in self.indices():
+            self.view_at(index)
+        return self
+
+    @property
+    def complete(self) -> bool:
+        """Whether every view has been computed."""
+        return len(self.views) == len(self)
+
     def view(self, **kwargs) -> tuple[bytes, str]:
-        """The precomputed ``(png, alt)`` for the given argument values."""
+        """The ``(png, alt)`` for the given argument values (computed if not yet cached)."""
         index = list(self.default)
         for name, value in kwargs.items():
             if name not in self.names:
@@ -330,12 +525,20 @@ class Explorer:
             try:
                 index[i] = next(j for j, v in enumerate(values) if _same(v, value))
             except StopIteration:
-                raise ValueError(f"{name}={value!r} is not one of the precomputed values {values}") from None
-        return self.views[tuple(index)]
+                raise ValueError(f"{name}={value!r} is not one of the values of this control, {values}") from None
+        return self.view_at(tuple(index))
 
     # ---- static html -------------------------------------------------------
     def to_html(self) -> str:
-        """The kernel-free explorer: images, controls and a little inline JavaScript."""
+        """The kernel-free explorer: images, controls and a little inline JavaScript.
+
+        Holds every view computed so far: all of them when the explorer
+        precomputes (the website); with lazy views (a reader's kernel) a view
+        not computed yet says so under the controls.
+        """
+        default_png, default_alt = self.view_at(self.default)
+        if self._id is None:
+            self._id = f"dpsens-explorer-{next(_counter)}-{self._digest()}"
         uid = self._id
         sources, src_index, table = [], {}, {}
         for key, (png, alt) in self.views.items():
@@ -343,7 +546,6 @@ class Explorer:
                 src_index[png] = len(sources)
                 sources.append("data:image/png;base64," + base64.b64encode(png).decode("ascii"))
             table["-".join(map(str, key))] = [src_index[png], alt]
-        default_png, default_alt = self.views[self.default]
         controls = []
         for i, name in enumerate(self.names):
             opts = self.options[i]
@@ -389,50 +591,74 @@ class Explorer:
 
     # ---- live widget ---------------------------------------------------------
     def widget(self):
-        """The live ipywidgets view (built once, reused)."""
+        """The live ipywidgets view (built once, reused; ipywidgets 7 or 8).
+
+        A title, the controls (labels in full) above the image, the image at
+        the PNG's natural size, and a status line.  Moving a control shows
+        the cached view, or computes it first (the status line says
+        "Computing ..." meanwhile).
+        """
         if self._widget is not None:
             return self._widget
         import ipywidgets as w
 
-        image = w.Image(value=self.views[self.default][0], format="png",
-                        layout=w.Layout(max_width="100%", height="auto"))
+        default_png = self.view_at(self.default)[0]
+        image = _image_widget(w, default_png)
         status = w.HTML(html.escape(self._status(self.default)))
         controls = []
         for i, name in enumerate(self.names):
             opts = self.options[i]
             pairs = [(lab, j) for j, (lab, _) in enumerate(opts)]
             kw = dict(options=pairs, value=self.default[i], description=self.labels[i],
-                      style={"description_width": "initial"})
+                      style={"description_width": "initial"},
+                      # a fixed width: with "auto" JupyterLab collapses a slider's track
+                      layout=w.Layout(width=CONTROL_WIDTH, max_width="100%"))
             if all(_is_number(v) for _, v in opts) and len(opts) > 1:
-                control = w.SelectionSlider(continuous_update=True, **kw)
+                control = w.SelectionSlider(continuous_update=False, **kw)
             else:
                 control = w.Dropdown(**kw)
             controls.append(control)
 
         def update(_change=None):
             key = tuple(c.value for c in controls)
-            image.value = self.views[key][0]
-            status.value = html.escape(self._status(key))
+            if key not in self.views:
+                status.value = html.escape("Computing: " + self._status(key)[len("Showing "):] + " ...")
+            try:
+                png = self.view_at(key)[0]
+            except Exception as exc:  # noqa: BLE001 - shown to the reader, not lost in the log
+                status.value = html.escape(f"Could not draw this view: {type(exc).__name__}: {exc}")
+                return
+            if key == tuple(c.value for c in controls):  # still the reader's choice
+                image.layout = w.Layout(**image_layout(png))
+                image.value = png
+                status.value = html.escape(self._status(key))
 
         for c in controls:
             c.observe(update, names="value")
-        box = w.VBox([*controls, image, status])
+        children = []
+        if self.title:
+            children.append(w.HTML(f"<b>{html.escape(self.title)}</b>"))
+        children += [w.VBox(controls, layout=w.Layout(align_items="flex-start", width="100%")), image, status]
+        box = w.VBox(children, layout=w.Layout(align_items="flex-start", width="100%"))
         box.add_class("dpsens-explorer-widget")
         box._dpsens_controls = controls  # for tests
         box._dpsens_image = image
+        box._dpsens_status = status
         self._widget = box
         return box
 
+    def _static_bundle(self) -> dict:
+        name = getattr(self.plot_func, "__name__", None) or getattr(
+            getattr(self.plot_func, "func", None), "__name__", "a figure")
+        return {"text/plain": f"<dpsens explorer of {name}: {len(self.views)} of {len(self)} views "
+                              f"computed, over {', '.join(self.names)}>",
+                "text/html": self.to_html()}
+
     def _repr_mimebundle_(self, include=None, exclude=None):
-        bundle = {"text/plain": f"<dpsens explorer of {getattr(self.plot_func, '__name__', 'a figure')}: "
-                                f"{len(self.views)} views over {', '.join(self.names)}>",
-                  "text/html": self.to_html()}
-        if _in_kernel():
-            try:
-                bundle.update({k: v for k, v in self.widget()._repr_mimebundle_().items() if k != "text/plain"})
-            except ImportError:  # no ipywidgets: the html explorer still works
-                pass
-        return bundle
+        return live_bundle(self._static_bundle(), self.widget)
+
+    def _ipython_display_(self):
+        display_live(self._static_bundle(), self.widget)
 
 
 def _same(a, b) -> bool:
@@ -452,7 +678,11 @@ function label(c){if(c.tagName==="SELECT")return c.options[c.selectedIndex].text
  return JSON.parse(c.getAttribute("data-labels"))[+c.value];}
 function update(){
  var key=ctrls.map(function(c){return c.value;}).join("-");
- var v=data.views[key];if(!v)return;
+ var v=data.views[key];
+ if(!v){status.textContent="This view is computed only when a reader asks for it in a running kernel "+
+  "with ipywidgets; this copy of the page holds the views computed so far.";img.style.opacity="0.35";
+  root.setAttribute("data-current",key);return;}
+ img.style.opacity="";
  img.src=data.sources[v[0]];img.alt=v[1];
  var parts=[];
  ctrls.forEach(function(c){var l=label(c);
@@ -464,10 +694,92 @@ ctrls.forEach(function(c){c.addEventListener("input",update);c.addEventListener(
 })();"""
 
 
+def _check_explorer_arguments(plot_func, controls, max_views, alt, lazy, title, labels) -> None:
+    """The checks of :func:`explorer`'s arguments that need no control values."""
+    if not callable(plot_func):
+        raise TypeError(f"plot_func must be a function returning a matplotlib Figure, got {plot_func!r}")
+    if not isinstance(controls, Mapping):
+        raise TypeError("controls must be a dict {argument_name: list_of_values}, "
+                        f"got {type(controls).__name__}")
+    if not controls:
+        raise ValueError("controls must name at least one argument, got an empty dict")
+    if isinstance(max_views, bool) or not isinstance(max_views, numbers.Integral) or max_views < 1:
+        raise ValueError(f"max_views must be a positive integer, got {max_views!r}")
+    if alt is not None and not (isinstance(alt, str) or callable(alt)):
+        raise TypeError(f"alt must be a string, a function or None, got {type(alt).__name__}")
+    if lazy is not None and not isinstance(lazy, bool):
+        raise TypeError(f"lazy must be True, False or None, got {lazy!r}")
+    if title is not None and not isinstance(title, str):
+        raise TypeError(f"title must be a string or None, got {type(title).__name__}")
+    if labels is not None:
+        if not isinstance(labels, Mapping) or not all(isinstance(v, str) for v in labels.values()):
+            raise TypeError(f"labels must be a dict {{argument_name: str}}, got {labels!r}")
+        unknown = [k for k in labels if k not in controls]
+        if unknown:
+            raise ValueError(f"labels names {unknown}, which are not controls; the controls are {list(controls)}")
+
+
+def _control_options(controls) -> tuple[list, list]:
+    """``(names, options)``: the control names, and for each a list of ``(label, value)`` pairs."""
+    names, options = [], []
+    for name, values in controls.items():
+        if not isinstance(name, str) or not name.isidentifier():
+            raise ValueError(f"control names must be argument names (identifiers), got {name!r}")
+        if isinstance(values, Mapping):
+            pairs = [(str(k), v) for k, v in values.items()]
+        elif isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, range)) \
+                and not hasattr(values, "tolist"):
+            raise TypeError(f"controls[{name!r}] must be a list of values (or a dict label -> value), "
+                            f"got {type(values).__name__} {values!r}")
+        else:
+            seq = values.tolist() if hasattr(values, "tolist") else list(values)
+            pairs = [(_label(v), v) for v in seq]
+        if not pairs:
+            raise ValueError(f"controls[{name!r}] must hold at least one value, got an empty list")
+        shown = [lab for lab, _ in pairs]
+        dup = sorted({lab for lab in shown if shown.count(lab) > 1})
+        if dup:
+            raise ValueError(f"controls[{name!r}] has repeated values {dup}; each value must appear once")
+        names.append(name)
+        options.append(pairs)
+    return names, options
+
+
+def _default_indices(defaults, names, options) -> list:
+    """The index of each control's default value: its first, or the one ``defaults`` names."""
+    default = [0] * len(names)
+    if defaults is not None:
+        if not isinstance(defaults, Mapping):
+            raise TypeError(f"defaults must be a dict {{argument_name: value}}, got {type(defaults).__name__}")
+        for name, value in defaults.items():
+            if name not in names:
+                raise ValueError(f"defaults names {name!r}, which is not a control; the controls are {names}")
+            i = names.index(name)
+            values = [v for _, v in options[i]]
+            match = [j for j, v in enumerate(values) if _same(v, value)]
+            if not match:
+                raise ValueError(f"defaults[{name!r}] = {value!r} is not one of controls[{name!r}] = {values}")
+            default[i] = match[0]
+    return default
+
+
+def _check_view_count(names, options, max_views) -> None:
+    """Refuse a grid of more than ``max_views`` combinations (each is embedded in the page)."""
+    total = 1
+    for pairs in options:
+        total *= len(pairs)
+    if total > max_views:
+        sizes = " x ".join(f"{len(p)} ({n})" for n, p in zip(names, options))
+        raise ValueError(
+            f"the controls make {total} combinations ({sizes}), more than max_views={max_views}; every "
+            "combination is precomputed for the static site, so use fewer values per control "
+            "(or raise max_views if the page may grow that large)")
+
+
 def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence | Mapping],
              defaults: Mapping | None = None, *, alt: str | Callable[..., str] | None = None,
              title: str | None = None, labels: Mapping[str, str] | None = None,
-             max_views: int = MAX_VIEWS, dpi: float | None = None) -> Explorer:
+             max_views: int = MAX_VIEWS, dpi: float | None = None, lazy: bool | None = None) -> Explorer:
     """An interactive explorer of ``plot_func`` over a grid of argument values.
 
     Chapter: *For teachers* (and every chapter with a "move the slider" figure).
@@ -498,15 +810,23 @@ def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence |
         default.
     max_views : int
         Refuse (``ValueError``) grids with more combinations than this
-        (default 120: every view is precomputed and embedded in the page).
+        (default 120: on the website every view is precomputed and embedded
+        in the page).
     dpi : float, optional
         Resolution of the images; the figure's own dpi by default.
+    lazy : bool, optional
+        Compute only the default view now and every other one when a reader
+        first asks for it (True), or every view now (False, what the static
+        website needs).  None (the default) decides with :func:`lazy_default`:
+        lazy in a reader's Jupyter kernel, everything at once in the book
+        build (``DPSENS_EXPLORERS=precompute``), scripts and tests.
 
     Returns
     -------
     Explorer
         Displays as live widgets in a kernel and as a precomputed HTML
-        explorer on the static site.
+        explorer on the static site.  The default view is always computed
+        by this call, so an error of ``plot_func`` raises here.
 
     Raises
     ------
@@ -529,75 +849,13 @@ def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence |
     >>> len(ex), ex.default
     (3, (1,))
     """
-    if not callable(plot_func):
-        raise TypeError(f"plot_func must be a function returning a matplotlib Figure, got {plot_func!r}")
-    if not isinstance(controls, Mapping):
-        raise TypeError("controls must be a dict {argument_name: list_of_values}, "
-                        f"got {type(controls).__name__}")
-    if not controls:
-        raise ValueError("controls must name at least one argument, got an empty dict")
-    if isinstance(max_views, bool) or not isinstance(max_views, numbers.Integral) or max_views < 1:
-        raise ValueError(f"max_views must be a positive integer, got {max_views!r}")
-    if alt is not None and not (isinstance(alt, str) or callable(alt)):
-        raise TypeError(f"alt must be a string, a function or None, got {type(alt).__name__}")
-    if title is not None and not isinstance(title, str):
-        raise TypeError(f"title must be a string or None, got {type(title).__name__}")
-    if labels is not None:
-        if not isinstance(labels, Mapping) or not all(isinstance(v, str) for v in labels.values()):
-            raise TypeError(f"labels must be a dict {{argument_name: str}}, got {labels!r}")
-        unknown = [k for k in labels if k not in controls]
-        if unknown:
-            raise ValueError(f"labels names {unknown}, which are not controls; the controls are {list(controls)}")
-
+    _check_explorer_arguments(plot_func, controls, max_views, alt, lazy, title, labels)
     display = dict(labels) if labels is not None else None
-    names, options = [], []
-    for name, values in controls.items():
-        if not isinstance(name, str) or not name.isidentifier():
-            raise ValueError(f"control names must be argument names (identifiers), got {name!r}")
-        if isinstance(values, Mapping):
-            pairs = [(str(k), v) for k, v in values.items()]
-        elif isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, range)) \
-                and not hasattr(values, "tolist"):
-            raise TypeError(f"controls[{name!r}] must be a list of values (or a dict label -> value), "
-                            f"got {type(values).__name__} {values!r}")
-        else:
-            seq = values.tolist() if hasattr(values, "tolist") else list(values)
-            pairs = [(_label(v), v) for v in seq]
-        if not pairs:
-            raise ValueError(f"controls[{name!r}] must hold at least one value, got an empty list")
-        shown = [lab for lab, _ in pairs]
-        dup = sorted({lab for lab in shown if shown.count(lab) > 1})
-        if dup:
-            raise ValueError(f"controls[{name!r}] has repeated values {dup}; each value must appear once")
-        names.append(name)
-        options.append(pairs)
+    names, options = _control_options(controls)
+    default = _default_indices(defaults, names, options)
+    _check_view_count(names, options, max_views)
 
-    default = [0] * len(names)
-    if defaults is not None:
-        if not isinstance(defaults, Mapping):
-            raise TypeError(f"defaults must be a dict {{argument_name: value}}, got {type(defaults).__name__}")
-        for name, value in defaults.items():
-            if name not in names:
-                raise ValueError(f"defaults names {name!r}, which is not a control; the controls are {names}")
-            i = names.index(name)
-            values = [v for _, v in options[i]]
-            match = [j for j, v in enumerate(values) if _same(v, value)]
-            if not match:
-                raise ValueError(f"defaults[{name!r}] = {value!r} is not one of controls[{name!r}] = {values}")
-            default[i] = match[0]
-
-    total = 1
-    for pairs in options:
-        total *= len(pairs)
-    if total > max_views:
-        sizes = " x ".join(f"{len(p)} ({n})" for n, p in zip(names, options))
-        raise ValueError(
-            f"the controls make {total} combinations ({sizes}), more than max_views={max_views}; every "
-            "combination is precomputed for the static site, so use fewer values per control "
-            "(or raise max_views if the page may grow that large)")
-
-    views = {}
-    for index in itertools.product(*(range(len(p)) for p in options)):
+    def render(index):
         kwargs = {n: options[i][j][1] for i, (n, j) in enumerate(zip(names, index))}
         fig = plot_func(**kwargs)
         if not isinstance(fig, Figure):
@@ -616,5 +874,13 @@ def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence |
                 text = str(alt(**kwargs))
         finally:
             plt.close(fig)
-        views[index] = (png, text)
-    return Explorer(plot_func, names, options, tuple(default), views, title=title, labels=display)
+        return png, text
+
+    lazy = lazy_default() if lazy is None else lazy
+    ex = Explorer(plot_func, names, options, tuple(default), {}, title=title, labels=display,
+                  render=render, lazy=lazy)
+    ex.view_at(ex.default)  # the first view, computed now: an error shows in the cell
+    if not lazy:
+        ex.precompute()
+    ex._id = f"dpsens-explorer-{next(_counter)}-{ex._digest()}"
+    return ex
