@@ -119,7 +119,7 @@ to beat a lower bound (``e^{-beta t} A(t)`` on a grid of ``t``) are dropped.
 
 *Mean, sum, count.*  Closed forms (bounded), and for the unbounded mean an
 exact search over how many records are removed and how many added (see
-:func:`_mean_unbounded_A`).
+:class:`_MeanUnbounded`).
 
 *Variance and standard deviation* raise ``ValueError`` here: no exact
 algorithm is implemented, and this package does not return approximations
@@ -457,7 +457,19 @@ def _pair_smooth_nodes(Lv, Lp, a, b, Rval, Rpos, c, d, beta):
     return best_diff * math.exp(-beta * best_cost), best_cost
 
 
-class _QuantileBounded:
+class _PerDistance:
+    """An engine that computes ``A(t)`` one distance at a time (``_A1``); ``A`` maps it over an array of t."""
+
+    def A(self, t):
+        t = np.asarray(t, dtype=np.int64)
+        out = np.empty(t.shape)
+        flat = out.reshape(-1)
+        for k, tk in enumerate(t.reshape(-1)):
+            flat[k] = self._A1(int(tk))
+        return out
+
+
+class _QuantileBounded(_PerDistance):
     """Bounded relation, order statistics and interpolated percentiles (see the module docstring).
 
     With ``reach`` set, only the lefts and rights that a pair of cost ``<= reach`` can use are kept (a
@@ -497,14 +509,8 @@ class _QuantileBounded:
         t = np.asarray(t, dtype=np.int64)
         return self.val(self.i + t + 3) - self.val(self.i - t - 3)
 
-    def A(self, t):
-        t = np.asarray(t, dtype=np.int64)
-        out = np.empty(t.shape)
-        flat = out.reshape(-1)
-        for k, tk in enumerate(t.reshape(-1)):
-            tk = int(min(tk, self.n))
-            flat[k] = max(0.0, max(pr.A(tk) for pr in self.problems))
-        return out
+    def _A1(self, t: int) -> float:
+        return max(0.0, max(pr.A(min(t, self.n)) for pr in self.problems))
 
     def smooth(self, beta, t_max=None):
         # a cheap lower bound first, to skip pairs too long to matter
@@ -588,18 +594,6 @@ def _suffix_blocks(length):
             js.append(np.full(sel.size, j, dtype=np.int64))
             ss.append((length[sel] >> (j + 1)) << (j + 1))
     return np.concatenate(owners), np.concatenate(js), np.concatenate(ss)
-
-
-class _PerDistance:
-    """An engine that computes ``A(t)`` one distance at a time (``_A1``); ``A`` maps it over an array of t."""
-
-    def A(self, t):
-        t = np.asarray(t, dtype=np.int64)
-        out = np.empty(t.shape)
-        flat = out.reshape(-1)
-        for k, tk in enumerate(t.reshape(-1)):
-            flat[k] = self._A1(int(tk))
-        return out
 
 
 class _PercentileUnbounded(_PerDistance):
@@ -784,14 +778,6 @@ class _PercentileUnbounded(_PerDistance):
         d = roff[pr] + hi_b - bases[pr]
         v, cost = _pair_smooth_nodes(L, Lp, a, b, np.concatenate(Rv), np.concatenate(Rp), c, d, beta)
         return v, cost
-
-
-def _mean_ls_unbounded(m, mu, ymin, ymax, lower, upper):
-    """LS of the mean at a dataset of size m, mean mu, extremes ymin/ymax, one record added or removed."""
-    add = np.maximum(upper - mu, mu - lower) / (m + 1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rem = np.where(m >= 2, np.maximum(ymax - mu, mu - ymin) / np.maximum(m - 1, 1), 0.0)
-    return np.maximum(add, rem)
 
 
 class _MeanUnbounded(_PerDistance):
