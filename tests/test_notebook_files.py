@@ -88,6 +88,43 @@ def test_exercise_becomes_a_titled_quoted_block_with_rendered_prompt():
     assert ":label:" not in out and "```" not in out
 
 
+def test_gated_and_unnumbered_exercises():
+    nb = convert('''
+        ```{exercise-start} Write code
+        :label: ex-g
+        ```
+
+        ```{code-cell} ipython3
+        answer = ...
+        ```
+
+        ```{exercise-end}
+        ```
+
+        ```{exercise} Warm-up
+        :nonumber:
+
+        Think.
+        ```
+
+        ```{exercise} Next
+        :label: ex-n
+
+        Then.
+        ```
+
+        ```{solution} ex-n
+        Worked.
+        ```
+        ''')
+    md = [c.source for c in nb.cells if c.cell_type == "markdown"]
+    assert md[0] == '<a id="ex-g"></a>\n\n**Exercise 1 (Write code)**'
+    assert "> **Exercise (Warm-up)**\n>\n> Think." in md[1]
+    assert "> **Exercise 2 (Next)**" in md[1]
+    assert "<summary><b>Solution to Exercise 2 (Next)</b></summary>\n\nWorked." in md[1]
+    assert [c.source for c in nb.cells if c.cell_type == "code"] == ["answer = ..."]
+
+
 def test_gated_solution_is_folded_and_its_code_collapsed():
     nb = convert('''
         ```{exercise} Sum

@@ -74,7 +74,7 @@ def venv_for(name: str, requirements: Path) -> Path:
     if not (stamp.exists() and stamp.read_text() == want):
         shutil.rmtree(home, ignore_errors=True)
         subprocess.run([py312, "-m", "venv", str(home)], check=True)
-        subprocess.run([str(home / "bin/python"), "-m", "pip", "install", "--quiet", "-r", str(requirements)],
+        subprocess.run([str(home / "bin/python"), "-m", "pip", "install", "-qq", "-r", str(requirements)],
                        cwd=ROOT, env=clean_env(), check=True)
         stamp.write_text(want)
     return home / "bin" / "python"

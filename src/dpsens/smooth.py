@@ -132,7 +132,7 @@ percentile's index, whose maximum is a lower bound including every candidate
 of cost ``<= reach``; an upper bound ``U(t) >= A(t)`` (the spread of the
 padded sorted data over the indices a dataset within ``t`` steps can use)
 then shows that no ``t > reach`` can beat it, or the reach grows (the full
-engine past ``n/4``).  On typical data only a few hundred distances matter,
+engine past ``n/8``).  On typical data only a few hundred distances matter,
 so the cost is the sort plus ``O(reach log^2 reach)``.
 """
 from __future__ import annotations
@@ -346,16 +346,16 @@ def _smooth_by_reach(make, n, beta, reach=64):
     returns the maximum over a set of *real* candidates (so a lower bound on ``S``) that contains every
     candidate of cost ``<= reach``, and whose ``U(t) >= A(t)``.  If no ``t > reach`` can beat it
     (:func:`_needed_reach`), it is ``S``: exact.  Otherwise the reach grows to the largest distance that
-    could, and beyond a quarter of ``n`` the full engine is used.
+    could, and beyond an eighth of ``n`` the full engine is used.
     """
-    if reach < n // 4:
+    if reach < n // 8:
         # a first reach from a cheap lower bound (A on a few distances), so that one pass usually suffices
         eng = make(reach)
         grid = np.unique(np.round(1.3 ** np.arange(0, 1 + int(math.log(reach) / math.log(1.3)))).astype(np.int64))
         with np.errstate(under="ignore"):
             floor = float(np.max(np.exp(-beta * np.concatenate(([0], grid))) * eng.A(np.concatenate(([0], grid)))))
         reach = max(reach, _needed_reach(eng, beta, floor, reach))
-    while reach < n // 4:
+    while reach < n // 8:
         eng = make(reach)
         best, cost = eng.smooth(beta, t_max=reach)
         need = _needed_reach(eng, beta, max(best, 0.0), reach)
@@ -1151,12 +1151,22 @@ def smooth_sensitivity_bound(x, query, beta, lower, upper, neighbors="bounded"):
     check_in_bounds(xs, lower, upper)
     neighbors = check_relation(neighbors)
     beta = as_positive(beta, "beta")
-    width = upper - lower
+    # near the float limits, scale by a power of two (exact) so that sums and the width stay finite
+    big = max(abs(lower), abs(upper))
+    e = max(0, math.frexp(big)[1] - 500) if big > 0 else 0
+    xs, lo, up = np.ldexp(xs, -e), math.ldexp(lower, -e), math.ldexp(upper, -e)
+    width = up - lo
     if width == 0:
         return 0.0
-    u = np.clip((np.sort(xs) - lower) / width, 0.0, 1.0)       # scaled to [0, 1]: no overflow
-    s, _ = VarBound(u, name, neighbors).smooth(beta)
-    return float(s) * (width * width if name == "var" else width)
+    s, _ = VarBound(np.sort(xs), lo, up, name, neighbors).smooth(beta)    # in units of the width
+    with np.errstate(over="ignore"):
+        out = float(s) * (np.float64(width) ** 2 if name == "var" else width)
+        out = float(np.ldexp(out, 2 * e if name == "var" else e))
+    if not math.isfinite(out):
+        raise ValueError(f"query={name!r}: the smooth bound on [lower, upper] = [{lower:g}, {upper:g}] is beyond the "
+                         f"largest float (about {s:.3g} x (upper - lower){'^2' if name == 'var' else ''}); "
+                         f"measure the data in larger units")
+    return out
 
 
 def median_A_direct(x, t, lower, upper):
