@@ -39,6 +39,7 @@ import pytest
 
 import dpsens as ds
 from dpsens import smooth as sm
+from dpsens.smooth import _engines as engines
 
 QUANTILES = ["median", "percentile_25", "percentile_50", "percentile_75", "percentile_90"]
 
@@ -269,7 +270,7 @@ def test_pair_divide_and_conquer_against_all_pairs():
         beta = float(rng.choice([0.01, 0.3, 2.0]))
         cost = Rpos[None, :] - Lpos[:, None] - 1
         allp = np.exp(-beta * cost) * (Rval[None, :] - Lval[:, None])
-        got, c = sm._pair_smooth(Lval, Lpos, Rval, Rpos, beta)
+        got, c = engines._pair_smooth(Lval, Lpos, Rval, Rpos, beta)
         want = allp.max()
         if want <= 0:
             assert got == -np.inf or got <= 0
@@ -535,7 +536,7 @@ def test_unbounded_percentiles_with_bounds_far_larger_than_the_data():
 def _full_engine_smooth(x, name, beta, lo, up, relation):
     """The smooth sensitivity from the full (unrestricted) engine: every candidate pair considered."""
     xs = np.sort(np.asarray(x, dtype=float))
-    return sm._engine(name, xs, float(lo), float(up), relation).smooth(beta)[0]
+    return engines.engine(name, xs, float(lo), float(up), relation).smooth(beta)[0]
 
 
 @pytest.mark.parametrize("relation", ["bounded", "unbounded"])
