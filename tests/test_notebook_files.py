@@ -88,6 +88,43 @@ def test_exercise_becomes_a_titled_quoted_block_with_rendered_prompt():
     assert ":label:" not in out and "```" not in out
 
 
+def test_gated_and_unnumbered_exercises():
+    nb = convert('''
+        ```{exercise-start} Write code
+        :label: ex-g
+        ```
+
+        ```{code-cell} ipython3
+        answer = ...
+        ```
+
+        ```{exercise-end}
+        ```
+
+        ```{exercise} Warm-up
+        :nonumber:
+
+        Think.
+        ```
+
+        ```{exercise} Next
+        :label: ex-n
+
+        Then.
+        ```
+
+        ```{solution} ex-n
+        Worked.
+        ```
+        ''')
+    md = [c.source for c in nb.cells if c.cell_type == "markdown"]
+    assert md[0] == '<a id="ex-g"></a>\n\n**Exercise 1 (Write code)**'
+    assert "> **Exercise (Warm-up)**\n>\n> Think." in md[1]
+    assert "> **Exercise 2 (Next)**" in md[1]
+    assert "<summary><b>Solution to Exercise 2 (Next)</b></summary>\n\nWorked." in md[1]
+    assert [c.source for c in nb.cells if c.cell_type == "code"] == ["answer = ..."]
+
+
 def test_gated_solution_is_folded_and_its_code_collapsed():
     nb = convert('''
         ```{exercise} Sum
@@ -287,22 +324,36 @@ MYST_ONLY = [r"```\{", r":::\{", r"^:label:", r"^:class:", r"\{glue(:\w+)?\}`", 
              r"\{exercise\}", r"\{admonition\}", r"\{dropdown\}", r"^\+\+\+", r"^% "]
 
 
-def test_committed_notebooks_have_no_myst_only_syntax():
+def myst_only(nb, name: str) -> list[str]:
+    """Markdown cells with MyST-only syntax, and hidden cells shown as code, in a converted notebook."""
     import re
     pattern = re.compile("|".join(MYST_ONLY), re.MULTILINE)
+    bad = []
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            # drop inline code that quotes MyST syntax on purpose
+            text = re.sub(r"`[^`\n]*`", "", cell.source.replace("```", "\0"))
+            if pattern.search(text.replace("\0", "```")):
+                bad.append(f"{name}: {cell.source[:200]!r}")
+        else:
+            tags = cell.metadata.get("tags", [])
+            if ("remove-cell" in tags or "remove-input" in tags) and not cell.metadata.get("jupyter", {}).get(
+                    "source_hidden"):
+                bad.append(f"{name}: a {tags} cell shown as code")
+    return bad
+
+
+def test_committed_notebooks_have_no_myst_only_syntax():
     paths = sorted((ROOT / "notebooks").glob("*.ipynb"))
-    assert paths
-    for path in paths:
-        nb = nbformat.read(path, as_version=4)
-        for cell in nb.cells:
-            if cell.cell_type == "markdown":
-                # drop inline code that quotes MyST syntax on purpose
-                text = re.sub(r"`[^`\n]*`", "", cell.source.replace("```", "\0"))
-                assert not pattern.search(text.replace("\0", "```")), f"{path.name}: {cell.source[:200]!r}"
-            else:
-                tags = cell.metadata.get("tags", [])
-                if "remove-cell" in tags or "remove-input" in tags:
-                    assert cell.metadata.get("jupyter", {}).get("source_hidden"), f"{path.name}: shown {tags}"
+    assert len(paths) == len(ms.toc_chapters())
+    bad = [b for path in paths for b in myst_only(nbformat.read(path, as_version=4), path.name)]
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("stem", ms.toc_chapters())
+def test_handouts_have_no_myst_only_syntax(stem):
+    bad = myst_only(ms.student_notebook(ms.read_chapter(stem), stem), f"student/{stem}.ipynb")
+    assert not bad, "\n".join(bad)
 
 
 def test_glued_numbers_are_the_executed_values():
@@ -346,6 +397,18 @@ def test_saving_a_chapter_through_jupytext_leaves_it_unchanged(path, tmp_path):
 
 
 # --------------------------------------------------------------------------- packaging
+
+def package_source(dest: Path) -> Path:
+    """A clean copy of what building the package reads (no stale ``build/`` from earlier in-tree builds)."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc")
+    dest.mkdir(parents=True)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, dest / name)
+    for name in ("src", "data"):
+        shutil.copytree(ROOT / name, dest / name, ignore=ignore)
+    return dest
+
+
 def test_every_subpackage_is_listed_in_pyproject():
     import tomllib
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
@@ -360,7 +423,8 @@ def test_wheel_carries_the_data_and_loads_it_from_anywhere(tmp_path):
     plain path (no .pth processing, so the editable install is invisible).
     """
     wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), str(ROOT)],
+    source = package_source(tmp_path / "source")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), str(source)],
                    check=True, cwd=tmp_path)
     wheel = next(wheels.glob("dpsens-*.whl"))
     env_dir = tmp_path / "venv"
@@ -384,3 +448,13 @@ def test_wheel_carries_the_data_and_loads_it_from_anywhere(tmp_path):
     module, data, shapes = out.stdout.strip().splitlines()
     assert Path(module).is_relative_to(site) and Path(data) == Path(site) / "dpsens" / "bookdata"
     assert shapes == "(32561, 15) (16281, 15)"  # the UCI Adult train and test splits
+
+
+def test_the_books_own_directives_have_a_rendering():
+    """Every directive the book's Sphinx extensions add (``_ext/``) converts, before a chapter uses it."""
+    import re
+    names = {m for f in (ROOT / "_ext").glob("*.py")
+             for m in re.findall(r"add_directive\(\s*[\"']([\w:-]+)[\"']", f.read_text())}
+    assert names, "no directives found in _ext/"
+    missing = sorted(names - set(m2j.DIRECTIVES))
+    assert not missing, f"add a rendering to DIRECTIVES in tools/myst_to_jupyter.py for {missing}"

@@ -74,7 +74,7 @@ def venv_for(name: str, requirements: Path) -> Path:
     if not (stamp.exists() and stamp.read_text() == want):
         shutil.rmtree(home, ignore_errors=True)
         subprocess.run([py312, "-m", "venv", str(home)], check=True)
-        subprocess.run([str(home / "bin/python"), "-m", "pip", "install", "--quiet", "-r", str(requirements)],
+        subprocess.run([str(home / "bin/python"), "-m", "pip", "install", "-qq", "-r", str(requirements)],
                        cwd=ROOT, env=clean_env(), check=True)
         stamp.write_text(want)
     return home / "bin" / "python"
@@ -120,6 +120,17 @@ def report(results: list[dict], label: str) -> None:
     print(f"\n[{label}] {len(results)} notebooks, {total:.0f} s of kernel time: " + ", ".join(lines))
 
 
+def package_source(dest: Path) -> Path:
+    """A clean copy of what building the package reads (no stale ``build/`` from earlier in-tree builds)."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc")
+    dest.mkdir(parents=True)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, dest / name)
+    for name in ("src", "data"):
+        shutil.copytree(ROOT / name, dest / name, ignore=ignore)
+    return dest
+
+
 @pytest.fixture(scope="module")
 def stand_in_repository(tmp_path_factory) -> tuple[str, str]:
     """A local clone of this repository holding the working tree as one commit, on a branch."""
@@ -140,9 +151,10 @@ def stand_in_repository(tmp_path_factory) -> tuple[str, str]:
 
 def test_binder_environment_runs_every_notebook(tmp_path):
     py = venv_for("binder", ROOT / "binder" / "requirements.txt")
-    # this working tree's package, non-editable, as repo2docker installs `.`
-    subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--no-deps", "--force-reinstall", "."],
-                   cwd=ROOT, env=clean_env(), check=True)
+    # this working tree's package, non-editable, as repo2docker installs `.` (from a clean copy)
+    source = package_source(tmp_path / "source")
+    subprocess.run([str(py), "-m", "pip", "install", "-qq", "--no-deps", "--force-reinstall", str(source)],
+                   cwd=tmp_path, env=clean_env(), check=True)
     where = subprocess.run([str(py), "-c", "import dpsens, sys; print(dpsens.__file__)"], cwd=tmp_path,
                            env=clean_env(), capture_output=True, text=True, check=True).stdout.strip()
     assert Path(where).is_relative_to(py.parents[1]) and "site-packages" in where, where  # not src/

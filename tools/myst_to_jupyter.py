@@ -176,11 +176,12 @@ def load_book(root: Path = ROOT) -> Book:
                 name = m.group("name")
                 options, _ = _split_options(lines[i + 1:end])
                 kind = name.split(":")[-1]
-                if name == "exercise" or name.startswith("prf:"):
+                if (name in ("exercise", "exercise-start") or name.startswith("prf:")) and "nonumber" not in options:
+                    kind = "exercise" if name.startswith("exercise") else kind
                     counters[kind] = counters.get(kind, 0) + 1
                     if "label" in options:
                         number = counters[kind]
-                        word = "Exercise" if name == "exercise" else PRF_KINDS.get(kind, kind.capitalize())
+                        word = "Exercise" if kind == "exercise" else PRF_KINDS.get(kind, kind.capitalize())
                         title = _plain_title(m.group("arg")) or f"{word} {number}"
                         targets[options["label"]] = Target(stem, title, options["label"], kind, number)
                 elif "label" in options or "name" in options:
@@ -318,22 +319,35 @@ def _boxed(ch: Chapter, d: Directive, heading: str) -> str:
 
 
 # --------------------------------------------------------------------------- directives
-def d_exercise(ch: Chapter, d: Directive) -> str:
-    n = ch.number("exercise")
+def _exercise_head(ch: Chapter, d: Directive) -> tuple[str, str]:
+    """(anchor, bold heading "Exercise N (title)") of an exercise; numbers it unless ``:nonumber:``."""
+    n = None if "nonumber" in d.options else ch.number("exercise")
     title = ch.inline(d.arg)
     if d.options.get("label"):
         ch.exercises[d.options["label"]] = (n, _plain_title(d.arg))
-    body = ch.markdown(d.body)
     anchor = f'<a id="{d.options["label"]}"></a>\n\n' if d.options.get("label") else ""
-    head = f"**Exercise {n}" + (f" ({title})" if title else "") + "**"
-    return anchor + _quote(f"{head}\n\n{body}")
+    head = "**Exercise" + (f" {n}" if n else "") + (f" ({title})" if title else "") + "**"
+    return anchor, head
+
+
+def d_exercise(ch: Chapter, d: Directive) -> str:
+    anchor, head = _exercise_head(ch, d)
+    body = ch.markdown(d.body)
+    return anchor + _quote(f"{head}\n\n{body}" if body else head)
+
+
+def d_exercise_start(ch: Chapter, d: Directive) -> str:
+    """A gated exercise (``{exercise-start}`` ... ``{exercise-end}``): its heading, then its cells."""
+    anchor, head = _exercise_head(ch, d)
+    body = ch.markdown(d.body)
+    return anchor + (f"{head}\n\n{body}" if body else head)
 
 
 def _solution_summary(ch: Chapter, label: str) -> str:
-    n, title = ch.exercises.get(label, (None, ""))
-    if n is None:
+    if label not in ch.exercises:
         raise ConversionError(f"chapters/{ch.stem}.md: a solution to {label!r}, which is no exercise above it")
-    return f"Solution to Exercise {n}" + (f" ({title})" if title else "")
+    n, title = ch.exercises[label]
+    return "Solution to Exercise" + (f" {n}" if n else "") + (f" ({title})" if title else "")
 
 
 def d_solution(ch: Chapter, d: Directive) -> str:
@@ -445,6 +459,8 @@ def d_glue(ch: Chapter, d: Directive) -> str:
 
 DIRECTIVES: dict[str, Callable[[Chapter, Directive], str]] = {
     "exercise": d_exercise,
+    "exercise-start": d_exercise_start,
+    "exercise-end": d_drop,
     "solution": d_solution,
     "solution-start": d_solution_start,
     "solution-end": d_solution_end,
@@ -461,7 +477,9 @@ DIRECTIVES: dict[str, Callable[[Chapter, Directive], str]] = {
     "rubric": d_rubric,
     "bibliography": d_bibliography,
     "toctree": d_drop, "tableofcontents": d_drop, "index": d_drop,
+    # the book's own tables (_ext/book_plan.py), built with the website
     "book-chapters": d_website_table, "book-exercises": d_website_table,
+    "book-time": d_website_table, "book-syllabus": d_website_table,
     "raw": d_raw,
     "glue": d_glue, "glue:any": d_glue, "glue:figure": d_glue, "glue:md": d_glue, "glue:math": d_glue,
 }

@@ -31,6 +31,7 @@ def _own_kernel() -> None:
         "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
         "display_name": "Python 3", "language": "python"}))
     os.environ["JUPYTER_PATH"] = str(home)
+    os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")  # ipykernel's debugger notice on stderr
 
 
 def run(path: Path, timeout: int) -> dict:
@@ -38,24 +39,25 @@ def run(path: Path, timeout: int) -> dict:
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
-    starts, seconds = {}, {}
-
-    def on_start(cell, cell_index, **kw):
-        starts[cell_index] = time.perf_counter()
-
-    def on_complete(cell, cell_index, **kw):
-        seconds[cell_index] = round(time.perf_counter() - starts.get(cell_index, time.perf_counter()), 3)
-
     t0 = time.perf_counter()
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
-                            resources={"metadata": {"path": str(path.parent)}},
-                            on_cell_start=on_start, on_cell_complete=on_complete)
+                            resources={"metadata": {"path": str(path.parent)}}, record_timing=True)
     client.execute()
     total = time.perf_counter() - t0
     out = path.with_suffix(".out.ipynb")
     nbformat.write(nb, out)
     return {"path": str(path), "out": str(out), "seconds": round(total, 2),
-            "cell_seconds": [seconds.get(i) for i in range(len(nb.cells))]}
+            "cell_seconds": [_seconds(cell) for cell in nb.cells]}
+
+
+def _seconds(cell) -> float | None:
+    """A cell's run time from the kernel's timestamps (input received -> kernel idle)."""
+    from datetime import datetime
+    timing = cell.get("metadata", {}).get("execution", {})
+    if "iopub.execute_input" not in timing or "iopub.status.idle" not in timing:
+        return None
+    parse = lambda s: datetime.fromisoformat(s.replace("Z", "+00:00"))  # noqa: E731
+    return round((parse(timing["iopub.status.idle"]) - parse(timing["iopub.execute_input"])).total_seconds(), 3)
 
 
 def main(argv=None) -> int:
