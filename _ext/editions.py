@@ -14,6 +14,9 @@ the handouts").
   leaves a marker in that case, and a transform removes everything from the
   marker to the matching end.  The edition reuses the public build's
   execution cache (``_build/.jupyter_cache``), so nothing runs twice.
+* **Single page.**  sphinx-proof 0.2 registers its nodes (the book's
+  ``{prf:definition}`` boxes) for the ``html`` and ``latex`` builders only;
+  the ``singlehtml`` build behind ``make pdf`` gets the same HTML visitors.
 * **Print.**  ``book-print.css`` (``@media print`` only) hides the theme's
   navigation, expands the solution boxes and shows each interactive
   explorer's default view without its controls, so the single-page build
@@ -84,7 +87,21 @@ def _configure(app, config):
     config.html_static_path = paths
 
 
+def _proof_nodes_for_singlehtml(app):
+    from sphinx_proof import nodes as proof_nodes
+
+    handlers = [(proof_nodes.proof_node, proof_nodes.visit_proof_node, proof_nodes.depart_proof_node),
+                (proof_nodes.unenumerable_node, proof_nodes.visit_unenumerable_node,
+                 proof_nodes.depart_unenumerable_node)]
+    handlers += [(node, proof_nodes.visit_enumerable_node, proof_nodes.depart_enumerable_node)
+                 for node in proof_nodes.NODE_TYPES.values()]
+    for node, visit, depart in handlers:
+        app.registry.add_translation_handlers(node, singlehtml=(visit, depart))
+
+
 def setup(app):
+    app.setup_extension("sphinx_proof")
+    _proof_nodes_for_singlehtml(app)
     app.setup_extension("sphinx_exercise")
     app.add_directive("solution-start", GatedSolutionStart, override=True)
     app.add_node(student_cut)

@@ -153,8 +153,19 @@ def run_chapter(stem: str, mode: str, python: str | None) -> dict:
     for (i, c), cpu in zip(code, report["cpu"]):
         lines = [ln for ln in c.source.strip().splitlines() if not ln.startswith("# NBVAL")]
         cells.append((cpu, cell_seconds(c), i, lines[0][:60] if lines else ""))
+    # what the explorer cells displayed: a widget view with the html fallback, never a bare repr
+    shown = {"widget+html": 0, "plain repr": 0}
+    for _, c in code:
+        for o in c.get("outputs", []):
+            data = o.get("data", {})
+            if "application/vnd.jupyter.widget-view+json" in data and "text/html" in data:
+                shown["widget+html"] += 1
+            elif set(data) == {"text/plain"} and ("dpsens" in data["text/plain"] or "Box(" in data["text/plain"]):
+                shown["plain repr"] += 1
+        if any(o.output_type == "error" for o in c.get("outputs", [])):
+            shown["plain repr"] += 1
     return {"total": total, "cpu": report["kernel_cpu"], "cells": sorted(cells, reverse=True),
-            "explorers": report["explorers"]}
+            "explorers": report["explorers"], "shown": shown}
 
 
 def main(argv=None) -> int:
@@ -184,6 +195,9 @@ def main(argv=None) -> int:
                   f"first view {e['first_ms'] / 1000:.2f} s wall, {e['first_cpu_ms'] / 1000:.2f} s CPU "
                   f"(goal < 1 s); next view on a control move {e['next_ms'] / 1000:.2f} s wall, "
                   f"{e['next_cpu_ms'] / 1000:.2f} s CPU")
+        if lazy["explorers"] or lazy["shown"]["plain repr"]:
+            print(f"    explorer outputs: {lazy['shown']['widget+html']} widget view + html, "
+                  f"{lazy['shown']['plain repr']} plain repr or error")
         rows.append((stem, lazy["total"], lazy["cpu"]))
     worst = max(rows, key=lambda r: r[2])
     print(f"slowest chapter (kernel CPU): {worst[0]} {worst[2]:.1f} s CPU, {worst[1]:.1f} s wall; all chapters "

@@ -1,84 +1,129 @@
-"""Exact smooth sensitivity of the median: the O(n log n) algorithm against the O(n^2) direct formula.
+"""Exact smooth sensitivity: every query and relation as multiples of one ``np.sort``, and NRS07 side by side.
 
-Chapter: *Smooth sensitivity*.  Run: ``python benchmarks/bench_smooth.py``.
+Chapter: *Smooth sensitivity*.  Run: ``python benchmarks/bench_smooth.py`` (``--quick``: n = 10^5 only,
+fewer repeats).
 
-Settings as in the book: epsilon = 1, delta = 1/n^2, beta = epsilon / (2 ln(2/delta)),
-data in [0, 100], bounded relation (one record replaced) unless stated.
+Settings as in the book: epsilon = 1, delta = 1/n^2, beta = epsilon / (2 ln(2/delta)), data uniform on
+[0, 100].  Every time is the median of several calls, measured in the same run as the time of one
+``np.sort`` of the same data, so the ratios are comparable across machines and loads.
+
+1. Each query x relation at n = 10^5 and 10^6: ``dpsens.smooth_sensitivity`` (the eight exact queries)
+   and ``dpsens.smooth.smooth_sensitivity_bound`` (variance and standard deviation: a provable smooth
+   *upper bound*, labelled ``bound``), as multiples of one ``np.sort``.
+2. The bounded median and percentiles against ``benchmarks/nrs07.py``, an independent implementation of
+   Nissim, Raskhodnikova & Smith's divide and conquer written from the paper: n = 10^k + 1 so that every
+   percentile is an order statistic (NRS07's setting); the max abs difference and the speed ratio.
+3. The O(n^2) definition of NRS07 at n = 10,001 (a check of both), and data that defeat the pruning.
 """
 from __future__ import annotations
 
 import math
+import os
+import sys
 
 import numpy as np
 
 import dpsens as ds
 from dpsens import smooth as sm
-from timing import Stopwatch, best_seconds
+from timing import Stopwatch, median_ms
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nrs07  # noqa: E402  (the independent implementation, next to this script)
+
+QUERIES = ["mean", "sum", "count", "median", "percentile_25", "percentile_50", "percentile_75", "percentile_90",
+           "var", "std"]
 
 
 def beta_for(n, epsilon=1.0):
     return epsilon / (2 * math.log(2 * n ** 2))
 
 
-def direct_smooth(x, beta, lower, upper):
-    """max over every t = 0..n+1 of e^{-beta t} A(t), A(t) by the direct NRS07 formula: O(n^2)."""
-    n = len(x)
-    return max(math.exp(-beta * t) * sm.median_A_direct(x, t, lower, upper) for t in range(n + 2))
+def median_time(f, runs):
+    """(result, median seconds) over ``runs`` calls after one warm-up call."""
+    out = f()
+    return out, median_ms(f, runs=runs) / 1000.0
 
 
-def timed(f, *args, repeat=3):
-    """``(f(*args), best of repeat times in seconds)``."""
-    out = []
-    best = best_seconds(lambda: out.append(f(*args)), repeat=repeat, warm_up=False)
-    return out[-1], best
+def smooth(x, query, beta, relation):
+    if query in ("var", "std"):
+        return sm.smooth_sensitivity_bound(x, query, beta, 0, 100, relation)
+    return sm.smooth_sensitivity(x, query, beta, 0, 100, relation)
 
 
-def main():
+def part1(sizes, runs):
+    print("1. every query and relation, uniform data on [0, 100], as multiples of one np.sort of the data")
+    print(f"{'n':>9} {'query':>14} {'relation':>10} {'S':>12} {'time':>10} {'np.sort':>9} {'ratio':>7}")
+    rng = np.random.default_rng(2018)
+    worst = {}
+    for n in sizes:
+        x = rng.uniform(0, 100, n)
+        b = beta_for(n)
+        for relation in ("bounded", "unbounded"):
+            for query in QUERIES:
+                _, t_sort = median_time(lambda: np.sort(x), runs)
+                s, t = median_time(lambda: smooth(x, query, b, relation), runs)
+                _, t_sort2 = median_time(lambda: np.sort(x), runs)
+                ts = (t_sort + t_sort2) / 2
+                label = query + (" (bound)" if query in ("var", "std") else "")
+                print(f"{n:>9} {label:>14} {relation:>10} {s:>12.5g} {1e3 * t:>8.2f}ms {1e3 * ts:>7.2f}ms "
+                      f"{t / ts:>6.1f}x", flush=True)
+                worst[n] = max(worst.get(n, 0.0), t / ts)
+    for n, w in worst.items():
+        print(f"   n = {n}: the slowest query is {w:.1f}x one np.sort")
+
+
+def part2(sizes, runs):
+    print("\n2. bounded median and percentiles: dpsens against the independent NRS07 divide and conquer "
+          "(benchmarks/nrs07.py)")
+    print(f"{'n':>9} {'query':>14} {'S dpsens':>14} {'S NRS07':>14} {'max |diff|':>11} {'dpsens':>9} "
+          f"{'NRS07':>9} {'NRS07/dpsens':>13}")
     rng = np.random.default_rng(2007)
-    print("exact smooth sensitivity of the median (bounded), data uniform on [0, 100], rounded to integers (ties)")
-    print(f"{'n':>9} {'S':>12} {'fast (s)':>10} {'direct O(n^2) (s)':>18} {'ratio':>8}")
-    for n in (10**4 + 1, 10**5 + 1, 10**6 + 1):
+    for n in sizes:
         for kind in ("continuous", "integer"):
             x = rng.uniform(0, 100, n)
             if kind == "integer":
-                x = np.round(x)
+                x = np.round(x)                                  # ties
             b = beta_for(n)
-            s, t_fast = timed(sm.smooth_sensitivity, x, "median", b, 0, 100)
-            line = f"{n:>9} {s:>12.4g} {t_fast:>10.4f}"
-            if n <= 10**4 + 1:
-                s_direct, t_direct = timed(direct_smooth, x, b, 0, 100, repeat=1)
-                assert math.isclose(s, s_direct, rel_tol=1e-9), (s, s_direct)
-                line += f" {t_direct:>18.3f} {t_direct / t_fast:>8.0f}x"
-            print(line + f"   ({kind})")
-    # a worst case for pruning: every value distinct and tightly packed near the median, so long distances matter
-    n = 10**6 + 1
-    x = np.sort(rng.uniform(49.999, 50.001, n))
-    s, t_fast = timed(sm.smooth_sensitivity, x, "median", beta_for(n) / 100, 0, 100)
-    print(f"{n:>9} {s:>12.4g} {t_fast:>10.4f}   (packed data, beta/100: little pruning)")
-    # the divide and conquer alone, no pruning at all (every pair of the n/2 x n/2 rectangle is a candidate)
-    eng = sm._QuantileBounded(np.sort(rng.uniform(0, 100, n)), "median", 0.0, 100.0)
-    with Stopwatch() as sw:
-        s = max(pr.smooth(beta_for(n), floor=0.0)[0] for pr in eng.problems)
-    print(f"{n:>9} {s:>12.4g} {sw.seconds:>10.4f}   (no pruning: pure O(n log n) divide and conquer)")
+            for query, p in (("median", 50), ("percentile_25", 25), ("percentile_75", 75), ("percentile_90", 90)):
+                m = (n - 1) * p // 100 + 1                       # 1-based rank: numpy's percentile is x_m here
+                s, t = median_time(lambda: sm.smooth_sensitivity(x, query, b, 0, 100), runs)
+                s2, t2 = median_time(lambda: nrs07.smooth_sensitivity_order_statistic(x, m, b, 0, 100),
+                                     max(1, runs // 3))
+                print(f"{n:>9} {query:>14} {s:>14.8g} {s2:>14.8g} {abs(s - s2):>11.2g} {1e3 * t:>7.2f}ms "
+                      f"{1e3 * t2:>7.2f}ms {t2 / t:>12.1f}x   ({kind})", flush=True)
+
+
+def part3():
+    print("\n3. checks and hard cases")
+    rng = np.random.default_rng(3)
+    n = 10**4 + 1
+    x = rng.uniform(0, 100, n)
+    b = beta_for(n)
+    with Stopwatch() as watch:
+        direct = nrs07.direct(x, (n + 1) // 2, b, 0, 100)
+    t_direct = watch.seconds
+    s, t = median_time(lambda: sm.smooth_sensitivity(x, "median", b, 0, 100), 5)
+    print(f"median, n = {n}: dpsens {s:.10g}, NRS07 definition O(n^2) {direct:.10g} "
+          f"(|diff| {abs(s - direct):.2g}); {1e3 * t:.2f} ms vs {t_direct:.2f} s")
+    n = 10**5
+    x = np.sort(rng.uniform(49.999, 50.001, n))                 # packed: long distances matter
+    for query, relation in (("median", "bounded"), ("percentile_90", "unbounded")):
+        s, t = median_time(lambda: sm.smooth_sensitivity(x, query, beta_for(n) / 100, 0, 100, relation), 1)
+        print(f"packed n = {n}, beta/100, {query} {relation}: S = {s:.6g} in {t:.3f} s (the reach grows to the "
+              f"full engine)")
     ages = ds.load_ages().to_numpy(dtype=float)
     b = beta_for(len(ages))
     for relation in ("bounded", "unbounded"):
-        for query in ("median", "mean", "percentile_90"):
-            s, t = timed(sm.smooth_sensitivity, ages, query, b, 0, 100, relation)
-            print(f"Adult ages n={len(ages)}, {query:>13}, {relation:>9}: S = {s:.6g} in {t:.4f} s")
-    # the unbounded percentiles other than the median: O(n log^2 n) pairs per (window, size class), see dpsens.smooth
-    n = 10**5
-    for kind in ("continuous", "integer"):
-        x = rng.uniform(0, 100, n)
-        if kind == "integer":
-            x = np.round(x)
-        s, t = timed(sm.smooth_sensitivity, x, "percentile_90", beta_for(n), 0, 100, "unbounded")
-        print(f"uniform n={n}, percentile_90, unbounded: S = {s:.6g} in {t:.4f} s   ({kind})")
-    x = np.sort(rng.uniform(49.999, 50.001, n))
-    s, t = timed(sm.smooth_sensitivity, x, "percentile_90", beta_for(n) / 100, 0, 100, "unbounded", repeat=1)
-    print(f"packed n={n}, percentile_90, unbounded: S = {s:.6g} in {t:.4f} s   (beta/100: little pruning)")
-    s, t = timed(ds.distance_to_high_ls, ages, "mean", 0.005, 0, 100, "unbounded")
-    print(f"Adult ages: distance to LS(mean) > 0.005 (unbounded) = {s} in {t:.4f} s")
+        for query in QUERIES:
+            s, t = median_time(lambda: smooth(ages, query, b, relation), 5)
+            print(f"Adult ages n = {len(ages)}, {query:>13}, {relation:>9}: S = {s:.6g} in {1e3 * t:.2f} ms")
+
+
+def main():
+    quick = "--quick" in sys.argv
+    part1([10**5] if quick else [10**5, 10**6], 3 if quick else 7)
+    part2([10**4 + 1, 10**5 + 1] if quick else [10**4 + 1, 10**5 + 1, 10**6 + 1], 3 if quick else 5)
+    part3()
 
 
 if __name__ == "__main__":

@@ -164,3 +164,12 @@ def test_the_size_of_the_ages_is_defined_once_and_true():
     assert typed == ["dpsens.data"]
     with open(ds.data.data_dir() / "adult" / "adult.data", encoding="utf-8") as f:
         assert sum(1 for line in f if line.strip()) == ds.data.N_AGES == len(ds.load_ages())
+
+
+def test_every_subpackage_is_in_the_wheel():
+    """pyproject.toml lists the packages by name: a new subpackage missing there is missing from the wheel."""
+    import tomllib
+
+    listed = set(tomllib.loads((PKG.parents[1] / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    on_disk = {_module_name(p) for p in MODULES if p.name == "__init__.py"}
+    assert on_disk <= listed, f"add {sorted(on_disk - listed)} to [tool.setuptools] packages in pyproject.toml"

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 import dpsens as ds
-from dpsens.exercises import global_sens as g
-from dpsens.exercises import local_sens as loc
+from dpsens.exercises import globalsens as g
+from dpsens.exercises import local as loc
 
 
 def test_check_global_sum():

@@ -49,7 +49,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
                  "--disable-dev-shm-usage"]
 #: Pages of the table of contents that need not hold exercises.
-NO_EXERCISES = {"intro", "references", "teachers", "syllabus", "further_reading"}
+NO_EXERCISES = {"intro", "notation", "references", "teachers", "syllabus", "further_reading"}
 
 pytestmark = pytest.mark.browser
 

@@ -39,6 +39,7 @@ import pytest
 
 import dpsens as ds
 from dpsens import smooth as sm
+from dpsens.smooth import _engines as engines
 
 QUANTILES = ["median", "percentile_25", "percentile_50", "percentile_75", "percentile_90"]
 
@@ -269,7 +270,7 @@ def test_pair_divide_and_conquer_against_all_pairs():
         beta = float(rng.choice([0.01, 0.3, 2.0]))
         cost = Rpos[None, :] - Lpos[:, None] - 1
         allp = np.exp(-beta * cost) * (Rval[None, :] - Lval[:, None])
-        got, c = sm._pair_smooth(Lval, Lpos, Rval, Rpos, beta)
+        got, c = engines._pair_smooth(Lval, Lpos, Rval, Rpos, beta)
         want = allp.max()
         if want <= 0:
             assert got == -np.inf or got <= 0
@@ -535,7 +536,7 @@ def test_unbounded_percentiles_with_bounds_far_larger_than_the_data():
 def _full_engine_smooth(x, name, beta, lo, up, relation):
     """The smooth sensitivity from the full (unrestricted) engine: every candidate pair considered."""
     xs = np.sort(np.asarray(x, dtype=float))
-    return sm._engine(name, xs, float(lo), float(up), relation).smooth(beta)[0]
+    return engines.engine(name, xs, float(lo), float(up), relation).smooth(beta)[0]
 
 
 @pytest.mark.parametrize("relation", ["bounded", "unbounded"])
@@ -594,12 +595,12 @@ def _ls_var_std_definition(y, lo, up, relation, name):
 def test_var_std_bound_at_distance_zero_is_the_exact_local_sensitivity(relation):
     """B(0) is the exact local sensitivity on the continuous interval: against the definition on a fine grid
     (the grid misses the interior optimum of a decrease by at most O(spacing^2))."""
-    from dpsens._smooth_var import exact_ls
+    from dpsens._smooth_var import VarBound
     rng = np.random.default_rng(31)
     for trial in range(30):
         n = int(rng.integers(1, 9))
         x = np.sort(rng.uniform(0, 1, n) if trial % 3 else rng.choice([0.0, 0.5, 1.0], n))
-        ls_var, ls_std = exact_ls(x, relation)
+        ls_var, ls_std = VarBound(x, 0.0, 1.0, "var", relation).exact_ls()
         assert ls_var == pytest.approx(_ls_var_std_definition(x, 0, 1, relation, "var"), abs=2e-6)
         assert ls_std == pytest.approx(_ls_var_std_definition(x, 0, 1, relation, "std"), abs=2e-3 if n > 1 else 1e-9)
         assert ls_std >= _ls_var_std_definition(x, 0, 1, relation, "std") - 1e-12    # never below the grid
@@ -618,8 +619,8 @@ def test_var_std_bound_is_above_the_neighbour_graph_search(relation):
         t_max = 3 if relation == "bounded" else max(1, min(3, 6 - n))
         for name in ("var", "std"):
             a = brute_A(x, name, t_max, lower, upper, relation)
-            u = np.sort(np.asarray(x, dtype=float) - lower) / (upper - lower)
-            b = VarBound(u, name, relation).B(np.arange(t_max + 1)) * (upper - lower) ** (2 if name == "var" else 1)
+            xs = np.sort(np.asarray(x, dtype=float))
+            b = VarBound(xs, lower, upper, name, relation).B(np.arange(t_max + 1)) * (upper - lower) ** (2 if name == "var" else 1)
             assert np.all(b >= a - 1e-12), (relation, name, x, upper, a, b)
             for beta in (0.1, 1.0):
                 s = sm.smooth_sensitivity_bound(x, name, beta, lower, upper, relation)
@@ -643,11 +644,11 @@ def test_var_std_bound_is_smooth_over_neighbours(relation):
         else:
             xp = np.delete(x, int(rng.integers(n)))
         for name in ("var", "std"):
-            bx = VarBound(np.sort(x), name, relation).B(np.arange(0, 12))
-            bxp = VarBound(np.sort(xp), name, relation).B(np.arange(1, 13))
+            bx = VarBound(np.sort(x), 0.0, 1.0, name, relation).B(np.arange(0, 12))
+            bxp = VarBound(np.sort(xp), 0.0, 1.0, name, relation).B(np.arange(1, 13))
             assert np.all(bx <= bxp * (1 + 1e-12) + 1e-15), (name, relation, trial)
-            bxp0 = VarBound(np.sort(xp), name, relation).B(np.arange(0, 12))
-            bx1 = VarBound(np.sort(x), name, relation).B(np.arange(1, 13))
+            bxp0 = VarBound(np.sort(xp), 0.0, 1.0, name, relation).B(np.arange(0, 12))
+            bx1 = VarBound(np.sort(x), 0.0, 1.0, name, relation).B(np.arange(1, 13))
             assert np.all(bxp0 <= bx1 * (1 + 1e-12) + 1e-15)
             for beta in (0.05, 0.5):
                 s, sp = (sm.smooth_sensitivity_bound(v, name, beta, 0, 1, relation) for v in (x, xp))
@@ -670,3 +671,21 @@ def test_var_std_bound_on_the_ages_is_below_the_global_sensitivity():
     with pytest.raises(ValueError, match="smooth_sensitivity_bound"):
         ds.smooth_sensitivity(ages, "var", beta, 0, 100)
     assert sm.smooth_sensitivity_bound(ages, "median", beta, 0, 100) == ds.smooth_sensitivity(ages, "median", beta, 0, 100)
+
+
+def test_var_std_bound_scales_with_the_units_and_refuses_overflow():
+    """The bound is homogeneous (std: degree 1, var: degree 2 in the units), also near the float limits,
+    where the computation is rescaled by a power of two; a variance bound beyond the floats is refused."""
+    x = np.array([1.0, 2.0, 3.0, 7.0])
+    for relation in ("bounded", "unbounded"):
+        s1 = sm.smooth_sensitivity_bound(x, "std", 0.1, -10, 10, relation)
+        c = 2.0 ** 1019                                           # 10 * c is near 1e308
+        assert sm.smooth_sensitivity_bound(x * c, "std", 0.1, -10 * c, 10 * c, relation) == pytest.approx(s1 * c)
+        v1 = sm.smooth_sensitivity_bound(x, "var", 0.1, -10, 10, relation)
+        c = 2.0 ** 400
+        assert sm.smooth_sensitivity_bound(x * c, "var", 0.1, -10 * c, 10 * c, relation) == pytest.approx(v1 * c * c)
+        with pytest.raises(ValueError, match="largest float"):
+            sm.smooth_sensitivity_bound(x, "var", 0.1, -1e308, 1e308, relation)
+        # never above the largest possible change: variance <= w^2/4, std <= w/2
+        assert sm.smooth_sensitivity_bound([0.5, 0.5], "var", 0.01, 0, 1, relation) <= 0.25
+        assert sm.smooth_sensitivity_bound([0.5, 0.5], "std", 0.01, 0, 1, relation) <= 0.5

@@ -464,8 +464,10 @@ def test_widget_layout_natural_size_full_labels_controls_on_top():
     assert image.layout.max_width == "100%" and image.layout.max_height == "75vh"
     assert box.layout.align_items == "flex-start"                            # no stretching to the cell width
     for c in box._dpsens_controls:
-        assert c.style.description_width == "initial", "labels are shown in full, not cut"
-        assert c.layout.width == widgets.CONTROL_WIDTH == "36em", "a fixed width (auto collapses a slider)"
+        # one label column wide enough for the longest label (40 characters), so none is cut
+        # and the sliders line up; a fixed width (JupyterLab collapses an "auto" slider)
+        assert c.style.description_width == "24.5em" == widgets.label_width(["x" * 40, "colour"])
+        assert c.layout.width == "calc(24.5em + 24em)" and c.layout.max_width == "100%"
     assert box._dpsens_controls[0].description == "Pool (each value once) slope of the line"
     # order: title, controls, image, status -- the controls above the figure
     kinds = [type(c).__name__ for c in box.children]

@@ -71,6 +71,22 @@ def missing_titles(pdf: Path, titles: list[str]) -> list[str]:
     return [t for t in titles if plain(t) and plain(t) not in flat]
 
 
+def single_page(build: Path) -> str:
+    """The single page to print, at the root of the build.
+
+    With the root document in a folder (``chapters/intro``), Sphinx writes the
+    page to ``chapters/intro.html`` but links its style sheets, scripts and
+    MathJax as ``_static/...``, relative to the build's root, and makes
+    ``index.html`` a redirect.  A copy at the root, ``book.html``, finds them.
+    """
+    index = (build / "index.html").read_text(encoding="utf-8")
+    target = re.search(r'http-equiv="Refresh" content="0; url=([^"]+)"', index)
+    if not target:
+        return "index.html"
+    (build / "book.html").write_text((build / target.group(1)).read_text(encoding="utf-8"), encoding="utf-8")
+    return "book.html"
+
+
 def print_pdfs(build: Path, out: Path) -> dict[str, Path]:
     from playwright.sync_api import sync_playwright
 
@@ -83,6 +99,7 @@ def print_pdfs(build: Path, out: Path) -> dict[str, Path]:
         def log_message(self, *args):
             pass
 
+    name = single_page(build)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(build)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_port}/"
@@ -101,8 +118,8 @@ def print_pdfs(build: Path, out: Path) -> dict[str, Path]:
                     r.abort()
 
             page.route("**/*", route)
-            page.goto(base + "index.html", wait_until="load", timeout=120_000)
-            page.wait_for_load_state("networkidle", timeout=120_000)
+            page.goto(base + name, wait_until="load", timeout=300_000)
+            page.wait_for_load_state("networkidle", timeout=300_000)
             page.evaluate("""async () => {
                 const imgs = Array.from(document.images);
                 imgs.forEach(i => { i.loading = "eager"; });
@@ -111,7 +128,7 @@ def print_pdfs(build: Path, out: Path) -> dict[str, Path]:
             }""")
             if page.locator(".math").count():
                 page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise",
-                                       timeout=120_000)
+                                       timeout=300_000)
                 page.evaluate("() => MathJax.startup.promise")
                 if page.locator("mjx-merror").count():
                     sys.exit("MathJax reported a TeX error in the single-page build")

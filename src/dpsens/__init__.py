@@ -1,6 +1,9 @@
 """dpsens -- the helper package of *Sensitivity, from scratch to smooth*.
 
-Every function's docstring names the chapter that explains it.
+Every chapter imports it as ``ds``; this module re-exports the names the
+chapters use most.  The rest lives in one module per concept (the module map
+is in the README's *Layout* section), and every function's docstring names the
+chapter that explains it.
 """
 from . import data, exercises, neighbors, plots, queries, widgets  # noqa: F401  (ds.plots.*, ds.exercises.*, ds.widgets.*)
 from .data import load_adult, load_ages

@@ -24,67 +24,62 @@ clipped to that interval.  Unbounded: adding ``v`` changes the variance by
 deviation is increasing in the variance, so its largest increase (decrease)
 comes from the variance's.  All ``O(n)``.
 
-*The bound for t >= 1.*  Every dataset ``y`` within ``t`` steps has its mean
-in ``[mu_min(t), mu_max(t)]``, the exact extremes over the ball (remove the
-``r`` largest records and add ``lower``: ``(S - top_r + a lower)/(n - r + a)``
-over ``r + a <= t``; mirrored for the maximum).  Let
-``M(t) = max(upper - mu_min(t), mu_max(t) - lower)``, so ``|b| <= M`` and
-``|a| <= M`` for every ``y`` of the ball.  Bounded: the increase is at most
-``b^2/(m+1)`` (minimise ``a^2 + (b-a)^2/m`` over ``a``) and the decrease
-``a^2/(m-1)`` (maximise over ``b`` without the clip), so
-``LS_var(y) <= M(t)^2/(n-1)``.  Unbounded, ``m >= 2``: the four terms are at
-most ``M^2 m/(m+1)^2``, ``var/(m+1)``, ``var/(m-1)``, ``M^2 m/(m-1)^2``, and
-``var <= M^2``, so ``LS_var(y) <= M^2 m/(m-1)^2``, decreasing in ``m``;
-``m >= m_min(t) = max(2, n - t)`` (a one-record ``y`` has
-``LS <= M^2/4``, below the ``m = 2`` value).  Standard deviation: a
-variance ``v >= V`` that changes by at most ``L`` moves ``sqrt(v)`` by at most
-``max(sqrt(V + L) - sqrt(V), sqrt(W) - sqrt(W - L))``, ``W = max(V, L)``
-(both changes shrink as ``v`` grows), increasing in ``L`` and
-non-increasing in ``V``; so ``LS_std(y)`` is at most that with
-``L = B_var(t)`` and ``V = V(t)``, the smallest variance in the ball: exactly ``min SS(window)/(n + t - 2r)`` over
-windows of ``n - r`` consecutive sorted records, ``r <= t`` (the argument
-(ii) of :mod:`dpsens.local`: a minimiser's kept records can be replaced by the
-ones closest to its mean and its added values by the mean itself; bounded:
-``r = t`` and the denominator is ``n``).
+*The bound for t >= 1.*  Scale the data to ``[0, 1]``.  Every dataset ``y``
+within ``t`` steps has its mean in ``[mu_min(t), mu_max(t)]``: bounded, the
+exact extremes (the ``t`` largest records replaced by 0:
+``(S - top_t)/n``; mirrored for the maximum); unbounded, ``y`` keeps
+``n - r`` records and gains ``a`` values, ``r + a <= t``, so its mean is at
+least ``(S - top_r)/(n - r + a) >= (S - top_t)/(n + t) = mu_min(t)`` (all
+values are ``>= 0``), and mirrored ``mu_max(t) = (S - bot_t + 2t)/(n + t)``
+(``0`` and ``1`` once ``t > n``).  Let ``M(t) = max(1 - mu_min(t), mu_max(t))``,
+so ``|b| <= M`` and ``|a| <= M`` for every ``y`` of the ball.  Bounded: the
+increase is at most ``b^2/(m+1)`` (minimise ``a^2 + (b-a)^2/m`` over ``a``)
+and the decrease ``a^2/(m-1)`` (maximise over ``b`` without the clip), so
+``LS_var(y) <= M(t)^2/(n-1)``.  Unbounded, ``m >= 2``: the four terms are
+at most ``M^2 m/(m+1)^2``, ``var/(m+1)``, ``var/(m-1)``, ``M^2 m/(m-1)^2``,
+and ``var <= M^2``, so ``LS_var(y) <= M^2 m/(m-1)^2``, decreasing in ``m``;
+``m >= max(2, n - t)`` (a one-record ``y`` has ``LS <= M^2/4``, below the
+``m = 2`` value).  Standard deviation: a variance ``v >= V`` that changes
+by at most ``L`` moves ``sqrt(v)`` by at most ``max(sqrt(V + L) - sqrt(V),
+sqrt(W) - sqrt(W - L))``, ``W = max(V, L)`` (both changes shrink as ``v``
+grows), increasing in ``L`` and non-increasing in ``V``; so ``LS_std(y)`` is
+at most that with ``L = B_var(t)`` and ``V = V(t)``, a lower bound on the
+variance in the ball.  Let ``W(t)`` be the smallest sum of squared deviations
+of ``n - t`` of the records (a window of consecutive sorted records, by the
+argument (ii) of :mod:`dpsens.local`), ``0`` once ``n - t <= 1``; it does not
+increase with ``t``.  Bounded, ``V(t) = W(t)/n`` is the exact minimum (keep
+the best window, put the ``t`` new values at its mean).  Unbounded,
+``var(y) >= SS(kept)/(n - r + a) >= W(r)/(n + t) >= W(t)/(n + t) = V(t)``.
 
-*Admissibility.*  Each ``B(t)``, ``t >= 1``, is a monotone function of
-extremes over the ball of radius ``t`` (``mu_min``, ``mu_max``, the smallest
-size, the smallest variance), and the ball of ``x`` of radius ``t`` lies in
-the ball of any neighbour of radius ``t + 1``; ``B_x(0) = LS(x)`` is at most
-the bound of any neighbour at ``t = 1`` since ``x`` is in its ball.
+*Admissibility.*  ``B(t)``, ``t >= 1``, is a monotone function of
+``mu_min(t)`` (non-increasing), ``mu_max(t)`` (non-decreasing), the smallest
+size and ``V(t)``, and each of these is at least as extreme for a neighbour
+``x'`` at ``t + 1`` as for ``x`` at ``t``: bounded, they are exact extremes
+over balls, and the ball of ``x`` of radius ``t`` lies in that of ``x'`` of
+radius ``t + 1``; unbounded, the sum of the ``k - 1`` smallest records of
+``x' = x - {v}`` is at most that of the ``k`` smallest of ``x``, and so is
+that of the ``k`` smallest of ``x' = x + {v}`` (values ``>= 0``), the
+denominators ``n' + t + 1 >= n + t``, and ``W_{x'}(t + 1) <= W_x(t)`` (drop
+one more record, or the removed one, from the best window of ``x``).
+``B_x(0) = LS(x)`` is at most any neighbour's bound at ``t = 1`` because
+``x`` lies in its ball.  No variance of values in ``[0, 1]`` exceeds 1/4 (no
+standard deviation 1/2), so neither does any change; ``B`` is capped there
+(the minimum of two admissible functions is admissible).
+
+*Cost.*  The local sensitivity at ``x`` needs only the mean, the variance
+and a few records: the increase of the bounded variance is concave in
+``a`` (maximal at the record nearest ``b/(m+1)``), every decrease convex in
+``a`` (maximal at the smallest or largest record), the unbounded terms
+need the records nearest the mean and the extremes.  ``B(t)`` for
+``t <= K`` only involves the ``K + 1`` smallest and largest records.  So the
+cost is the sort, two passes for the mean and variance, and ``O(K^2)`` for
+the few hundred distances ``K`` that can matter.
 """
 from __future__ import annotations
 
 import math
 
 import numpy as np
-
-
-def exact_ls(u, neighbors):
-    """(LS of the variance, LS of the std) at sorted ``u`` in ``[0, 1]`` (bounds scaled to 0 and 1)."""
-    m = len(u)
-    mu = float(np.mean(u))
-    a = u - mu
-    var = float(np.mean(a * a))
-    lo, up = -mu, 1.0 - mu
-    if neighbors == "bounded":
-        if m == 1:
-            return 0.0, 0.0
-        inc = max(float(np.max(b * b - a * a - (b - a) ** 2 / m)) for b in (lo, up)) / m
-        bs = np.clip(-a / (m - 1), lo, up)
-        dec = float(np.max(a * a - bs * bs + (bs - a) ** 2 / m)) / m
-    else:
-        bmax2 = max(lo * lo, up * up)
-        inc = (bmax2 * m / (m + 1) - var) / (m + 1)
-        dec = var / (m + 1)
-        if m >= 2:
-            a2 = a * a
-            inc = max(inc, (var - float(np.min(a2)) * m / (m - 1)) / (m - 1))
-            dec = max(dec, (float(np.max(a2)) * m / (m - 1) - var) / (m - 1))
-    inc, dec = max(inc, 0.0), min(max(dec, 0.0), var)
-    ls_var = max(inc, dec)
-    ls_std = max(math.sqrt(var + inc) - math.sqrt(var), math.sqrt(var) - math.sqrt(var - dec))
-    return ls_var, ls_std
 
 
 def _std_change(V, L):
@@ -100,104 +95,163 @@ def _std_change(V, L):
 
 
 class VarBound:
-    """``B(t)`` for the variance or the std of sorted ``u`` in ``[0, 1]``; see the module docstring."""
+    """``B(t)`` for the variance or the std of sorted ``xs`` in ``[lower, upper]``, in units of the width
+    (``[0, 1]``); see the module docstring."""
 
-    def __init__(self, u, query, neighbors):
-        self.u, self.query, self.neighbors = u, query, neighbors
-        n = self.n = len(u)
-        self.c = c = u - float(np.mean(u))                         # centred: better rounding of SS
-        self.P1 = np.concatenate(([0.0], np.cumsum(c)))
-        self.P2 = np.concatenate(([0.0], np.cumsum(c * c)))
-        self.top = np.concatenate(([0.0], np.cumsum(u[::-1])))     # sums of the r largest
-        self.bot = np.concatenate(([0.0], np.cumsum(u)))           # sums of the r smallest
-        self.S = float(self.bot[-1])
-        self.b0 = exact_ls(u, neighbors)[0 if query == "var" else 1]
-        self.t_const = n if neighbors == "bounded" else n + 1      # B is constant from here on
-        self._W = []
+    def __init__(self, xs, lower, upper, query, neighbors):
+        self.query, self.neighbors = query, neighbors
+        n = self.n = len(xs)
+        self.xs, self.lower, self.w = xs, float(lower), float(upper - lower)
+        mu = float(np.mean(xs))
+        self.mu_x = mu
+        self.mu = (mu - lower) / self.w                               # scaled mean, in [0, 1]
+        self.var = float(np.var(xs)) / self.w ** 2                    # scaled variance
+        self.S = n * self.mu
+        self.b0 = self.exact_ls()[0 if query == "var" else 1]
+        self.t_const = n if neighbors == "bounded" else n + 1         # B is constant from here on
+        self.K = -1
 
-    def _ss(self, i, length):
-        s1 = self.P1[i + length] - self.P1[i]
-        s2 = self.P2[i + length] - self.P2[i]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.maximum(np.where(length > 0, s2 - s1 * s1 / np.maximum(length, 1), 0.0), 0.0)
+    def _a(self, k):
+        """Scaled deviations from the mean of the records at sorted indices k."""
+        return (self.xs[np.asarray(k)] - self.mu_x) / self.w
 
-    def _window_min(self, r):
-        """``W(r) = min_{i <= r} SS(u[i : i + n - r])`` for an array of r (``0`` once ``n - r <= 1``), cached."""
+    def _near(self, a_target):
+        """Sorted indices of the (up to) two records nearest the scaled deviation a_target."""
+        k = int(np.searchsorted(self.xs, self.mu_x + a_target * self.w))
+        return np.unique(np.clip([k - 1, k], 0, self.n - 1))
+
+    def exact_ls(self):
+        """(LS of the variance, LS of the std) at x, scaled; see the module docstring."""
+        m, var = self.n, self.var
+        lo, up = -self.mu, 1.0 - self.mu
+        ends = self._a([0, m - 1])
+        if self.neighbors == "bounded":
+            if m == 1:
+                return 0.0, 0.0
+            inc = -np.inf
+            for b in (lo, up):
+                a = self._a(self._near(b / (m + 1)))
+                inc = max(inc, float(np.max(b * b - a * a - (b - a) ** 2 / m)) / m)
+            bs = np.clip(-ends / (m - 1), lo, up)
+            dec = float(np.max(ends * ends - bs * bs + (bs - ends) ** 2 / m)) / m
+        else:
+            inc = (max(lo * lo, up * up) * m / (m + 1) - var) / (m + 1)
+            dec = var / (m + 1)
+            if m >= 2:
+                a_mid = self._a(self._near(0.0))
+                inc = max(inc, (var - float(np.min(a_mid * a_mid)) * m / (m - 1)) / (m - 1))
+                dec = max(dec, (float(np.max(ends * ends)) * m / (m - 1) - var) / (m - 1))
+        inc, dec = max(inc, 0.0), min(max(dec, 0.0), var)
+        ls_var = max(inc, dec)
+        ls_std = max(math.sqrt(var + inc) - math.sqrt(var), math.sqrt(var) - math.sqrt(var - dec))
+        return ls_var, ls_std
+
+    def _prefix(self, K):
+        """Prefix sums of the K + 1 smallest and the K + 1 largest scaled, centred records."""
+        if K <= self.K:
+            return
         n = self.n
-        need = int(np.max(r)) + 1
-        W = self._W
-        for rr in range(len(W), need):
-            W.append(0.0 if n - rr <= 1 else float(np.min(self._ss(np.arange(rr + 1), n - rr))))
-        return np.asarray(W)[np.asarray(r, dtype=np.int64)]
+        k = min(n, K + 1)
+        head = self._a(np.arange(k))
+        tail = self._a(np.arange(n - 1, n - 1 - k, -1))
+        self.H1 = np.concatenate(([0.0], np.cumsum(head)))
+        self.H2 = np.concatenate(([0.0], np.cumsum(head * head)))
+        self.T1 = np.concatenate(([0.0], np.cumsum(tail)))
+        self.T2 = np.concatenate(([0.0], np.cumsum(tail * tail)))
+        self.K = K
 
-    def B(self, t):
-        t = np.minimum(np.asarray(t, dtype=np.int64), self.t_const)
+    def _window_min(self, t):
+        """``W(t)``: the smallest SS of ``n - t`` records, a window dropping ``i`` records below and ``t - i``
+        above (``0`` once ``n - t <= 1``), for an array of t."""
         n = self.n
-        out = np.empty(t.shape, dtype=float)
-        for k, tt in enumerate(t.ravel()):
-            tt = int(tt)
-            if tt == 0:
-                out.flat[k] = self.b0
-                continue
-            if self.neighbors == "bounded":
-                if n == 1:
-                    out.flat[k] = 0.0
-                    continue
-                r = min(tt, n)
-                mu_min = (self.S - self.top[r]) / n              # r largest replaced by 0 (lower)
-                mu_max = (self.S - self.bot[r] + r) / n          # r smallest replaced by 1 (upper)
-                M = max(1.0 - mu_min, mu_max)
-                bvar = M * M / (n - 1)
-                V = float(self._window_min(np.array([tt]))[0]) / n if tt <= n - 2 else 0.0
-            else:
-                if tt >= n + 1:
-                    mu_min, mu_max = 0.0, 1.0
-                else:
-                    r = np.arange(0, min(tt, n - 1) + 1)
-                    size = n + tt - 2 * r
-                    mu_min = float(np.min((self.S - self.top[r]) / size))
-                    mu_max = float(np.max((self.S - self.bot[r] + (tt - r)) / size))
-                M = max(1.0 - mu_min, mu_max)
-                mstar = max(2, n - tt)
-                bvar = M * M * mstar / (mstar - 1) ** 2
-                if tt >= n - 2:
-                    V = 0.0
-                else:
-                    r = np.arange(0, tt + 1)
-                    V = float(np.min(self._window_min(r) / (n + tt - 2 * r)))
-            if self.query == "var":
-                out.flat[k] = bvar
-            else:
-                out.flat[k] = _std_change(V, bvar)
+        t = np.asarray(t, dtype=np.int64)
+        out = np.zeros(t.shape)
+        live = np.nonzero(n - t >= 2)[0]
+        if not live.size:
+            return out
+        self._prefix(int(t[live].max()))
+        tot1, tot2 = 0.0, n * self.var                                # centred: the deviations sum to 0
+        step = max(1, 4_000_000 // (int(t.max()) + 1))
+        for s in range(0, live.size, step):
+            k = live[s:s + step]
+            tk = t[k][:, None]
+            i = np.arange(int(tk.max()) + 1)[None, :]
+            ok = i <= tk
+            ii, jj = np.where(ok, i, 0), np.where(ok, tk - i, 0)
+            s1 = tot1 - self.H1[ii] - self.T1[jj]
+            s2 = tot2 - self.H2[ii] - self.T2[jj]
+            ss = np.maximum(s2 - s1 * s1 / (n - tk), 0.0)
+            out[k] = np.min(np.where(ok, ss, np.inf), axis=1)
         return out
 
-    def crude(self, t):
-        """An upper bound on ``B(t)`` that is cheap for every ``t`` (``M <= 1``)."""
-        t = np.asarray(t, dtype=np.int64)
+    def B(self, t):
+        """``B(t)`` for an array of ``t`` (see the module docstring), scaled."""
+        t = np.minimum(np.asarray(t, dtype=np.int64), self.t_const)
         n = self.n
+        self._prefix(int(t.max()) if t.size else 0)
+        r = np.minimum(t, min(n, self.K + 1))
+        bot = self.H1[r] + r * self.mu                                 # sum of the r smallest (scaled)
+        top = self.T1[r] + r * self.mu                                 # sum of the r largest
         if self.neighbors == "bounded":
-            v = np.full(t.shape, 1.0 / max(n - 1, 1))
+            if n == 1:
+                return np.zeros(t.shape)
+            mu_min = (self.S - top) / n                                # the t largest replaced by 0 (lower)
+            mu_max = (self.S - bot + r) / n                            # the t smallest replaced by 1 (upper)
+            M = np.maximum(1.0 - mu_min, mu_max)
+            bvar = M * M / (n - 1)
+            V = self._window_min(t) / n
         else:
-            mstar = np.maximum(2, n - t)
-            v = mstar / (mstar - 1.0) ** 2
-        return v if self.query == "var" else np.sqrt(v)
+            mu_min = np.where(t >= n + 1, 0.0, np.maximum(0.0, (self.S - top) / (n + t)))
+            mu_max = np.where(t >= n + 1, 1.0, np.minimum(1.0, (self.S - bot + 2 * r) / (n + t)))
+            M = np.maximum(1.0 - mu_min, mu_max)
+            mstar = np.maximum(2, n - t).astype(float)
+            bvar = M * M * mstar / (mstar - 1) ** 2
+            V = self._window_min(t) / (n + t)
+        # no variance of values in [0, 1] exceeds 1/4, so no change does (std: 1/2): a constant cap keeps
+        # B admissible (min of two admissible functions) and helps tiny datasets
+        bvar = np.minimum(bvar, 0.25)
+        out = bvar if self.query == "var" else np.minimum(0.5, [_std_change(v, b) for v, b in zip(V, bvar)])
+        return np.where(t == 0, self.b0, out)
+
+    def crude_sup(self):
+        """An upper bound on every ``B(t)`` (``M <= 1``, smallest size 2 for the unbounded relation)."""
+        v = min(0.25, 1.0 / max(self.n - 1, 1) if self.neighbors == "bounded" else 2.0)
+        return v if self.query == "var" else min(0.5, math.sqrt(v))
 
     def smooth(self, beta):
-        """``(max_t e^{-beta t} B(t), argmax)``, ``t`` looked at until no later one can win."""
-        tmax = self.t_const
+        """``(max_t e^{-beta t} B(t), argmax)``, every ``t`` accounted for.
+
+        ``B`` is non-decreasing.  Beyond ``K = ln(crude_sup / B(0))/beta`` nothing can beat ``B(0)``;
+        below it ``B`` is evaluated on geometric checkpoints ``T_k``, and the distances strictly between
+        two checkpoints only if ``e^{-beta (T_k + 1)} B(T_{k+1})`` can beat the best value so far
+        (blocks in decreasing order of that bound)."""
         best, arg = self.b0, 0
-        s_all = np.arange(0, tmax + 1)
+        K = self.t_const
+        if best > 0:
+            K = min(K, int(math.ceil(math.log(self.crude_sup() / best) / beta)) + 1)
+        if K < 1:
+            return best, arg
+        cps = np.unique(np.concatenate((np.arange(1, min(K, 16) + 1),
+                                        np.round(16 * 1.15 ** np.arange(1, 200)).astype(np.int64), [K])))
+        cps = cps[cps <= K]
+        Bc = self.B(cps)
         with np.errstate(under="ignore"):
-            tail = np.exp(-beta * s_all) * self.crude(s_all)
-        tail = np.maximum.accumulate(tail[::-1])[::-1]            # max_{s >= t} e^{-beta s} crude(s)
-        t0, chunk = 1, 16
-        while t0 <= tmax and tail[t0] > best:
-            ts = np.arange(t0, min(t0 + chunk, tmax + 1))
+            vals = np.exp(-beta * cps) * Bc
+        k = int(np.argmax(vals))
+        if vals[k] > best:
+            best, arg = float(vals[k]), int(cps[k])
+        lo, hi = cps[:-1] + 1, cps[1:] - 1
+        with np.errstate(under="ignore"):
+            bound = np.exp(-beta * lo) * Bc[1:]
+        for j in np.argsort(-bound, kind="stable"):
+            if bound[j] <= best:
+                break
+            if hi[j] < lo[j]:
+                continue
+            ts = np.arange(lo[j], hi[j] + 1)
             with np.errstate(under="ignore"):
                 vals = np.exp(-beta * ts) * self.B(ts)
             k = int(np.argmax(vals))
             if vals[k] > best:
                 best, arg = float(vals[k]), int(ts[k])
-            t0 += chunk
-            chunk = min(2 * chunk, 1024)
         return best, arg

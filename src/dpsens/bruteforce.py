@@ -30,7 +30,7 @@ from tqdm.auto import tqdm
 from ._validate import as_int, check_relation, check_result
 from .neighbors import (Pool, check_release, check_universe, count_neighbors, count_releases, iter_neighbors,
                         releases)
-from .queries import check_query
+from .queries import check_query, evaluate_safely
 
 __all__ = ["bruteforce_local_sensitivity", "bruteforce_global_sensitivity", "iter_neighbors",
            "MAX_NEIGHBORS"]
@@ -38,6 +38,15 @@ __all__ = ["bruteforce_local_sensitivity", "bruteforce_global_sensitivity", "ite
 #: Default limit on the number of neighbours the oracle evaluates (about a
 #: minute of work); pass ``max_neighbors=`` to raise it.
 MAX_NEIGHBORS = 2_000_000
+
+
+def _query_function(query):
+    """The function the oracle evaluates: a named query keeps its digits at any magnitude
+    (:func:`dpsens.queries.evaluate_safely`); a callable is used as it is."""
+    name, f = check_query(query, allow_callable=True)
+    if isinstance(query, str):
+        return lambda v: evaluate_safely(name, v)
+    return f
 
 
 def _value(f, y) -> float:
@@ -105,7 +114,7 @@ def bruteforce_local_sensitivity(x, query, universe, k: int = 1, neighbors: str 
     >>> bruteforce_local_sensitivity([1, 2, 10], "median", Pool([1, 2, 3, 10, 11]))
     4.0
     """
-    _, f = check_query(query, allow_callable=True)
+    f = _query_function(query)
     x = check_release(x, universe)
     k = _check_k(k, len(x))
     check_relation(neighbors)
@@ -234,13 +243,17 @@ def bruteforce_global_sensitivity(query, universe, n: int, k: int = 1, neighbors
     >>> bruteforce_global_sensitivity("median", Pool([1, 2, 3, 10, 11]), n=3, neighbors="bounded")
     8.0
     """
-    _, f = check_query(query, allow_callable=True)
+    f = _query_function(query)
     universe = check_universe(universe)
     n = as_int(n, "n", 2, len(universe.values) if isinstance(universe, Pool) else None)
     k = _check_k(k, n)
     check_relation(neighbors)
     max_neighbors = as_int(max_neighbors, "max_neighbors", 0)
     n_releases = count_releases(universe, n)
+    # every release has at least one neighbour: refuse at once when the releases alone are too
+    # many (the per-release bounds need C(n, k), which is out of reach for astronomical n and k)
+    _refuse(n_releases, max_neighbors, f"{n_releases:,} releases, at least one neighbour each",
+            prefix="at least")
     _count_global(universe, n, k, neighbors, n_releases, max_neighbors, progress)
     largest = 0.0
     for x in tqdm(releases(universe, n), total=n_releases, delay=1, disable=not progress,

@@ -114,6 +114,11 @@ neighbour fits in it), and the domain arguments apply.  Otherwise:
   ``max_releases``) with the exact local sensitivity of :mod:`dpsens.local`;
   beyond that limit a ``ValueError`` says so (no argument is available that
   would not risk a number that is too small).
+
+A pool whose magnitudes are near the float limits (beyond ``2**1000``, or
+outside ``[2**-400, 2**400]`` for ``var`` and ``std``) is divided by a power
+of two (exact), and the answer multiplied back (every query is positively
+homogeneous); an answer beyond the floats raises ``ValueError``.
 """
 from __future__ import annotations
 

@@ -37,7 +37,8 @@ from .neighbors import (Domain, Pool, additions, check_release, check_universe, 
                         count_releases, enumerate_neighbors, releases, submultisets)
 from .plots import PALETTE
 from .queries import check_query
-from .widgets import display_live, image_layout, live_bundle
+from .timing import Stopwatch
+from .widgets import display_live, figure_png, image_layout, live_bundle
 
 #: The source's universe for the median grid, X = {1, 2, 3, 10, 11} (a pool:
 #: releases are 3-subsets, so there are ten of them).
@@ -672,15 +673,6 @@ def plot_grid_from_text(values: str = "1, 2, 3, 10, 11", kind: str = "pool", n: 
     return plot_sensitivity_grid(universe, n, k, query, neighbors)
 
 
-def _png(fig) -> bytes:
-    """The figure as PNG bytes (drawn once; fast encoding for a live redraw)."""
-    import io
-
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=fig.dpi, facecolor="white")
-    return buf.getvalue()
-
-
 class GridExplorer:
     """A live explorer of :func:`plot_grid_from_text` (built by :func:`grid_explorer`).
 
@@ -708,18 +700,16 @@ class GridExplorer:
 
     def redraw(self, **changes) -> bytes:
         """Apply ``changes`` to the settings, draw, and return the PNG."""
-        import time
-
         self.settings.update(changes)
-        t0 = time.perf_counter()
-        fig = plot_grid_from_text(**self.settings)
-        try:
-            self.png = _png(fig)
-            self.message = fig.axes[0].texts[0].get_text() if fig.axes and fig.axes[0].get_title() == \
-                "Cannot draw this grid" else None
-        finally:
-            plt.close(fig)
-        self.last_ms = 1000 * (time.perf_counter() - t0)
+        with Stopwatch() as sw:
+            fig = plot_grid_from_text(**self.settings)
+            try:
+                self.png = figure_png(fig)
+                self.message = fig.axes[0].texts[0].get_text() if fig.axes and fig.axes[0].get_title() == \
+                    "Cannot draw this grid" else None
+            finally:
+                plt.close(fig)
+        self.last_ms = sw.ms
         return self.png
 
     def _status(self) -> str:

@@ -1,7 +1,8 @@
 """The package's one timer: a stopwatch, and the two statistics the benchmarks report.
 
-Chapters: none -- no chapter may print a timing in a checked output (it
-would depend on the load of the machine).  Every script in ``benchmarks/``
+Chapter: *The median visualisation grid* (its live explorer shows how long
+a redraw took); no chapter prints a timing in a checked output (it would
+depend on the load of the machine).  Every script in ``benchmarks/``
 measures with these helpers (``benchmarks/timing.py`` re-exports them), so
 that the speed-ups quoted in the README are all measured the same way, in the
 same run.
@@ -23,7 +24,7 @@ RUNS = 15
 class Stopwatch:
     """Time a block: ``with Stopwatch() as sw: ...``, then ``sw.seconds``.
 
-    Chapter: none (``benchmarks/``).
+    Chapter: *The median visualisation grid* (the live explorer's redraw time).
 
     Parameters
     ----------

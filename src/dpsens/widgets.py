@@ -98,7 +98,7 @@ from matplotlib.figure import Figure, FigureBase
 from PIL import Image
 
 __all__ = ["Explorer", "explorer", "describe_figure", "enable_alt_text", "figure_png", "show", "MAX_VIEWS",
-           "ENV_VAR", "in_kernel", "lazy_default", "live_bundle", "display_live", "widget_view_bundle",
+           "ENV_VAR", "CONTROL_WIDTH", "in_kernel", "label_width", "lazy_default", "live_bundle", "display_live", "widget_view_bundle",
            "image_layout"]
 
 #: Default cap on the number of precomputed views of one explorer.
@@ -309,8 +309,18 @@ def in_kernel() -> bool:
     return ip is not None and getattr(ip, "kernel", None) is not None
 
 
-#: Width of an explorer's controls (the label in full plus a usable slider).
-CONTROL_WIDTH = "36em"
+#: Width of an explorer control's slider or dropdown, besides its label.
+CONTROL_WIDTH = "24em"
+
+
+def label_width(labels) -> str:
+    """A label column wide enough for every label in full (about 0.6 em a character).
+
+    Chapter: *For teachers*.  One width for all the controls of an explorer,
+    so their sliders line up and no label is cut ("Pool (each value ...").
+    """
+    longest = max((len(str(lab)) for lab in labels), default=0)
+    return f"{0.6 * longest + 0.5:.1f}em"
 
 _in_kernel = in_kernel  # the old private name, kept for notebooks written against it
 
@@ -606,13 +616,14 @@ class Explorer:
         image = _image_widget(w, default_png)
         status = w.HTML(html.escape(self._status(self.default)))
         controls = []
+        desc = label_width(self.labels)
         for i, name in enumerate(self.names):
             opts = self.options[i]
             pairs = [(lab, j) for j, (lab, _) in enumerate(opts)]
             kw = dict(options=pairs, value=self.default[i], description=self.labels[i],
-                      style={"description_width": "initial"},
+                      style={"description_width": desc},
                       # a fixed width: with "auto" JupyterLab collapses a slider's track
-                      layout=w.Layout(width=CONTROL_WIDTH, max_width="100%"))
+                      layout=w.Layout(width=f"calc({desc} + {CONTROL_WIDTH})", max_width="100%"))
             if all(_is_number(v) for _, v in opts) and len(opts) > 1:
                 control = w.SelectionSlider(continuous_update=False, **kw)
             else:
@@ -694,6 +705,88 @@ ctrls.forEach(function(c){c.addEventListener("input",update);c.addEventListener(
 })();"""
 
 
+def _check_explorer_arguments(plot_func, controls, max_views, alt, lazy, title, labels) -> None:
+    """The checks of :func:`explorer`'s arguments that need no control values."""
+    if not callable(plot_func):
+        raise TypeError(f"plot_func must be a function returning a matplotlib Figure, got {plot_func!r}")
+    if not isinstance(controls, Mapping):
+        raise TypeError("controls must be a dict {argument_name: list_of_values}, "
+                        f"got {type(controls).__name__}")
+    if not controls:
+        raise ValueError("controls must name at least one argument, got an empty dict")
+    if isinstance(max_views, bool) or not isinstance(max_views, numbers.Integral) or max_views < 1:
+        raise ValueError(f"max_views must be a positive integer, got {max_views!r}")
+    if alt is not None and not (isinstance(alt, str) or callable(alt)):
+        raise TypeError(f"alt must be a string, a function or None, got {type(alt).__name__}")
+    if lazy is not None and not isinstance(lazy, bool):
+        raise TypeError(f"lazy must be True, False or None, got {lazy!r}")
+    if title is not None and not isinstance(title, str):
+        raise TypeError(f"title must be a string or None, got {type(title).__name__}")
+    if labels is not None:
+        if not isinstance(labels, Mapping) or not all(isinstance(v, str) for v in labels.values()):
+            raise TypeError(f"labels must be a dict {{argument_name: str}}, got {labels!r}")
+        unknown = [k for k in labels if k not in controls]
+        if unknown:
+            raise ValueError(f"labels names {unknown}, which are not controls; the controls are {list(controls)}")
+
+
+def _control_options(controls) -> tuple[list, list]:
+    """``(names, options)``: the control names, and for each a list of ``(label, value)`` pairs."""
+    names, options = [], []
+    for name, values in controls.items():
+        if not isinstance(name, str) or not name.isidentifier():
+            raise ValueError(f"control names must be argument names (identifiers), got {name!r}")
+        if isinstance(values, Mapping):
+            pairs = [(str(k), v) for k, v in values.items()]
+        elif isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, range)) \
+                and not hasattr(values, "tolist"):
+            raise TypeError(f"controls[{name!r}] must be a list of values (or a dict label -> value), "
+                            f"got {type(values).__name__} {values!r}")
+        else:
+            seq = values.tolist() if hasattr(values, "tolist") else list(values)
+            pairs = [(_label(v), v) for v in seq]
+        if not pairs:
+            raise ValueError(f"controls[{name!r}] must hold at least one value, got an empty list")
+        shown = [lab for lab, _ in pairs]
+        dup = sorted({lab for lab in shown if shown.count(lab) > 1})
+        if dup:
+            raise ValueError(f"controls[{name!r}] has repeated values {dup}; each value must appear once")
+        names.append(name)
+        options.append(pairs)
+    return names, options
+
+
+def _default_indices(defaults, names, options) -> list:
+    """The index of each control's default value: its first, or the one ``defaults`` names."""
+    default = [0] * len(names)
+    if defaults is not None:
+        if not isinstance(defaults, Mapping):
+            raise TypeError(f"defaults must be a dict {{argument_name: value}}, got {type(defaults).__name__}")
+        for name, value in defaults.items():
+            if name not in names:
+                raise ValueError(f"defaults names {name!r}, which is not a control; the controls are {names}")
+            i = names.index(name)
+            values = [v for _, v in options[i]]
+            match = [j for j, v in enumerate(values) if _same(v, value)]
+            if not match:
+                raise ValueError(f"defaults[{name!r}] = {value!r} is not one of controls[{name!r}] = {values}")
+            default[i] = match[0]
+    return default
+
+
+def _check_view_count(names, options, max_views) -> None:
+    """Refuse a grid of more than ``max_views`` combinations (each is embedded in the page)."""
+    total = 1
+    for pairs in options:
+        total *= len(pairs)
+    if total > max_views:
+        sizes = " x ".join(f"{len(p)} ({n})" for n, p in zip(names, options))
+        raise ValueError(
+            f"the controls make {total} combinations ({sizes}), more than max_views={max_views}; every "
+            "combination is precomputed for the static site, so use fewer values per control "
+            "(or raise max_views if the page may grow that large)")
+
+
 def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence | Mapping],
              defaults: Mapping | None = None, *, alt: str | Callable[..., str] | None = None,
              title: str | None = None, labels: Mapping[str, str] | None = None,
@@ -767,74 +860,11 @@ def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence |
     >>> len(ex), ex.default
     (3, (1,))
     """
-    if not callable(plot_func):
-        raise TypeError(f"plot_func must be a function returning a matplotlib Figure, got {plot_func!r}")
-    if not isinstance(controls, Mapping):
-        raise TypeError("controls must be a dict {argument_name: list_of_values}, "
-                        f"got {type(controls).__name__}")
-    if not controls:
-        raise ValueError("controls must name at least one argument, got an empty dict")
-    if isinstance(max_views, bool) or not isinstance(max_views, numbers.Integral) or max_views < 1:
-        raise ValueError(f"max_views must be a positive integer, got {max_views!r}")
-    if alt is not None and not (isinstance(alt, str) or callable(alt)):
-        raise TypeError(f"alt must be a string, a function or None, got {type(alt).__name__}")
-    if lazy is not None and not isinstance(lazy, bool):
-        raise TypeError(f"lazy must be True, False or None, got {lazy!r}")
-    if title is not None and not isinstance(title, str):
-        raise TypeError(f"title must be a string or None, got {type(title).__name__}")
-    if labels is not None:
-        if not isinstance(labels, Mapping) or not all(isinstance(v, str) for v in labels.values()):
-            raise TypeError(f"labels must be a dict {{argument_name: str}}, got {labels!r}")
-        unknown = [k for k in labels if k not in controls]
-        if unknown:
-            raise ValueError(f"labels names {unknown}, which are not controls; the controls are {list(controls)}")
-
+    _check_explorer_arguments(plot_func, controls, max_views, alt, lazy, title, labels)
     display = dict(labels) if labels is not None else None
-    names, options = [], []
-    for name, values in controls.items():
-        if not isinstance(name, str) or not name.isidentifier():
-            raise ValueError(f"control names must be argument names (identifiers), got {name!r}")
-        if isinstance(values, Mapping):
-            pairs = [(str(k), v) for k, v in values.items()]
-        elif isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, range)) \
-                and not hasattr(values, "tolist"):
-            raise TypeError(f"controls[{name!r}] must be a list of values (or a dict label -> value), "
-                            f"got {type(values).__name__} {values!r}")
-        else:
-            seq = values.tolist() if hasattr(values, "tolist") else list(values)
-            pairs = [(_label(v), v) for v in seq]
-        if not pairs:
-            raise ValueError(f"controls[{name!r}] must hold at least one value, got an empty list")
-        shown = [lab for lab, _ in pairs]
-        dup = sorted({lab for lab in shown if shown.count(lab) > 1})
-        if dup:
-            raise ValueError(f"controls[{name!r}] has repeated values {dup}; each value must appear once")
-        names.append(name)
-        options.append(pairs)
-
-    default = [0] * len(names)
-    if defaults is not None:
-        if not isinstance(defaults, Mapping):
-            raise TypeError(f"defaults must be a dict {{argument_name: value}}, got {type(defaults).__name__}")
-        for name, value in defaults.items():
-            if name not in names:
-                raise ValueError(f"defaults names {name!r}, which is not a control; the controls are {names}")
-            i = names.index(name)
-            values = [v for _, v in options[i]]
-            match = [j for j, v in enumerate(values) if _same(v, value)]
-            if not match:
-                raise ValueError(f"defaults[{name!r}] = {value!r} is not one of controls[{name!r}] = {values}")
-            default[i] = match[0]
-
-    total = 1
-    for pairs in options:
-        total *= len(pairs)
-    if total > max_views:
-        sizes = " x ".join(f"{len(p)} ({n})" for n, p in zip(names, options))
-        raise ValueError(
-            f"the controls make {total} combinations ({sizes}), more than max_views={max_views}; every "
-            "combination is precomputed for the static site, so use fewer values per control "
-            "(or raise max_views if the page may grow that large)")
+    names, options = _control_options(controls)
+    default = _default_indices(defaults, names, options)
+    _check_view_count(names, options, max_views)
 
     def render(index):
         kwargs = {n: options[i][j][1] for i, (n, j) in enumerate(zip(names, index))}
