@@ -355,7 +355,7 @@ def test_no_third_party_assets_in_html_or_css():
 
 
 def test_launch_buttons_open_the_notebook_copies():
-    """Binder and Colab buttons on every chapter with code, built from repository.url in _config.yml."""
+    """Binder (JupyterLab) and Colab buttons on every chapter with code, built from repository.url in _config.yml."""
     if not (BUILD / "index.html").exists():
         cannot_run(f"no built site at {BUILD} (run `make book` first)")
     cfg = yaml.safe_load((BOOK / "_config.yml").read_text())
@@ -368,7 +368,7 @@ def test_launch_buttons_open_the_notebook_copies():
             continue
         html = (BUILD / f"{path}.html").read_text(encoding="utf-8")
         for want in (f"https://colab.research.google.com/github/{org_repo}/blob/{branch}/notebooks/{stem}.ipynb",
-                     f"https://mybinder.org/v2/gh/{org_repo}/{branch}?urlpath=tree/notebooks/{stem}.ipynb"):
+                     f"https://mybinder.org/v2/gh/{org_repo}/{branch}?urlpath=lab/tree/notebooks/{stem}.ipynb"):
             if f'href="{want}"' not in html:
                 bad.append(f"{path}.html has no launch link {want}")
         checked += 1
