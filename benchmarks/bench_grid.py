@@ -63,7 +63,7 @@ def main() -> None:
         print(f"{'median, ' + neighbors:<28}{a:>10.1f}{b:>11.1f}{b / a:>7.2f}{ca:>10.1f}{cb:>10.1f}"
               f"{cb / ca:>7.2f}  {flag}")
     both, cboth = median_ms(lambda: fast("both")), cpu_ms(lambda: fast("both"))
-    print(f"{'median, both side by side':<28}{both:>10.1f}{'':>18}{cboth:>10.1f}")
+    print(f"{'median, both (stacked)':<28}{both:>10.1f}{'':>18}{cboth:>10.1f}")
     compute = median_ms(lambda: grid.sensitivity_grid(ds.Pool(grid.SOURCE_UNIVERSE), 3, 1, "median", "bounded"))
     print(f"{'cells only (bounded)':<28}{compute:>10.2f}")
 

@@ -94,7 +94,8 @@ def test_figures():
                 ag.plot_saa_explorer(x, 100, 0.5, "mean", n_partitions=5, draws=4),
                 ag.plot_error_comparison({"a": [0.1, 0.2], "b": [1, 2]})):
         for ax in fig.axes:
-            assert ax.get_xlabel() and ax.get_title() and ax.get_legend() is not None
+            assert ax.get_xlabel() and (ax.get_title() or fig.get_suptitle()) and \
+                (ax.get_legend() is not None or fig.legends)
         matplotlib.pyplot.close(fig)
 
 
@@ -119,3 +120,53 @@ def test_saa_checkers():
     assert sa.check_saa_chunks_for_noise(5000).status == "wrong"
     assert sa.check_saa_chunks_for_noise(...).status == "not yet"
     assert "1698" not in str(sa.check_saa_chunks_for_noise(1697))
+
+
+def test_error_comparison_colours_one_per_method_and_title_fits():
+    rng = np.random.default_rng(4)
+    errors = {f"{q}: {m}": rng.exponential(s, 50)
+              for q in ("mean", "median")
+              for m, s in (("global sensitivity: Laplace", 1.0), ("smooth sensitivity, Laplace", 0.1),
+                           ("sample and aggregate, k = 600", 2.0), ("sample and aggregate, k = 2", 3.0))}
+    title = "Absolute error of the released mean and median age, ε = 1, 1,000 releases each"
+    fig = ag.plot_error_comparison(errors, title=title)
+    assert [ax.get_title(loc="left") for ax in fig.axes] == ["mean", "median"]   # one panel per query
+    by_method = {}
+    for ax in fig.axes:
+        faces = [matplotlib.colors.to_hex(p.get_facecolor()) for p in ax.patches]
+        labels = [t.get_text() for t in ax.get_yticklabels()]
+        assert labels == [m for m, _ in (("global sensitivity: Laplace", 0), ("smooth sensitivity, Laplace", 0),
+                                         ("sample and aggregate, k = 600", 0), ("sample and aggregate, k = 2", 0))]
+        for label, face in zip(labels, faces):
+            by_method.setdefault(label.split(":")[0].split(",")[0], set()).add(face)
+        assert ax.get_xscale() == "log"
+    # the same mechanism has the same colour in both panels; different mechanisms differ
+    assert all(len(c) == 1 for c in by_method.values()), by_method
+    assert len({next(iter(c)) for c in by_method.values()}) == 3
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert legend == ["root-mean-square error", "global sensitivity", "smooth sensitivity", "sample and aggregate"]
+    assert fig.axes[-1].get_xlabel() == "absolute error (years, log scale)"
+    # the long title is wrapped, and drawn inside the figure (not clipped)
+    sup = fig.get_suptitle()
+    assert sup.replace("\n", " ") == title and "\n" in sup
+    fig.canvas.draw()
+    box = fig._suptitle.get_window_extent()
+    assert box.x0 >= 0 and box.x1 <= fig.bbox.width
+    matplotlib.pyplot.close(fig)
+    with pytest.raises(ValueError, match="colour_keys"):
+        ag.plot_error_comparison({"a": [1.0]}, colour_keys=["x", "y"])
+
+
+def test_pct_histograms_labels_and_counts():
+    v = {"a": np.array([0.0, 1e-3, 1.0, 10.0]), "b": np.array([2.0, 3.0])}
+    fig = ag.plot_pct_histograms(v, title="T", floor=1e-4)
+    ax = fig.axes[0]
+    assert ax.get_title() == "T" and ax.get_ylabel() == "number of releases"
+    assert ax.get_xscale() == "log" and "below 0.0001 %" in ax.get_xlabel()
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["a", "b"]
+    assert len(ax.patches) == 2                        # one histogram per label
+    matplotlib.pyplot.close(fig)
+    with pytest.raises(ValueError, match="errors"):
+        ag.plot_pct_histograms({"a": [-1.0]}, title="T")
+    with pytest.raises(ValueError, match="floor"):
+        ag.plot_pct_histograms({"a": [1.0]}, title="T", floor=0)

@@ -75,3 +75,80 @@ def test_local_global_gap_draws_zero_at_the_edge():
     assert labels == ["global", "local", "local = 0 (drawn at the edge)"]
     assert ax.get_ylim()[0] > ax.get_ylim()[1]                 # first query on top
     plt.close(fig)
+
+
+# ---------------------------------------------------------------- legibility and split figures (issue 15)
+def test_smallest_text_pt_is_the_smallest_visible_text():
+    fig, ax = plt.subplots()
+    ax.set_title("title", fontsize=14)
+    ax.set_xlabel("x", fontsize=11)
+    ax.tick_params(labelsize=8.5)
+    ax.text(0.5, 0.5, "note", fontsize=7.5)
+    hidden = ax.text(0.2, 0.2, "hidden", fontsize=2)
+    hidden.set_visible(False)
+    ax.text(0.3, 0.3, "   ", fontsize=1)                                    # blank: nothing to read
+    ax.text(30.0, 30.0, "far outside", fontsize=3, transform=ax.transAxes)  # not in the figure
+    assert ds.plots.smallest_text_pt(fig) == 7.5
+    fig.dpsens_text_pt = [6.0]                                   # text drawn as paths (the grid)
+    assert ds.plots.smallest_text_pt(fig) == 6.0
+    plt.close(fig)
+    empty = plt.figure()
+    assert ds.plots.smallest_text_pt(empty) is None
+    plt.close(empty)
+    with pytest.raises(TypeError, match="fig"):
+        ds.plots.smallest_text_pt("not a figure")
+
+
+def test_figure_png_records_the_smallest_text_in_image_pixels():
+    import io
+
+    from PIL import Image
+
+    from dpsens import widgets
+    fig, ax = plt.subplots(figsize=(4, 3), dpi=100)
+    ax.set_title("t", fontsize=12)
+    ax.tick_params(labelsize=9)
+    png = widgets.figure_png(fig)
+    im = Image.open(io.BytesIO(png))
+    assert im.size == (400, 300)
+    assert float(im.text[widgets.MIN_TEXT_KEY]) == pytest.approx(9 * 100 / 72, abs=1e-3)
+    png2 = widgets.figure_png(fig, dpi=200)                       # rendered at another dpi: pixels scale
+    im2 = Image.open(io.BytesIO(png2))
+    assert im2.size == (800, 600)
+    assert float(im2.text[widgets.MIN_TEXT_KEY]) == pytest.approx(9 * 200 / 72, abs=1e-3)
+    plt.close(fig)
+
+
+def _tables(ks=range(1, 5)):
+    k = list(ks)
+    local = pd.DataFrame({q: [0.5 * i for i in k] for q in ds.QUERIES}, index=pd.Index(k, name="k"))
+    glob = pd.DataFrame({q: [1.0 * i for i in k] for q in ds.QUERIES}, index=pd.Index(k, name="k"))
+    local["median"] = 0.0
+    return local, glob
+
+
+def test_local_vs_global_panels_fit_the_page_column():
+    local, glob = _tables()
+    fig = ds.plots.plot_local_vs_global(local, glob, title="T")
+    visible = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in visible] == list(ds.QUERIES)          # ten panels, one per query
+    assert fig.get_size_inches()[0] <= 10.5                                 # four panels a row
+    shown = min(1.0, 688 / (fig.get_size_inches()[0] * fig.dpi))            # the page's text column
+    assert ds.plots.smallest_text_pt(fig) * fig.dpi / 72 * shown >= 9
+    plt.close(fig)
+
+
+def test_local_global_log_one_relation_per_figure():
+    local, glob = _tables(range(1, 11))
+    fig = ds.plots.plot_local_global_log({"unbounded": local}, {"unbounded": glob}, "T", relation="unbounded")
+    visible = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in visible] == list(ds.QUERIES)
+    median = visible[list(ds.QUERIES).index("median")]
+    assert "local = 0 at every k" in [t.get_text() for t in median.texts]
+    assert all(ax.get_yscale() == "log" for ax in visible)
+    assert fig.get_suptitle() == "T" and [t.get_text() for t in fig.legends[0].get_texts()] == ["global", "local"]
+    shown = min(1.0, 688 / (fig.get_size_inches()[0] * fig.dpi))
+    assert ds.plots.smallest_text_pt(fig) * fig.dpi / 72 * shown >= 9
+    plt.close(fig)
+    with pytest.raises(ValueError, match="relation"):
+        ds.plots.plot_local_global_log({"unbounded": local}, {"unbounded": glob}, "T", relation="bounded")

@@ -15,6 +15,27 @@ host blocked, as on a computer with no network.  For every page:
   for the precomputed view of the new setting;
 * a full-page screenshot goes to ``tests/screenshots/<page>.png`` for review.
 
+And at a desktop (1280 px) and a phone (390 px) viewport, for every page
+(``test_layout``; screenshots ``<page>-1280.png`` and ``<page>-390.png``):
+
+* no element sticks out of the content column (anything wider must sit in a
+  container that scrolls, and inside the column);
+* at 1280 px nothing scrolls sideways at all: no code, output, table or
+  equation is wider than the column; at 390 px no equation does (a wide
+  table may scroll inside the column there);
+* at 1280 px the smallest text of every figure, *as displayed*, is at least
+  9 px high.  Method: :func:`dpsens.widgets.figure_png`, which renders every
+  figure of the site (plain figures through the alt-text formatter and every
+  view of every explorer), stores the height of the figure's smallest text in
+  image pixels in the PNG (text chunk ``dpsens:min-text-px``: the smallest
+  font size found by :func:`dpsens.plots.smallest_text_pt`, in points, times
+  dpi/72).  The browser gives each image's displayed width; the text as
+  displayed is that height times displayed width / natural width.  Explorer
+  views other than the one shown are scaled as the shown one would be
+  (``max-width: 100%`` of the same box).  At 390 px a figure is scaled to the
+  phone's width like any image, and a reader zooms; the phone check is the
+  layout one.
+
 Also: the search page finds "smooth sensitivity", and no HTML page refers to
 a script, style sheet or font on another host.
 
@@ -102,9 +123,9 @@ def browser():
 class Page:
     """A page opened with every console message, error and request recorded."""
 
-    def __init__(self, browser, base: str, path: str):
+    def __init__(self, browser, base: str, path: str, width: int = 1280):
         self.base = base
-        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        self.context = browser.new_context(viewport={"width": width, "height": 900})
         self.page = self.context.new_page()
         self.console, self.external, self.failed = [], [], []
         self.page.on("console", lambda m: self.console.append((m.type, m.text)))
@@ -134,8 +155,8 @@ class Page:
 def open_page(browser, site):
     opened = []
 
-    def _open(path: str) -> Page:
-        p = Page(browser, site, path)
+    def _open(path: str, width: int = 1280) -> Page:
+        p = Page(browser, site, path, width)
         opened.append(p)
         return p
     yield _open
@@ -334,7 +355,7 @@ def test_no_third_party_assets_in_html_or_css():
 
 
 def test_launch_buttons_open_the_notebook_copies():
-    """Binder and Colab buttons on every chapter with code, built from repository.url in _config.yml."""
+    """Binder (JupyterLab) and Colab buttons on every chapter with code, built from repository.url in _config.yml."""
     if not (BUILD / "index.html").exists():
         cannot_run(f"no built site at {BUILD} (run `make book` first)")
     cfg = yaml.safe_load((BOOK / "_config.yml").read_text())
@@ -347,7 +368,7 @@ def test_launch_buttons_open_the_notebook_copies():
             continue
         html = (BUILD / f"{path}.html").read_text(encoding="utf-8")
         for want in (f"https://colab.research.google.com/github/{org_repo}/blob/{branch}/notebooks/{stem}.ipynb",
-                     f"https://mybinder.org/v2/gh/{org_repo}/{branch}?urlpath=tree/notebooks/{stem}.ipynb"):
+                     f"https://mybinder.org/v2/gh/{org_repo}/{branch}?urlpath=lab/tree/notebooks/{stem}.ipynb"):
             if f'href="{want}"' not in html:
                 bad.append(f"{path}.html has no launch link {want}")
         checked += 1
@@ -379,3 +400,105 @@ def test_favicon_and_logo(open_page, site):
         .map(i => ({src: i.currentSrc, w: i.naturalWidth, alt: i.getAttribute('alt')}))""")
     assert logos and all(x["w"] > 0 for x in logos), f"the logo does not load: {logos}"
     assert not p.errors() and not p.failed and not p.external
+
+
+# --------------------------------------------------------------------------- layout and legibility
+WIDTHS = (1280, 390)
+#: Smallest height, in CSS pixels, of a figure's text as displayed at 1280 px.
+MIN_FIGURE_TEXT_PX = 9.0
+
+LAYOUT_JS = """() => {
+    const col = document.querySelector("article.bd-article") || document.querySelector("main");
+    const c = col.getBoundingClientRect();
+    const name = el => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
+        (el.classList.length ? "." + Array.from(el.classList).slice(0, 2).join(".") : "");
+    const what = el => (el.textContent || el.getAttribute("alt") || "").trim().replace(/\\s+/g, " ").slice(0, 70);
+    const scrolling = el => {
+        const s = getComputedStyle(el);
+        return ["auto", "scroll"].includes(s.overflowX) && el.scrollWidth > el.clientWidth + 1;
+    };
+    const outside = [], scrollers = [];
+    for (const el of col.querySelectorAll("*")) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0) continue;
+        if (el.closest("mjx-assistive-mml")) continue;   // MathJax's copy for screen readers, clipped away
+        if (scrolling(el) && !el.closest(".bd-sidebar-secondary, .bd-toc"))
+            scrollers.push(`${name(el)} scrolls sideways (${el.scrollWidth} > ${el.clientWidth} px): ${what(el)}`);
+        // an element clipped by a scrolling ancestor inside the column does not stick out
+        let a = el.parentElement, clipped = false;
+        while (a && a !== col) { if (scrolling(a)) { clipped = true; break; } a = a.parentElement; }
+        if (clipped) continue;
+        if (r.right > c.right + 1 || r.left < c.left - 1)
+            outside.push(`${name(el)} (${Math.round(r.width)} px, column ${Math.round(c.width)} px) ` +
+                         `sticks out of the column: ${what(el)}`);
+    }
+    const figures = [];
+    for (const img of col.querySelectorAll("img.dpsens-figure, img.dpsens-explorer-image")) {
+        const r = img.getBoundingClientRect();
+        const box = img.parentElement;
+        const s = getComputedStyle(box);
+        const avail = box.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+        let sources = [img.src];
+        const ex = img.closest("div.dpsens-explorer");
+        if (ex) sources = JSON.parse(ex.querySelector("script.dpsens-explorer-data").textContent).sources;
+        figures.push({alt: (img.getAttribute("alt") || "").slice(0, 80), shown: r.width,
+                      natural: img.naturalWidth, avail: avail, sources: sources, visible: r.width > 0});
+    }
+    return {outside: outside, scrollers: scrollers, figures: figures, column: c.width};
+}"""
+
+
+def png_min_text_px(src: str) -> tuple[int, float | None]:
+    """(natural width, smallest text in image pixels) of a data: PNG written by figure_png."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    from dpsens.widgets import MIN_TEXT_KEY
+    head, _, b64 = src.partition(",")
+    assert head.startswith("data:image/png"), f"a figure that is not an inline PNG: {head[:60]}"
+    im = Image.open(io.BytesIO(base64.b64decode(b64)))
+    value = im.text.get(MIN_TEXT_KEY)
+    return im.size[0], (float(value) if value is not None else None)
+
+
+def figure_problems(figures: list[dict], column: float) -> list[str]:
+    problems = []
+    for f in figures:
+        for k, src in enumerate(f["sources"]):
+            natural, px = png_min_text_px(src)
+            if px is None:
+                problems.append(f"figure without its smallest-text size (not drawn by figure_png): {f['alt']}")
+                continue
+            # a figure inside a closed dropdown is not laid out: it will get the column's width
+            room = f["avail"] if f["avail"] > 0 else column
+            shown = f["shown"] if (len(f["sources"]) == 1 and f["shown"] > 0) else min(natural, room)
+            displayed = px * shown / natural
+            if displayed < MIN_FIGURE_TEXT_PX:
+                view = f" (explorer view {k + 1} of {len(f['sources'])})" if len(f["sources"]) > 1 else ""
+                problems.append(f"figure text {displayed:.1f} px high as displayed (< {MIN_FIGURE_TEXT_PX:g}: "
+                                f"{px:.1f} px in a {natural} px image shown {shown:.0f} px wide){view}: {f['alt']}")
+    return problems
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("path", PAGES)
+def test_layout(open_page, path, width):
+    p = open_page(f"{path}.html", width)
+    page = p.page
+    typeset_math(page)
+    load_all_images(page)
+    found = page.evaluate(LAYOUT_JS)
+    problems = list(found["outside"])
+    if width >= 1280:
+        problems += found["scrollers"]
+        problems += figure_problems(found["figures"], found["column"])
+    else:   # on a phone a wide table may scroll inside the column; an equation must fit
+        problems += [s for s in found["scrollers"] if s.startswith("mjx-container")]
+    stem = path.rsplit("/", 1)[-1]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{stem}-{width}.png"), full_page=True)
+    assert not problems, (f"{path}.html at {width} px (column {found['column']:.0f} px), "
+                          f"{len(problems)} problems:\n  " + "\n  ".join(problems))
+

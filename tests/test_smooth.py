@@ -689,3 +689,75 @@ def test_var_std_bound_scales_with_the_units_and_refuses_overflow():
         # never above the largest possible change: variance <= w^2/4, std <= w/2
         assert sm.smooth_sensitivity_bound([0.5, 0.5], "var", 0.01, 0, 1, relation) <= 0.25
         assert sm.smooth_sensitivity_bound([0.5, 0.5], "std", 0.01, 0, 1, relation) <= 0.5
+
+
+# ---------------------------------------------------------------- figures of issue 15
+def test_laplace_privacy_loss_is_the_log_ratio_of_the_densities():
+    from scipy import stats
+
+    from dpsens import smooth_plots as sp
+    t = np.linspace(-50, 60, 221)
+    got = sp.laplace_privacy_loss(t, (2.0, 2.5), (8.0, 0.5))
+    want = stats.laplace(2.0, 8.0).logpdf(t) - stats.laplace(2.5, 0.5).logpdf(t)
+    assert np.allclose(got, want, rtol=1e-12, atol=1e-12)
+    with pytest.raises(ValueError, match="scales"):
+        sp.laplace_privacy_loss(t, (0, 0), (1.0, 0.0))
+
+
+def test_leak_closed_figure():
+    import matplotlib.pyplot as plt
+
+    from dpsens import smooth_plots as sp
+    fig = sp.plot_leak_closed((2.0, 2.5), (4.0, 0.5), (8.7, 8.2), ("x", "x′"), 1.0, title="T")
+    dens, loss = fig.axes
+    assert fig.get_suptitle() == "T"
+    assert dens.get_yscale() == "log" and dens.get_ylabel() and loss.get_xlabel() == "released value t"
+    labels = [t.get_text() for t in dens.get_legend().get_texts()]
+    assert labels == ["x, local: Lap(4)", "x′, local: Lap(0.5)", "x, smooth: Lap(8.7)", "x′, smooth: Lap(8.2)"]
+    names = [t.get_text() for t in loss.get_legend().get_texts()]
+    assert names == ["|L| ≤ ε = 1", "noise scaled to local sensitivity", "noise scaled to smooth sensitivity"]
+    # the smooth loss stays in the band over the drawn range, the local one leaves it
+    lines = {ln.get_label(): ln.get_ydata() for ln in loss.get_lines()}
+    assert np.max(np.abs(lines["noise scaled to smooth sensitivity"])) <= 1.0
+    assert np.max(lines["noise scaled to local sensitivity"]) > 8.0
+    plt.close(fig)
+
+
+def test_smooth_curve_zero_floor_draws_the_plateau():
+    import matplotlib.pyplot as plt
+
+    from dpsens import smooth_plots as sp
+    ks = np.arange(0, 10)
+    a = np.where(ks < 4, 0.0, 1.0)
+    fig = sp.plot_smooth_curve(ks, {"A": a}, title="T", zero_floor=1e-3)
+    ax = fig.axes[0]
+    assert ax.get_yscale() == "symlog"
+    y = ax.get_lines()[0].get_ydata()
+    assert np.array_equal(y, a)                      # zeros are drawn, not dropped
+    assert ax.get_ylim()[0] == 0
+    plt.close(fig)
+    fig = sp.plot_smooth_curve(ks, {"A": a}, title="T")
+    assert np.isnan(fig.axes[0].get_lines()[0].get_ydata()[:4]).all()   # the plain log axis cannot
+    plt.close(fig)
+    with pytest.raises(ValueError, match="zero_floor"):
+        sp.plot_smooth_curve(ks, {"A": a}, title="T", zero_floor=0)
+
+
+@pytest.mark.parametrize("epsilon", [0.25, 2.0])
+def test_smooth_explorer_axes_stay_readable(epsilon):
+    import matplotlib.pyplot as plt
+
+    from dpsens import smooth_plots as sp
+    ages = ds.load_ages().to_numpy(dtype=float)
+    fig = sp.plot_smooth_explorer(ages, epsilon=epsilon)
+    curve, noise = fig.axes
+    low, high = curve.get_ylim()
+    assert low > 1e-15 and high < 10                   # not down to 1e-316
+    assert curve.get_xlim()[0] == 0                   # from distance 0
+    smooth = noise.get_lines()[0]
+    y = smooth.get_ydata()
+    lo, hi = noise.get_ylim()
+    assert np.all(y > 0) and np.all((lo <= y) & (y <= hi))   # the smooth noise is drawn in full
+    gs = noise.get_lines()[1].get_ydata()
+    assert np.all((lo <= gs) & (gs <= hi))                   # and the global one too
+    plt.close(fig)

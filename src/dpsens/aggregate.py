@@ -21,7 +21,7 @@ from .queries import check_query
 
 __all__ = ["source_chunks", "partition_aggregates", "saa_error_profile", "bootstrap_multiplicity",
            "positional_median_counterexample", "plot_saa_tradeoff", "plot_saa_explorer",
-           "plot_error_comparison"]
+           "plot_error_comparison", "plot_pct_histograms"]
 
 
 def source_chunks(x, k) -> list[np.ndarray]:
@@ -185,7 +185,7 @@ def plot_saa_tradeoff(profiles, epsilon, marker_k=None, title=None, ax=None):
     ax.set_yscale("log")
     ax.set(xlabel="number of chunks m (log scale)", ylabel="error in years (log scale)",
            title=title or f"Sample and aggregate on the ages, ε = {epsilon:g}: noise against bias")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=10, loc="upper center")
     return fig if fig is not None else ax.figure
 
 
@@ -225,7 +225,8 @@ def plot_saa_explorer(x, n_chunks: int = 600, epsilon: float = 1.0, func: str = 
     rel = (agg[:, None] + rng.laplace(0.0, scale, size=(agg.size, draws))).ravel()
     _, f = check_query(func, allow_callable=False)
     truth = float(f(x))
-    fig, axes = plt.subplots(1, 2 if profile is not None else 1, figsize=(11, 4.3) if profile is not None else None,
+    # two panels stacked, not side by side: at the page's width the text stays legible
+    fig, axes = plt.subplots(2 if profile is not None else 1, 1, figsize=(8, 8.4) if profile is not None else None,
                              squeeze=False)
     ax = axes[0, 0]
     ax.hist(rel, bins=40, color=PALETTE[0], alpha=0.8, label=f"{rel.size} seeded releases")
@@ -235,16 +236,16 @@ def plot_saa_explorer(x, n_chunks: int = 600, epsilon: float = 1.0, func: str = 
     ax.set(xlabel=f"released {func} of age (years)", ylabel="number of releases",
            title=f"m = {n_chunks} chunks (about {len(x) / n_chunks:.0f} records each), ε = {epsilon:g}: "
                  f"RMSE {rmse:.3f}")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=10, loc="upper center")
     if profile is not None:
         prof = profile.copy()
         prof["noise_sd"] = math.sqrt(2) * (upper - lower) / (prof["k"] * epsilon)
         prof["rmse"] = np.sqrt(prof["bias"] ** 2 + prof["partition_sd"] ** 2 + prof["noise_sd"] ** 2)
-        plot_saa_tradeoff({func: prof}, epsilon, marker_k=n_chunks, ax=axes[0, 1], title=f"error against m, ε = {epsilon:g}")
+        plot_saa_tradeoff({func: prof}, epsilon, marker_k=n_chunks, ax=axes[1, 0], title=f"error against m, ε = {epsilon:g}")
     return fig
 
 
-def plot_error_comparison(errors, title=None, xlabel="absolute error (years, log scale)"):
+def plot_error_comparison(errors, title=None, xlabel="absolute error (years, log scale)", colour_keys=None):
     """Distributions of absolute errors of several mechanisms (box plots on a log axis).
 
     Chapter: *Sample and aggregate* (and the comparisons of the part).
@@ -253,18 +254,110 @@ def plot_error_comparison(errors, title=None, xlabel="absolute error (years, log
     ----------
     errors : dict
         ``label -> array`` of absolute errors (⊥ answers removed beforehand).
+        Labels of the form ``"query: mechanism"`` are drawn in one panel per
+        query (in order of first appearance), each box labelled by its
+        mechanism; other labels share one panel.
+    title : str, optional
+        The figure's title; long titles are wrapped to the figure's width.
+    xlabel : str
+        Label of the error axis (shared by the panels).
+    colour_keys : list of str, optional
+        One key per label: boxes with the same key get the same colour in
+        every panel, so a mechanism keeps its colour across queries.  By
+        default the mechanism up to its first ``":"`` or ``","``
+        (``"sample and aggregate, k = 600"`` and ``"..., k = 2"`` share one).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One horizontal box per label (box: quartiles, whiskers: 5--95 %),
+        a diamond at the root-mean-square error, one legend naming the colours.
     """
+    import textwrap
+
     labels = list(errors)
-    data = [np.maximum(np.asarray(errors[k], float), 1e-12) for k in labels]
-    fig, ax = plt.subplots(figsize=(8.5, 0.6 * len(labels) + 1.8))
-    bp = ax.boxplot(data, orientation="horizontal", whis=(5, 95), showfliers=False, patch_artist=True, tick_labels=labels)
-    for i, box in enumerate(bp["boxes"]):
-        box.set_facecolor(PALETTE[i % 7])
-        box.set_alpha(0.6)
-    for i, d in enumerate(data):
-        ax.plot(np.sqrt(np.mean(d**2)), i + 1, marker="D", color=PALETTE[-1], ms=5,
-                label="root-mean-square error" if i == 0 else None)
+    if not labels:
+        raise ValueError("errors must hold at least one label -> array of absolute errors")
+    split = [label.split(": ", 1) if ": " in label else ["", label] for label in labels]
+    if colour_keys is None:
+        colour_keys = []
+        for _, method in split:
+            for sep in (":", ","):
+                method = method.split(sep, 1)[0]
+            colour_keys.append(method.strip())
+    colour_keys = [str(key) for key in colour_keys]
+    if len(colour_keys) != len(labels):
+        raise ValueError(f"colour_keys must have one key per label ({len(labels)}), got {len(colour_keys)}")
+    order = list(dict.fromkeys(colour_keys))
+    colour = {key: PALETTE[i % 7] for i, key in enumerate(order)}
+    panels = list(dict.fromkeys(q for q, _ in split))
+    rows = {q: [i for i, (qq, _) in enumerate(split) if qq == q] for q in panels}
+    fig, axes = plt.subplots(len(panels), 1, sharex=True, squeeze=False,
+                             figsize=(8.0, 0.45 * len(labels) + 1.1 * len(panels) + 1.6),
+                             height_ratios=[len(rows[q]) for q in panels])
+    for ax, q in zip(axes[:, 0], panels):
+        idx = rows[q]
+        data = [np.maximum(np.asarray(errors[labels[i]], float), 1e-12) for i in idx]
+        bp = ax.boxplot(data, orientation="horizontal", whis=(5, 95), showfliers=False, patch_artist=True,
+                        tick_labels=[split[i][1] for i in idx], medianprops={"color": PALETTE[-1]})
+        for box, i in zip(bp["boxes"], idx):
+            box.set_facecolor(colour[colour_keys[i]])
+            box.set_alpha(0.6)
+        for j, d in enumerate(data):
+            ax.plot(np.sqrt(np.mean(d**2)), j + 1, marker="D", color=PALETTE[-1], ms=5, linestyle="none",
+                    label="root-mean-square error" if j == 0 else None)
+        ax.invert_yaxis()                               # first label on top, as read
+        ax.set_xscale("log")
+        if q:
+            ax.set_title(f"{q}", loc="left", fontsize=11)
+    axes[-1, 0].set_xlabel(xlabel)
+    first = axes[0, 0]
+    for key in order:
+        first.fill_between([], [], color=colour[key], alpha=0.6, label=key)
+    title = title or "Error of the mechanisms (box: quartiles, whiskers: 5–95 %)"
+    fig.suptitle(title if "\n" in title else "\n".join(textwrap.wrap(title, 60)))
+    handles, names = first.get_legend_handles_labels()
+    fig.legend(handles, names, loc="outside lower center", ncols=2, fontsize=10)
+    return fig
+
+
+def plot_pct_histograms(errors, title, floor=1e-4):
+    """Overlaid histograms of percentage errors on a logarithmic axis.
+
+    Chapter: *Sample and aggregate* (the fixed-k comparison and the notes on
+    the source's histograms).
+
+    Parameters
+    ----------
+    errors : dict
+        ``label -> array`` of percentage errors (>= 0); one histogram each,
+        in the book's palette order.
+    title : str
+        The figure's title.
+    floor : float
+        Errors below it are counted in the first bin (a log axis has no 0).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Step-filled histograms over 60 logarithmic bins from ``floor`` to the
+        largest error, with a legend.
+    """
+    floor = as_positive(floor, "floor")
+    if not errors:
+        raise ValueError("errors must hold at least one label -> array of percentage errors")
+    arrays = {label: np.asarray(v, dtype=float).ravel() for label, v in errors.items()}
+    for label, v in arrays.items():
+        if v.size == 0 or not np.all(np.isfinite(v)) or np.any(v < 0):
+            raise ValueError(f"errors[{label!r}] must be a non-empty array of finite errors >= 0")
+    top = max(float(np.max(v)) for v in arrays.values())
+    edges = np.geomspace(floor, max(top, floor * 10), 60)
+    fig, ax = plt.subplots()
+    for i, (label, v) in enumerate(arrays.items()):
+        ax.hist(np.maximum(v, floor), bins=edges, histtype="stepfilled", alpha=0.5, color=PALETTE[i % 7],
+                edgecolor=PALETTE[i % 7], label=label)
     ax.set_xscale("log")
-    ax.set(xlabel=xlabel, title=title or "Error of the mechanisms (box: quartiles, whiskers: 5–95 %)")
-    ax.legend(loc="upper left")
+    ax.set(title=title, ylabel="number of releases",
+           xlabel=f"error (% of the true mean age, log scale;\nbelow {floor:g} % in the first bin)")
+    ax.legend()
     return fig

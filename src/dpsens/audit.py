@@ -287,8 +287,9 @@ def plot_attack_roc(curves, epsilon: float, delta: float = 0.0, title=None):
     fig, ax = plt.subplots()
     f = np.logspace(-6, 0, 400)
     bound = dp_tpr_bound(f, epsilon, delta)
-    ax.fill_between(f, bound, 1.0, color=PALETTE[3], alpha=0.12, label=f"impossible under ε = {epsilon:g}")
-    ax.plot(f, bound, color=PALETTE[-1], lw=1.2, label=f"ε = {epsilon:g} boundary")
+    promise = f"ε = {epsilon:g}" + (f", δ = {delta:g}" if delta > 0 else "")
+    ax.fill_between(f, bound, 1.0, color=PALETTE[3], alpha=0.12, label=f"impossible under {promise}")
+    ax.plot(f, bound, color=PALETTE[-1], lw=1.2, label=f"{promise} boundary")
     for i, (lab, (fpr, tpr)) in enumerate(curves.items()):
         fpr = np.asarray(fpr, float)
         keep = fpr > 0
@@ -365,7 +366,7 @@ def plot_posterior(labels, prior, posteriors, floor: float = 1e-8, title=None):
         ax.bar(pos + (i - (k - 1) / 2) * width, ratio, width=width, color=PALETTE[i], label=lab, bottom=0)
     ax.axhline(1.0, color=PALETTE[-1], lw=1)
     ax.set_yscale("log")
-    ax.set_xticks(pos, labels, rotation=90, fontsize=7)
+    ax.set_xticks(pos, labels, rotation=90, fontsize=9)
     ax.set(ylim=(floor / 2, 1e4), xlabel="candidate dataset",
            ylabel=f"posterior / prior (log scale, floor {floor:g})",
            title=title or "What one release tells the adversary")

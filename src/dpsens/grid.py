@@ -315,8 +315,8 @@ def _compact(count: int) -> str:
 _MONO_ADVANCE = 0.602
 _CHAR_IN = 0.06
 _FONT = _CHAR_IN * 72 / _MONO_ADVANCE     # about 7.18 points
-_CELL_H, _TOP, _BOTTOM, _GAP = 0.34, 0.95, 0.5, 0.3
-_MAX_WIDTH_IN = 26.0                      # wider than this is unreadable on a page
+_CELL_H, _TOP, _BOTTOM, _STACK_GAP = 0.34, 0.95, 0.5, 0.55
+_MAX_WIDTH_IN = 13.0                      # wider than this is unreadable on a page
 
 # How the text is drawn.  Matplotlib rasterises a Text glyph by glyph in
 # Python (about 0.1 ms a glyph, spaces included), and a grid holds about a
@@ -387,7 +387,7 @@ class _Ink:
 
 
 def _row_labels(g: SensitivityGrid) -> list[str]:
-    return [f"{_fmt(x)}: {fx:g}" for x, fx in zip(g.rows, g.row_values)]
+    return [f"{_fmt(x)}: {fx:.4g}" for x, fx in zip(g.rows, g.row_values)]
 
 
 def _cell_texts(g: SensitivityGrid) -> list[list[str]]:
@@ -403,7 +403,7 @@ def _cell_texts(g: SensitivityGrid) -> list[list[str]]:
         for j, y in enumerate(g.neighbours[i]):
             v = g.cells[i, j]
             mark = "★" if v == top else ("▲" if v == local[i] else "")
-            row.append(f"{_change(x, y)}: {v:g}{mark}")
+            row.append(f"{_change(x, y)}: {v:.3g}{mark}")     # three digits keep the cells narrow
         out.append(row)
     return out
 
@@ -503,7 +503,8 @@ def plot_sensitivity_grid(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, quer
     query : str
         One of :data:`dpsens.QUERIES`.
     neighbors : {"both", "unbounded", "bounded"}
-        One relation, or both side by side.
+        One relation, or both, stacked one above the other (each at full
+        width, so the cells stay legible on a page).
 
     Returns
     -------
@@ -532,27 +533,30 @@ def plot_sensitivity_grid(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, quer
     grids = [sensitivity_grid(universe, n, k, query, r) for r in relations]
     labels = [_row_labels(g) for g in grids]
     texts = [_cell_texts(g) for g in grids]
-    chars = [3 + max(len(t) for row in tx for t in row) for tx in texts]
+    chars = [2 + max(len(t) for row in tx for t in row) for tx in texts]
     lefts = [0.25 + _CHAR_IN * (2 + max(len(s) for s in lab)) for lab in labels]
     widths = [c * _CHAR_IN * g.cells.shape[1] for c, g in zip(chars, grids)]
-    fig_w = sum(max(lf + w, 3.9) for lf, w in zip(lefts, widths)) + _GAP * (len(grids) - 1) + 0.2
+    # two relations are stacked, one above the other, each at the full width:
+    # side by side, the page would shrink the cells' text below legibility
+    fig_w = max(max(lf + w, 3.9) for lf, w in zip(lefts, widths)) + 0.2
     if fig_w > _MAX_WIDTH_IN:
         return _message_figure(
             f"This grid would be {fig_w:.0f} inches wide: the values are too long to read.\n"
             "Use values with fewer digits, or a smaller n or k.", "Cannot draw this grid")
-    fig_h = _TOP + _BOTTOM + _CELL_H * max(g.cells.shape[0] for g in grids)
+    heights = [_CELL_H * g.cells.shape[0] for g in grids]
+    fig_h = _TOP + sum(heights) + _BOTTOM * len(grids) + _STACK_GAP * (len(grids) - 1)
     fig = plt.figure(figsize=(fig_w, fig_h), layout="none")
     ink = _Ink()
-    x0 = 0.0
-    for g, lab, tx, left, w in zip(grids, labels, texts, lefts, widths):
-        h = _CELL_H * g.cells.shape[0]
-        _draw_grid(fig, ink, (x0 + left, fig_h - _TOP - h, w, h), g, lab, tx)
-        x0 += max(left + w, 3.9) + _GAP
+    y_top = fig_h - _TOP
+    for g, lab, tx, left, w, h in zip(grids, labels, texts, lefts, widths, heights):
+        _draw_grid(fig, ink, (left, y_top - h, w, h), g, lab, tx)
+        y_top -= h + _BOTTOM + _STACK_GAP
     fig.add_artist(ink.artist(fig))
     fig.suptitle(f"f = {query} on {universe!r}, n = {n}, k = {k}\n"
                  "▲ row maximum = local sensitivity;  ★ overall maximum = global",
                  fontsize=10, y=1 - 0.08 / fig_h, va="top")
     fig.dpsens_cells = texts       # the cell texts, for tests and screen readers' alt text
+    fig.dpsens_text_pt = [_FONT, 8.0]   # sizes of the text drawn as paths (plots.smallest_text_pt)
     return fig
 
 

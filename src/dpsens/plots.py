@@ -35,11 +35,58 @@ STYLE = {
     "axes.spines.right": False,
     "axes.titlesize": 12,
     "axes.labelsize": 11,
-    "legend.fontsize": 9,
+    "legend.fontsize": 10,
     "legend.frameon": False,
     "font.size": 10,
     "image.cmap": "viridis",
 }
+
+
+def smallest_text_pt(fig) -> float | None:
+    """Font size, in points, of the smallest text a reader sees in ``fig``.
+
+    Chapter: every chapter's figures (the browser test checks that, as
+    displayed on the page, this text is at least 9 px high).
+
+    Looks at every visible, non-empty text artist that lies (at least partly)
+    inside the figure once it is drawn -- titles, axis and tick labels,
+    legends, annotations -- and at the sizes a figure lists in its
+    ``dpsens_text_pt`` attribute (text drawn as paths, as the sensitivity
+    grid does).  Draws the figure if it has not been drawn yet.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+
+    Returns
+    -------
+    float or None
+        The smallest size in points, or None for a figure without text.
+    """
+    from matplotlib.figure import Figure
+    from matplotlib.text import Text
+
+    if not isinstance(fig, Figure):
+        raise TypeError(f"fig must be a matplotlib.figure.Figure, got {type(fig).__name__}")
+    renderer = fig.canvas.get_renderer() if hasattr(fig.canvas, "get_renderer") else None
+    if renderer is None:  # pragma: no cover - every canvas the book uses is Agg-based
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+    bbox = fig.bbox
+    sizes = [float(s) for s in getattr(fig, "dpsens_text_pt", ())]
+    for t in fig.findobj(Text):
+        if not t.get_visible() or not t.get_text().strip():
+            continue
+        if t.axes is not None and not t.axes.get_visible():
+            continue
+        try:
+            box = t.get_window_extent(renderer)
+        except (RuntimeError, ValueError):  # pragma: no cover - text without a position
+            continue
+        if box.width <= 0 or box.x1 < bbox.x0 or box.x0 > bbox.x1 or box.y1 < bbox.y0 or box.y0 > bbox.y1:
+            continue
+        sizes.append(float(t.get_fontsize()))
+    return min(sizes) if sizes else None
 
 
 def use_style() -> None:
@@ -191,7 +238,7 @@ def plot_sensitivity_vs_k(tables, title: str, ylabel: str = "sensitivity"):
     return fig
 
 
-def plot_local_vs_global(local, global_, title: str, queries=None):
+def plot_local_vs_global(local, global_, title: str, queries=None, ncols: int = 4):
     """Local next to global sensitivity against k, one small panel per query.
 
     Chapter: *Local sensitivity*.
@@ -204,6 +251,9 @@ def plot_local_vs_global(local, global_, title: str, queries=None):
         Figure title.
     queries : sequence of str, optional
         Which queries to show (default: every column of ``local``).
+    ncols : int
+        Panels per row (default 4: at the page's width the text stays at
+        least 9 px high).
 
     Returns
     -------
@@ -213,7 +263,7 @@ def plot_local_vs_global(local, global_, title: str, queries=None):
         released dataset saves.
     """
     queries = list(local.columns if queries is None else queries)
-    ncols = min(5, len(queries))
+    ncols = min(as_int(ncols, "ncols", minimum=1), len(queries))
     nrows = int(np.ceil(len(queries) / ncols))
     fig, axes = plt.subplots(nrows, ncols, figsize=(2.6 * ncols, 2.3 * nrows + 0.9), squeeze=False,
                              sharex=True)
@@ -232,7 +282,77 @@ def plot_local_vs_global(local, global_, title: str, queries=None):
     for ax in axes[:, 0]:
         ax.set_ylabel("sensitivity")
     handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncols=2)
+    fig.legend(handles, labels, loc="outside lower center", ncols=2, fontsize=10)
+    fig.suptitle(title)
+    return fig
+
+
+def plot_local_global_log(local, global_, title: str, relation: str, ncols: int = 4):
+    """Local and global sensitivity against k on log scales, one panel per query, one relation.
+
+    Chapter: *Local sensitivity* (the Adult ages, k = 1..10).
+
+    Parameters
+    ----------
+    local, global_ : dict
+        ``{relation: pandas.DataFrame}``, each frame indexed by ``k`` with one
+        column per query of :data:`dpsens.QUERIES`.
+    title : str
+        Figure title.
+    relation : str
+        Which relation (key of ``local`` and ``global_``) to draw.
+    ncols : int
+        Panels per row.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Global sensitivity dashed black with squares, local solid blue with
+        circles, each panel on its own log scale.  A sensitivity of 0 has no
+        place on a log scale: a panel where the local sensitivity is 0 at
+        every k says so in words.
+    """
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    from .queries import QUERIES
+
+    if relation not in local or relation not in global_:
+        raise ValueError(f"relation must be one of {sorted(local)}, got {relation!r}")
+    ncols = as_int(ncols, "ncols", minimum=1)
+    queries = list(QUERIES)
+    nrows = int(np.ceil(len(queries) / ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(2.6 * ncols, 2.2 * nrows + 1.0), squeeze=False,
+                             sharex=True)
+    ks = np.asarray(local[relation].index, dtype=int)
+    for ax, q in zip(axes.flat, queries):
+        loc, glo = local[relation][q].to_numpy(float), global_[relation][q].to_numpy(float)
+        ax.plot(ks, glo, color=PALETTE[-1], linestyle="--", marker="s", markersize=3, label="global")
+        ax.plot(ks, np.where(loc > 0, loc, np.nan), color=PALETTE[0], marker="o", markersize=3, label="local")
+        if (glo > 0).any():
+            ax.set_yscale("log")
+            ax.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+            ax.yaxis.set_minor_formatter(NullFormatter())
+        else:
+            ax.set_yticks([0])
+        if (loc == 0).all():   # a zero has no place on a log scale: say so instead
+            ax.text(0.5, 0.12, "local = 0 at every k" if (glo > 0).any() else "local = global = 0",
+                    transform=ax.transAxes, ha="center", fontsize=10, color=PALETTE[0])
+        ax.set(title=q, xticks=ks[::3])
+        ax.title.set_fontsize(10)
+    for ax in axes.flat[len(queries):]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel("group size k")
+    for c in range(ncols):             # the last row may be short: label the lowest panel of each column
+        column = [ax for ax in axes[:, c] if ax.get_visible()]
+        if column:
+            column[-1].set_xlabel("group size k")
+            column[-1].xaxis.set_tick_params(labelbottom=True)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("sensitivity\n(log scale)")
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=len(labels), fontsize=10)
     fig.suptitle(title)
     return fig
 
@@ -293,7 +413,7 @@ def plot_local_global_gap(panels, title: str):
     """
     if not isinstance(panels, dict) or not panels:
         raise TypeError("panels must be a non-empty dict {title: (local Series, global Series)}")
-    fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels) + 0.8, 4.6), sharey=True,
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels) + 0.8, 4.6), sharey=True,
                              squeeze=False)
     positive = [v for loc, glo in panels.values() for v in np.concatenate([loc.to_numpy(float), glo.to_numpy(float)])
                 if v > 0]
@@ -311,7 +431,7 @@ def plot_local_global_gap(panels, title: str):
             ax.scatter(shown_l[~pos], y[~pos], marker="o", facecolor="white", edgecolor=PALETTE[0], zorder=4,
                        label="local = 0 (drawn at the edge)")
             for yi in y[~pos]:
-                ax.annotate("0", (floor, yi), xytext=(6, 4), textcoords="offset points", fontsize=8,
+                ax.annotate("0", (floor, yi), xytext=(6, 4), textcoords="offset points", fontsize=10,
                             color=PALETTE[0])
         ax.set_xscale("log")
         ax.set_xlim(floor / 2, None)

@@ -444,7 +444,7 @@ def plot_proportion_source_figures(n: int = 1000, k_min: int = 100, epsilon: flo
     ax1.axvline(k_min / n, color=PALETTE[-1], lw=1, label=f"true proportion {k_min / n:g}")
     ax1.set(title=f"Noisy proportion, n = {n}, smallest count {k_min}, ε = {epsilon:g}",
             xlabel="released proportion of the smaller label", ylabel="density")
-    ax1.legend(loc="upper left", fontsize=8)
+    ax1.legend(loc="upper left", fontsize=10)
     q = np.linspace(0.005, 0.995, 199)
     qf, qp = np.quantile(freq, q), np.quantile(prop, q)
     ax2.plot(qf, qp, ".", color=PALETTE[2], ms=4, label="quantiles (0.5 % ... 99.5 %)")
@@ -455,7 +455,7 @@ def plot_proportion_source_figures(n: int = 1000, k_min: int = 100, epsilon: flo
              label=f"slope Δ·n = {delta * n:.3f}")
     ax2.set(title="Q-Q plot: proportions vs counts", xlabel="quantile, Laplace on counts / n",
             ylabel="quantile, Laplace on proportions")
-    ax2.legend(loc="upper left", fontsize=8)
+    ax2.legend(loc="upper left", fontsize=10)
     return fig
 
 
@@ -510,12 +510,12 @@ def plot_proportion_leak(counts_x=(1, 500, 499), counts_xprime=(0, 500, 499), la
     ax1.plot(t, fxp, label=f"x': counts {tuple(kxp.tolist())}, scale {bxp:.2e}", **line_style(1))
     ax1.set(title=f"Released proportion of label {label}, ε = {epsilon:g}", xlabel="released proportion",
             ylabel="density")
-    ax1.legend(fontsize=8)
+    ax1.legend(fontsize=10)
     loss = (np.log(bxp / bx) - np.abs(t - px) / bx + np.abs(t - pxp) / bxp)
     ax2.plot(t, loss, color=PALETTE[2], label="privacy loss ln(p_x(t) / p_x'(t))")
     ax2.axhspan(-epsilon, epsilon, color=PALETTE[5], alpha=0.25, label=f"allowed by ε-DP: [−{epsilon:g}, {epsilon:g}]")
     ax2.set(title="Privacy loss leaves the ε band", xlabel="released proportion", ylabel="ln of density ratio")
-    ax2.legend(fontsize=8)
+    ax2.legend(fontsize=10)
     return fig
 
 
@@ -550,5 +550,5 @@ def plot_proportion_explorer(n: int = 1000, share: float = 0.1, epsilon: float =
     ax.axvline(truth, color=PALETTE[-1], lw=1, label=f"true proportion {truth:.3g}")
     ax.set(title=f"n = {n}, smallest count {k_min}, ε = {epsilon:g}", xlabel="released proportion",
            ylabel="density (20,000 seeded draws)")
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.legend(fontsize=10, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return fig

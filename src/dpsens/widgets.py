@@ -96,10 +96,16 @@ import matplotlib.pyplot as plt
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure, FigureBase
 from PIL import Image
+from PIL.PngImagePlugin import PngInfo
+
+from .plots import smallest_text_pt
 
 __all__ = ["Explorer", "explorer", "describe_figure", "enable_alt_text", "figure_png", "show", "MAX_VIEWS",
            "ENV_VAR", "CONTROL_WIDTH", "in_kernel", "label_width", "lazy_default", "live_bundle", "display_live", "widget_view_bundle",
-           "image_layout"]
+           "image_layout", "MIN_TEXT_KEY"]
+
+#: PNG text key of :func:`figure_png`: the smallest text of the figure, in image pixels.
+MIN_TEXT_KEY = "dpsens:min-text-px"
 
 #: Default cap on the number of precomputed views of one explorer.
 MAX_VIEWS = 120
@@ -110,6 +116,10 @@ _counter = itertools.count()
 # --------------------------------------------------------------------------- figures
 def figure_png(fig: Figure, dpi: float | None = None) -> bytes:
     """Render ``fig`` to compact PNG bytes (256-colour palette, white background).
+
+    The PNG carries a text chunk :data:`MIN_TEXT_KEY`: the height of the
+    figure's smallest text (:func:`dpsens.plots.smallest_text_pt`) in pixels
+    of the image, which the browser test scales by the displayed width.
 
     Drawing the figure dominates the cost; the palette PNG is about a third
     of the size of matplotlib's RGBA PNG and indistinguishable for line and
@@ -127,13 +137,20 @@ def figure_png(fig: Figure, dpi: float | None = None) -> bytes:
         canvas.draw()
         rgba = Image.frombuffer("RGBA", canvas.get_width_height(physical=True),
                                 bytes(canvas.buffer_rgba()), "raw", "RGBA", 0, 1)
+        # the smallest text, in pixels of this image: the browser test scales it
+        # by the displayed width to check legibility on the page
+        smallest = smallest_text_pt(fig)
+        info = PngInfo()
+        if smallest is not None:
+            info.add_text(MIN_TEXT_KEY, f"{smallest * fig.dpi / 72:.3f}")
     finally:
         if dpi is not None:
             fig.set_dpi(old_dpi)
     white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
     rgb = Image.alpha_composite(white, rgba).convert("RGB")
     buf = io.BytesIO()
-    rgb.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(buf, format="png", compress_level=6)
+    rgb.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(buf, format="png", compress_level=6,
+                                                                     pnginfo=info)
     return buf.getvalue()
 
 

@@ -41,7 +41,7 @@ def check_bounded_mean(answer) -> Verdict:
                         "the size stays n.")
 
 
-@checker("a release of four values, e.g. [1, 2, 3, 3]", "give four values from {1, 2, 3}.")
+@checker("a release: a list of four values from {1, 2, 3}", "give four values from {1, 2, 3}.")
 def check_variance_worst_release(answer) -> Verdict:
     """Exercise *Where the variance is most sensitive*: a release of size 4
     from the domain {1, 2, 3} whose unbounded local sensitivity of the

@@ -107,7 +107,7 @@ def _discarded(size: int = 3) -> set[tuple]:
     return {tuple(map(float, r)) for r in releases(_X, size) if _ls(r) == 0}
 
 
-@checker("a list of datasets, each a list of numbers", "for example [[1, 2, 3]].")
+@checker("a list of datasets, each a list of numbers", "a list of lists of numbers, such as [[a, b, c, d], ...].")
 def check_leak_discarded(answer, size: int = 3) -> Verdict:
     """Exercise *Ruled out for certain*: the datasets of ``size`` records from X
     that an adversary excludes after seeing a release that is not a whole
@@ -118,7 +118,7 @@ def check_leak_discarded(answer, size: int = 3) -> Verdict:
     try:
         given = {tuple(sorted(float(v) for v in d)) for d in answer}
     except (TypeError, ValueError):      # not a list of lists, or entries that are not numbers ("abc")
-        return wrong(f"give a list of datasets, each a list of {size} numbers.", "for example [[1, 2, 3]].")
+        return wrong(f"give a list of datasets, each a list of {size} numbers.", "a list of lists of numbers, such as [[a, b, c, d], ...].")
     expected = _discarded(size)
     if any(len(d) != size for d in given):
         return wrong(f"every candidate has {size} records.")

@@ -29,7 +29,7 @@ def _as_datasets(answer):
     return {tuple(sorted(float(v) for v in ds)) for ds in answer}
 
 
-@checker("a list of releases, e.g. [[1, 2, 3], ...]", "for example [[1, 2, 3]].")
+@checker("a list of releases, each a list of three values from X", "a list of lists such as [[a, b, c], ...].")
 def check_rows_at_global(answer) -> Verdict:
     """Exercise *Which rows reach the top*: every release of the bounded
     median grid with k = 2 (two records replaced; universe the pool
@@ -40,7 +40,7 @@ def check_rows_at_global(answer) -> Verdict:
     try:
         given = _as_datasets(answer)
     except (TypeError, ValueError):
-        return wrong("give a list of releases, each a list of three numbers.", "for example [[1, 2, 3]].")
+        return wrong("give a list of releases, each a list of three numbers.", "a list of lists such as [[a, b, c], ...].")
     g = sensitivity_grid(Pool(SOURCE_UNIVERSE), 3, 2, "median", "bounded")
     expected = {x for x, ls in zip(g.rows, g.local) if ls == g.global_sensitivity}
     if any(len(x) != 3 for x in given):
@@ -62,7 +62,7 @@ def check_rows_at_global(answer) -> Verdict:
                  "max |f(x) - f(x')|, not the source's neighbour-against-neighbour value.")
 
 
-@checker("a release, e.g. [0, 1, 2]", "give three values from {0, 1, 2}.")
+@checker("a release: a list of three values from {0, 1, 2}", "give three values from {0, 1, 2}.")
 def check_twice_local(answer) -> Verdict:
     """Exercise *Twice too much*: a release of size 3 from the domain
     {0, 1, 2} for which the source's bounded value for the mean (k = 1) is

@@ -25,7 +25,7 @@ def check_neighbor_count(answer) -> Verdict:
     )
 
 
-@checker("a list of neighbouring datasets, e.g. [[1, 3], ...]", "for example [[1, 2], [2, 3]].")
+@checker("a list of neighbouring datasets, each a list of two values", "a list of lists such as [[a, b], [c, d]].")
 def check_bounded_neighbors(answer) -> Verdict:
     """Exercise *Replacing from a pool*: every distinct bounded neighbour (k = 1)
     of x = [1, 2] drawn from the pool [1, 2, 3, 3], as a collection of lists.
@@ -35,7 +35,7 @@ def check_bounded_neighbors(answer) -> Verdict:
         given = {tuple(sorted(float(v) for v in ds)) for ds in answer}
     except (TypeError, ValueError):     # not a list of lists, or entries that are not numbers ("a")
         return wrong("give a list of datasets, each a list of numbers.",
-                     "for example [[1, 2], [2, 3]].")
+                     "a list of lists such as [[a, b], [c, d]].")
     expected = set(enumerate_neighbors([1, 2], Pool([1, 2, 3, 3]), k=1, neighbors="bounded"))
     if any(len(ds) != 2 for ds in given):
         return wrong("every bounded neighbour keeps the size of x (2 records).",

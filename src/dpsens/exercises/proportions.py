@@ -67,8 +67,8 @@ def _as_pair(answer):
     return x.astype(int), y.astype(int)
 
 
-@checker("a pair (counts_x, counts_xprime), e.g. ([1, 500, 499], [0, 500, 499])",
-         "for example ([1, 500, 499], [0, 500, 499]).")
+@checker("a pair (counts_x, counts_xprime) of count vectors of the same length",
+         "a pair of lists of whole numbers, such as ([a, b, c], [a2, b2, c2]).")
 def check_proportion_leak_pair(answer) -> Verdict:
     """Exercise *A pair that gives itself away*: two neighbouring count vectors
     ``(counts_x, counts_xprime)`` whose source noise scales differ by a factor 3 or more.
@@ -78,7 +78,7 @@ def check_proportion_leak_pair(answer) -> Verdict:
         x, y = _as_pair(answer)
     except (TypeError, ValueError):
         return wrong("give two count vectors of the same length (whole numbers >= 0), as a pair.",
-                     "for example ([1, 500, 499], [0, 500, 499]).")
+                     "a pair of lists of whole numbers, such as ([a, b, c], [a2, b2, c2]).")
     diff = np.abs(x - y)
     if diff.sum() != 1:
         return wrong("these are not neighbours: one record added or removed changes exactly one count by one.",
