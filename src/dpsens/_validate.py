@@ -107,10 +107,24 @@ def power_of_two_scale(*arrays) -> int:
     return int(np.frexp(m)[1]) if m > 0 else 0
 
 
-def scale_back(value: float, exponent: int, what: str) -> float:
-    """``value * 2**exponent`` (exact) as a float, or the ValueError of :func:`check_result`."""
+def scale_back(value: float, exponent: int, what: str, rounding: float = 0.0) -> float:
+    """``value * 2**exponent`` (exact) as a float, or the ValueError of :func:`check_result`.
+
+    ``rounding`` is the rounding error of the rescaled computation: a ``value``
+    no larger is indistinguishable from 0 (e.g. two equal variances computed in
+    floating point), and scaling that noise back up could overflow, so it is 0.
+    """
+    if abs(float(value)) <= rounding:
+        return 0.0
     with np.errstate(over="ignore", under="ignore"):
         return check_result(np.ldexp(value, exponent), what)
+
+
+def rescaled_rounding(degree: int, *arrays) -> float:
+    """Rounding error allowed for a query of homogeneity ``degree`` computed on ``arrays``:
+    64 units in the last place of the largest magnitude raised to ``degree``."""
+    m = max(float(np.max(np.abs(a))) for a in arrays if np.size(a))
+    return 64 * float(np.finfo(float).eps) * m ** degree
 
 
 def check_result(value: float, what: str) -> float:

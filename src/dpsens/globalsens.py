@@ -126,7 +126,7 @@ from math import comb
 
 import numpy as np
 
-from ._validate import as_int, check_relation, check_result, scale_back
+from ._validate import as_int, check_relation, check_result, rescaled_rounding, scale_back
 from .local import available_values, local_sensitivity_sorted
 from .neighbors import Domain, Pool, check_universe, count_releases, releases
 from .queries import PERCENTILES, check_query, rescale_exponent, scaling_degree
@@ -498,8 +498,10 @@ def exact_global_sensitivity(query, universe, n: int, k: int = 1, neighbors: str
         return _domain_global(name, universe.values, n, k, neighbors)
     e = rescale_exponent(name, universe.values)
     if e is not None:                      # magnitudes near the float limits: P / 2**e is exact
-        value = _pool_global(name, f, Pool(np.ldexp(universe.values, -e)), n, k, neighbors, max_releases)
-        return scale_back(value, scaling_degree(name) * e, f"the global sensitivity of {name!r}")
+        scaled = np.ldexp(universe.values, -e)
+        value = _pool_global(name, f, Pool(scaled), n, k, neighbors, max_releases)
+        return scale_back(value, scaling_degree(name) * e, f"the global sensitivity of {name!r}",
+                          rescaled_rounding(scaling_degree(name), scaled))
     return check_result(_pool_global(name, f, universe, n, k, neighbors, max_releases),
                         f"the global sensitivity of {name!r}")
 

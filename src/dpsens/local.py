@@ -94,7 +94,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_int, check_relation, scale_back
+from ._validate import as_int, check_relation, rescaled_rounding, scale_back
 from .neighbors import Pool, check_release, check_universe
 from .queries import PERCENTILES, check_query, rescale_exponent, scaling_degree
 
@@ -320,5 +320,7 @@ def exact_local_sensitivity(x, query, universe, k: int = 1, neighbors: str = "un
     if e is None:
         return local_sensitivity_sorted(name, f, xs, a, k, neighbors)
     # magnitudes near the float limits: compute on x / 2**e (exact) and scale back
-    value = local_sensitivity_sorted(name, f, np.ldexp(xs, -e), np.ldexp(a, -e), k, neighbors)
-    return scale_back(value, scaling_degree(name) * e, f"the local sensitivity of {name!r}")
+    xs, a = np.ldexp(xs, -e), np.ldexp(a, -e)
+    value = local_sensitivity_sorted(name, f, xs, a, k, neighbors)
+    return scale_back(value, scaling_degree(name) * e, f"the local sensitivity of {name!r}",
+                      rescaled_rounding(scaling_degree(name), xs, a))
