@@ -28,6 +28,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from kernels import ipc_kernel
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -272,7 +273,7 @@ def execute(stem: str):
     nb, n_solutions, unmatched = audit_notebook(stem)
     with tempfile.TemporaryDirectory() as cwd:  # not chapters/: data must come through the package
         env_cwd = {"metadata": {"path": cwd}}
-        NotebookClient(nb, timeout=300, kernel_name="python3", resources=env_cwd).execute()
+        NotebookClient(nb, timeout=300, km=ipc_kernel(cwd), resources=env_cwd).execute()
     return nb, n_solutions, unmatched
 
 

@@ -13,6 +13,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import nbformat  # noqa: E402
 import pytest  # noqa: E402
+from kernels import ipc_kernel  # noqa: E402
 from nbclient import NotebookClient  # noqa: E402
 from PIL import Image  # noqa: E402
 
@@ -208,7 +209,6 @@ def _kernel_pythons():
 
 def run_in_kernel(cells, python, tmp_path):
     """Execute ``cells`` in a fresh kernel of ``python``; return the executed notebook."""
-    from jupyter_client import KernelManager
     from jupyter_client.kernelspec import KernelSpecManager
 
     spec = tmp_path / "kernels" / "k"
@@ -216,7 +216,7 @@ def run_in_kernel(cells, python, tmp_path):
     (spec / "kernel.json").write_text(json.dumps({
         "argv": [python, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
         "display_name": "k", "language": "python"}))
-    km = KernelManager(kernel_name="k", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(spec.parent)]))
+    km = ipc_kernel(tmp_path, kernel_name="k", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(spec.parent)]))
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
     NotebookClient(nb, timeout=120, km=km).execute()
@@ -358,7 +358,7 @@ def test_describe_figure_and_show():
     plt.close("all")
 
 
-def test_every_displayed_figure_gets_alt_text_in_a_kernel():
+def test_every_displayed_figure_gets_alt_text_in_a_kernel(tmp_path):
     """In a kernel, ``ds.use_style()`` makes figures display with an <img alt=...> too; the import alone does not."""
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(
@@ -374,7 +374,7 @@ def test_every_displayed_figure_gets_alt_text_in_a_kernel():
         "fig, ax = plt.subplots(figsize=(2, 2), dpi=40)\n"
         "fig.dpsens_alt = 'my own words'\n"
         "fig")]
-    NotebookClient(nb, timeout=120, kernel_name="python3").execute()
+    NotebookClient(nb, timeout=120, km=ipc_kernel(tmp_path)).execute()
     before, first = [o for o in nb.cells[0].outputs if o.output_type == "display_data"]
     assert "text/html" not in before.data and "image/png" in before.data     # import dpsens: no side effect
     assert 'alt="Figure: T. x axis: x (m); y axis: y; legend: data."' in first.data["text/html"]
