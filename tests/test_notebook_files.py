@@ -27,6 +27,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from package_build import package_source  # noqa: E402  (tests/package_build.py)
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -397,24 +398,6 @@ def test_saving_a_chapter_through_jupytext_leaves_it_unchanged(path, tmp_path):
 
 
 # --------------------------------------------------------------------------- packaging
-
-def package_source(dest: Path) -> Path:
-    """A clean copy of what building the package reads (no stale ``build/`` from earlier in-tree builds)."""
-    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc")
-    dest.mkdir(parents=True)
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy(ROOT / name, dest / name)
-    for name in ("src", "data"):
-        shutil.copytree(ROOT / name, dest / name, ignore=ignore)
-    return dest
-
-
-def test_every_subpackage_is_listed_in_pyproject():
-    import tomllib
-    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
-    found = {".".join(p.parent.relative_to(ROOT / "src").parts) for p in (ROOT / "src").rglob("__init__.py")}
-    assert found <= listed, f"add {sorted(found - listed)} to [tool.setuptools] packages"
-
 
 def test_wheel_carries_the_data_and_loads_it_from_anywhere(tmp_path):
     """Build a wheel, install it into a venv that cannot import the repository, load Adult elsewhere.

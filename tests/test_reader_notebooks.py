@@ -33,6 +33,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from package_build import package_source  # noqa: E402  (tests/package_build.py)
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.readers
@@ -118,17 +119,6 @@ def report(results: list[dict], label: str) -> None:
     total = sum(r["seconds"] for r in results)
     lines = [f"{Path(r['path']).stem}: {r['seconds']:.1f} s" for r in results]
     print(f"\n[{label}] {len(results)} notebooks, {total:.0f} s of kernel time: " + ", ".join(lines))
-
-
-def package_source(dest: Path) -> Path:
-    """A clean copy of what building the package reads (no stale ``build/`` from earlier in-tree builds)."""
-    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc")
-    dest.mkdir(parents=True)
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy(ROOT / name, dest / name)
-    for name in ("src", "data"):
-        shutil.copytree(ROOT / name, dest / name, ignore=ignore)
-    return dest
 
 
 @pytest.fixture(scope="module")
