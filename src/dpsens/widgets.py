@@ -99,6 +99,7 @@ from PIL import Image
 from PIL.PngImagePlugin import PngInfo
 
 from .plots import smallest_text_pt
+from .timing import Stopwatch
 
 __all__ = ["Explorer", "explorer", "describe_figure", "enable_alt_text", "figure_png", "show", "MAX_VIEWS",
            "ENV_VAR", "CONTROL_WIDTH", "in_kernel", "label_width", "lazy_default", "live_bundle", "display_live", "widget_view_bundle",
@@ -524,10 +525,10 @@ class Explorer:
             raise ValueError(f"index must hold one position per control within {self.shape}, got {index!r}")
         if self._render is None:  # pragma: no cover - an Explorer built by hand with every view
             raise ValueError(f"view {index!r} was not computed and this explorer cannot compute it")
-        t0, c0 = time.perf_counter(), time.process_time()
-        self.views[index] = self._render(index)
-        self.compute_ms[index] = 1000 * (time.perf_counter() - t0)
-        self.compute_cpu_ms[index] = 1000 * (time.process_time() - c0)
+        with Stopwatch() as wall, Stopwatch(time.process_time) as cpu:
+            self.views[index] = self._render(index)
+        self.compute_ms[index] = wall.ms
+        self.compute_cpu_ms[index] = cpu.ms
         return self.views[index]
 
     def precompute(self) -> "Explorer":
