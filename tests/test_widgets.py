@@ -6,6 +6,7 @@ import html as htmlmod
 import io
 import json
 import re
+from pathlib import Path
 
 import matplotlib
 
@@ -18,6 +19,8 @@ from nbclient import NotebookClient  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from dpsens import widgets  # noqa: E402
+
+SRC = Path(__file__).resolve().parents[1] / "src"
 
 CALLS: list[dict] = []
 
@@ -215,6 +218,8 @@ def run_in_kernel(cells, python, tmp_path):
     spec.mkdir(parents=True, exist_ok=True)
     (spec / "kernel.json").write_text(json.dumps({
         "argv": [python, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        # the package under test, whatever (if anything) the other environment has installed
+        "env": {"PYTHONPATH": str(SRC)},
         "display_name": "k", "language": "python"}))
     km = ipc_kernel(tmp_path, kernel_name="k", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(spec.parent)]))
     nb = nbformat.v4.new_notebook()
