@@ -2,6 +2,10 @@
 
 * the retired spellings of a concept do not come back in the maths of any
   chapter (A(k), LS_k(f, x), GS_k(f), Δf, X_{m+s} ...);
+* the chapter *Sensitivity of transformations* writes the book's letters
+  (t, κ, μ, q, g, φ, ψ), not the guide's it checks (d, c, m, T, S, M, r ...),
+  outside its *Notes on the source* box, which translates them -- and its
+  checkers and figures follow;
 * every ``{ref}`` to a ``notation-*`` or ``sec-dp-*`` target names a label
   that exists;
 * every chapter that uses differential privacy or a symbol links the
@@ -16,6 +20,7 @@ from pathlib import Path
 
 import matplotlib
 import numpy as np
+import pandas as pd
 import pytest
 
 matplotlib.use("Agg")
@@ -29,9 +34,11 @@ CHAPTERS = [ROOT / f"{f}.md" for f in toc_files(ROOT) if (ROOT / f"{f}.md").exis
 FENCE = re.compile(r"^```\{code-cell\}.*?^```\s*$", re.M | re.S)
 
 
-def maths(path: Path) -> list[str]:
-    """The $...$ and $$...$$ segments of a chapter's prose (code cells left out)."""
+def maths(path: Path, leave_out: re.Pattern | None = None) -> list[str]:
+    """The $...$ and $$...$$ segments of a chapter's prose (code cells, and blocks matching ``leave_out``, left out)."""
     text = FENCE.sub("", path.read_text(encoding="utf-8"))
+    if leave_out is not None:
+        text = leave_out.sub("", text)
     display = re.findall(r"\$\$(.+?)\$\$", text, flags=re.S)
     text = re.sub(r"\$\$(.+?)\$\$", " ", text, flags=re.S)
     return display + re.findall(r"(?<!\$)\$([^$\n]+?)\$", text)
@@ -52,6 +59,63 @@ def test_no_retired_spelling_in_the_maths(path):
         pytest.skip("the notation page names the literature's spellings on purpose")
     found = [(m, hint) for m in maths(path) for pattern, hint in RETIRED.items() if re.search(pattern, m)]
     assert not found, f"{path.stem}: retired notation {found}"
+
+
+def symbols(segment: str) -> set[str]:
+    """The one-letter Latin symbols of a maths segment (command names and ``\\text{...}`` left out)."""
+    segment = re.sub(r"\\(?:text|mathrm|operatorname|mathbf|textbf)\{[^{}]*\}", " ", segment)
+    segment = re.sub(r"\\[A-Za-z]+", " ", segment)
+    return set(re.findall(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])", segment))
+
+
+def test_symbols_of_a_segment():
+    assert symbols(r"q_1\, \kappa_2\, t_2 + \sqrt g\, q") == {"q", "t", "g"}
+    assert symbols(r"\mathrm{clamp}(v) \le t \max(|\ell|, |u|)") == {"v", "t", "u"}
+    assert symbols(r"T_\ell S_r M_r") == {"T", "S", "r", "M"}
+
+
+#: Letters the chapter *Sensitivity of transformations* gave up (those of the guide it checks,
+#: and others that name something else in the book), with the symbol it writes instead.
+TRANSFORMATIONS_RETIRED = {
+    "d": "t, the distance between tables",
+    "c": "κ, a stability (c_i are counts)",
+    "m": "μ, the rows one row becomes (m is the number of chunks)",
+    "r": "q, the rows a truncation keeps (r is the rank of the median)",
+    "T": "φ, ψ for a transformation, q for a truncation threshold (T is PTR's threshold)",
+    "S": "κ_1, κ_2, the truncations' stabilities (S_β is smooth sensitivity)",
+    "M": "t_1, t_2, the distances of the joined tables (M is a mechanism)",
+    "D": "t (D is PTR's distance to high local sensitivity)",
+    "L": "ℓ, the lower bound",
+    "U": "u, the upper bound",
+    "a": "q_1",
+    "b": "q_2 (b is the Laplace scale)",
+}
+NOTES_BOX = re.compile(r"^```\{admonition\} Notes on the source.*?^```\s*$", re.M | re.S)
+
+
+def test_transformations_writes_the_books_letters():
+    path = ROOT / "chapters" / "transformations.md"
+    box = NOTES_BOX.search(path.read_text(encoding="utf-8"))
+    assert box and "$T_{left}$" in box.group(), "the chapter lost its translation of the guide's letters"
+    found = sorted({(letter, TRANSFORMATIONS_RETIRED[letter], m.strip())
+                    for m in maths(path, leave_out=NOTES_BOX)
+                    for letter in symbols(m) & TRANSFORMATIONS_RETIRED.keys()})
+    assert not found, "transformations: retired letters in the maths:\n" + "\n".join(map(str, found))
+
+
+def test_transformations_checkers_and_figures_write_the_books_letters():
+    from dpsens import exercises, transformations as tr
+
+    hint = str(exercises.check_private_join_sensitivity(3))
+    assert "q₁·κ₂·t₂" in hint and "T_l" not in hint
+    assert "g·q = 6" in str(exercises.check_worst_case_purchases(
+        pd.DataFrame({"user_id": [0] * 6, "shop": ["a"] * 3 + ["b"] * 3})))
+    fig = tr.plot_contribution_noise(2, 1.0, 1e-6, 8)
+    ax = fig.axes[0]
+    assert ax.get_title() == "Noise on per-group counts, q = 2 row(s) per group"
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels[0] == "Laplace: scale g·q/ε, std √2·g·q/ε" and labels[1].startswith("Gaussian: L2 sensitivity √g·q,")
+    plt.close(fig)
 
 
 def test_a_dataset_is_never_written_in_braces_where_it_is_called_a_release_or_x():

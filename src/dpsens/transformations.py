@@ -10,15 +10,19 @@ the rules that bound how far apart two neighbouring tables can be after them.
 Two ways of saying what is protected:
 
 * **row-level** -- neighbouring tables differ by adding or removing rows
-  (``max_rows`` of them, usually one).  The distance between two tables is
-  the size of the *symmetric difference* of their rows, as multisets
-  (:func:`symmetric_distance`).  A transformation is *c-stable* if inputs at
-  distance ``d`` give outputs at distance at most ``c * d``; a count then has
-  sensitivity ``c * d``.
+  (``max_rows`` of them, usually one).  The distance ``t`` between two tables
+  is the size of the *symmetric difference* of their rows, as multisets
+  (:func:`symmetric_distance`).  A transformation is *κ-stable* if inputs at
+  distance ``t`` give outputs at distance at most ``κ t``; a count then has
+  sensitivity ``κ t``.  A flat map or a public join makes at most ``μ`` rows
+  of one row (it is ``μ``-stable).
 * **identifier-level** -- neighbouring tables differ by *all* the rows of one
   identifier (a person who may own many rows).  Nothing is bounded until the
-  rows of each identifier are truncated: at most ``r`` rows per identifier, or
-  at most ``g`` groups and ``r`` rows per group.
+  rows of each identifier are truncated: at most ``q`` rows per identifier, or
+  at most ``g`` groups and ``q`` rows per group.
+
+The letters are the book's (chapter *Notation*); the chapter translates them
+into those of the source's guide.
 
 Every truncation here is *stable*: which rows survive depends only on the rows
 themselves (a hash of their content, or an explicit random draw), never on
@@ -49,8 +53,8 @@ __all__ = [
     "plot_measured_vs_bound", "plot_contribution_noise", "plot_row_vs_id",
 ]
 
-#: Stability of the two truncation strategies of the source's guide: keeping at
-#: most ``T`` rows per key (adding one row can bring one row in and push one
+#: Stability ``κ`` of the two truncation strategies of the source's guide: keeping
+#: at most ``q`` rows per key (adding one row can bring one row in and push one
 #: out, distance 2) and dropping every key that is not unique (distance 1).
 TRUNCATION_STABILITY = {"drop_excess": 2, "drop_non_unique": 1}
 
@@ -388,7 +392,7 @@ def private_join(left: pd.DataFrame, right: pd.DataFrame, on, left_max_rows: int
     on : str or list of str
         The join key.
     left_max_rows, right_max_rows : int or None
-        Truncation thresholds ``T``.
+        Truncation thresholds ``q_1``, ``q_2``: rows kept per key.
     left_truncation, right_truncation : {"drop_excess", "drop_non_unique"}
     rng : numpy.random.Generator, optional
         Random instead of hash-based choice of the rows kept.
@@ -437,14 +441,29 @@ def private_join(left: pd.DataFrame, right: pd.DataFrame, on, left_max_rows: int
 def private_join_stability(left_threshold: int, right_threshold: int, left_truncation: str = "drop_excess",
                            right_truncation: str = "drop_excess", left_max_rows: int = 1,
                            right_max_rows: int = 1) -> int:
-    """Row distance of a private join's output, ``T_l S_r M_r + T_r S_l M_l``.
+    """Row distance of a private join's output, ``q_1 κ_2 t_2 + q_2 κ_1 t_1``.
 
-    Chapter: *Sensitivity of transformations*.  ``T`` are the truncation
-    thresholds (1 for ``drop_non_unique``), ``S`` the stabilities of the
-    truncations (:data:`TRUNCATION_STABILITY`), ``M`` the rows each table's
-    protected change may add or remove.  A changed right row is one of at most
-    ``S_r M_r`` changed truncated right rows, each matching at most ``T_l``
-    kept left rows; and symmetrically.
+    Chapter: *Sensitivity of transformations*.  Side 1 is the left table,
+    side 2 the right.  ``q`` are the truncation thresholds, the rows kept per
+    key (1 for ``drop_non_unique``), ``κ`` the stabilities of the truncations
+    (:data:`TRUNCATION_STABILITY`), ``t`` the distances of each table's
+    neighbours: the rows its protected change may add or remove.  A change of
+    the right table is at most ``κ_2 t_2`` changed truncated right rows, each
+    matching at most ``q_1`` kept left rows; and symmetrically.
+
+    Parameters
+    ----------
+    left_threshold, right_threshold : int
+        ``q_1``, ``q_2``, >= 1 (1 with ``drop_non_unique``).
+    left_truncation, right_truncation : {"drop_excess", "drop_non_unique"}
+        The truncation of each side, whose stability is ``κ_1``, ``κ_2``.
+    left_max_rows, right_max_rows : int
+        ``t_1``, ``t_2``: rows added or removed by each table's protected
+        change (the ``max_rows`` of the guide's ``AddMaxRows``), >= 0.
+
+    Returns
+    -------
+    int
 
     Examples
     --------
@@ -458,16 +477,16 @@ def private_join_stability(left_threshold: int, right_threshold: int, left_trunc
     6
     """
     terms = {}
-    for name, t, how, m in (("left", left_threshold, left_truncation, left_max_rows),
+    for name, q, how, t in (("left", left_threshold, left_truncation, left_max_rows),
                             ("right", right_threshold, right_truncation, right_max_rows)):
         if how not in TRUNCATION_STABILITY:
             raise ValueError(f"{name}_truncation must be one of {tuple(TRUNCATION_STABILITY)}, got {how!r}")
-        t = as_int(t, f"{name}_threshold", minimum=1)
-        if how == "drop_non_unique" and t != 1:
-            raise ValueError(f"{name}_threshold must be 1 with drop_non_unique, got {t}")
-        terms[name] = (t, TRUNCATION_STABILITY[how], as_int(m, f"{name}_max_rows", minimum=0))
-    (tl, sl, ml), (tr, sr, mr) = terms["left"], terms["right"]
-    return tl * sr * mr + tr * sl * ml
+        q = as_int(q, f"{name}_threshold", minimum=1)
+        if how == "drop_non_unique" and q != 1:
+            raise ValueError(f"{name}_threshold must be 1 with drop_non_unique, got {q}")
+        terms[name] = (q, TRUNCATION_STABILITY[how], as_int(t, f"{name}_max_rows", minimum=0))
+    (q1, kappa1, t1), (q2, kappa2, t2) = terms["left"], terms["right"]
+    return q1 * kappa2 * t2 + q2 * kappa1 * t1
 
 
 def per_id_sensitivity(max_groups: int = 1, max_rows_per_group: int = 1, norm: str = "l1") -> float:
@@ -476,9 +495,9 @@ def per_id_sensitivity(max_groups: int = 1, max_rows_per_group: int = 1, norm: s
 
     Chapter: *Sensitivity of transformations*.  Removing an identifier
     lowers at most ``g = max_groups`` counts, each by at most
-    ``r = max_rows_per_group``: the L1 norm of the change is at most ``g r``
-    (Laplace noise), its L2 norm at most ``sqrt(g) r`` (Gaussian noise).  With
-    ``max_groups=1`` this is the ``MaxRowsPerID`` rule: ``r``.
+    ``q = max_rows_per_group``: the L1 norm of the change is at most ``g q``
+    (Laplace noise), its L2 norm at most ``sqrt(g) q`` (Gaussian noise).  With
+    ``max_groups=1`` this is the ``MaxRowsPerID`` rule: ``q``.
 
     Parameters
     ----------
@@ -492,11 +511,11 @@ def per_id_sensitivity(max_groups: int = 1, max_rows_per_group: int = 1, norm: s
     (12.0, 6.0)
     """
     g = as_int(max_groups, "max_groups", minimum=1)
-    r = as_int(max_rows_per_group, "max_rows_per_group", minimum=1)
+    q = as_int(max_rows_per_group, "max_rows_per_group", minimum=1)
     if norm == "l1":
-        return float(g * r)
+        return float(g * q)
     if norm == "l2":
-        return float(math.sqrt(g) * r)
+        return float(math.sqrt(g) * q)
     raise ValueError(f"norm must be 'l1' (Laplace) or 'l2' (Gaussian), got {norm!r}")
 
 
@@ -505,10 +524,11 @@ class RowStability:
     """A small stability calculator for row-level protection.
 
     Chapter: *Sensitivity of transformations*.  Start from the protected
-    change (``max_rows`` rows added or removed), apply the transformations of
-    a query in order, and read off the sensitivity of the final aggregate.
-    Every step multiplies the distance between neighbouring tables by its
-    stability; the object is immutable, each step returns a new one.
+    change (``max_rows`` rows added or removed: the distance ``t``), apply the
+    transformations of a query in order, and read off the sensitivity of the
+    final aggregate.  Every step multiplies the distance between neighbouring
+    tables by its stability ``κ``; ``rows`` is the distance after the last
+    step.  The object is immutable, each step returns a new one.
 
     Examples
     --------
@@ -532,14 +552,14 @@ class RowStability:
         return RowStability(self.max_rows, self.rows * factor, self.steps + ((label, self.rows * factor),))
 
     def flat_map(self, max_rows: int) -> "RowStability":
-        """A flat map producing at most ``max_rows`` rows per input row."""
-        m = as_int(max_rows, "max_rows", minimum=1)
-        return self._then(f"flat map (x{m})", m)
+        """A flat map producing at most ``max_rows`` rows per input row (``μ``-stable, ``μ = max_rows``)."""
+        mu = as_int(max_rows, "max_rows", minimum=1)
+        return self._then(f"flat map (x{mu})", mu)
 
     def public_join(self, max_multiplicity: int) -> "RowStability":
-        """A join with a public table whose join key repeats at most ``max_multiplicity`` times."""
-        m = as_int(max_multiplicity, "max_multiplicity", minimum=1)
-        return self._then(f"public join (x{m})", m)
+        """A join with a public table whose join key repeats at most ``max_multiplicity`` times (``μ``)."""
+        mu = as_int(max_multiplicity, "max_multiplicity", minimum=1)
+        return self._then(f"public join (x{mu})", mu)
 
     def filter(self) -> "RowStability":
         """A filter or a row-by-row map: 1-stable."""
@@ -547,7 +567,11 @@ class RowStability:
 
     def private_join(self, other: "RowStability", left_threshold: int, right_threshold: int,
                      left_truncation: str = "drop_excess", right_truncation: str = "drop_excess") -> "RowStability":
-        """Join with another private table (``other``), truncating both sides."""
+        """Join with another private table (``other``), truncating both sides.
+
+        This table is side 1 (left), ``other`` side 2 (right); their ``rows``
+        are ``t_1`` and ``t_2`` of :func:`private_join_stability`.
+        """
         if not isinstance(other, RowStability):
             raise TypeError(f"other must be a RowStability for the right table, got {type(other).__name__}")
         rows = private_join_stability(left_threshold, right_threshold, left_truncation, right_truncation,
@@ -788,25 +812,26 @@ def plot_contribution_noise(max_rows_per_group: int = 1, epsilon: float = 1.0, d
                             max_groups_limit: int = 64):
     """Noise standard deviation for per-group counts, Laplace (L1) against Gaussian (L2), as ``g`` grows.
 
-    Chapter: *Sensitivity of transformations*.  Laplace noise needs the L1
-    sensitivity ``g r``, Gaussian noise the L2 sensitivity ``sqrt(g) r``
-    (calibrated with the analytic Gaussian mechanism for ``(ε, δ)``).
+    Chapter: *Sensitivity of transformations*.  With ``q = max_rows_per_group``
+    Laplace noise needs the L1 sensitivity ``g q``, Gaussian noise the L2
+    sensitivity ``sqrt(g) q`` (calibrated with the analytic Gaussian mechanism
+    for ``(ε, δ)``).
     """
     from .mechanisms import gaussian_sigma  # local import: mechanisms is a sibling module
 
-    r = as_int(max_rows_per_group, "max_rows_per_group", minimum=1)
+    q = as_int(max_rows_per_group, "max_rows_per_group", minimum=1)
     epsilon = as_positive(epsilon, "epsilon")
     delta = as_probability(delta, "delta")
     g = np.arange(1, as_int(max_groups_limit, "max_groups_limit", minimum=2) + 1)
-    lap = math.sqrt(2) * g * r / epsilon
-    gau = np.array([gaussian_sigma(math.sqrt(v) * r, epsilon, delta, method="analytic") for v in g])
+    lap = math.sqrt(2) * g * q / epsilon
+    gau = np.array([gaussian_sigma(math.sqrt(v) * q, epsilon, delta, method="analytic") for v in g])
     fig, ax = plt.subplots()
-    ax.plot(g, lap, label="Laplace: scale g·r/ε, std √2·g·r/ε", **line_style(0))
-    ax.plot(g, gau, label=f"Gaussian: L2 sensitivity √g·r, (ε, δ) = ({epsilon:g}, {delta:g})", **line_style(1))
+    ax.plot(g, lap, label="Laplace: scale g·q/ε, std √2·g·q/ε", **line_style(0))
+    ax.plot(g, gau, label=f"Gaussian: L2 sensitivity √g·q, (ε, δ) = ({epsilon:g}, {delta:g})", **line_style(1))
     cross = g[np.argmax(gau < lap)] if np.any(gau < lap) else None
     if cross is not None:
         ax.axvline(cross, color=PALETTE[-1], lw=1, alpha=0.6, label=f"Gaussian smaller from g = {cross}")
-    ax.set(title=f"Noise on per-group counts, r = {r} row(s) per group",
+    ax.set(title=f"Noise on per-group counts, q = {q} row(s) per group",
            xlabel="g = largest number of groups per identifier", ylabel="noise standard deviation (counts)")
     ax.legend()
     return fig

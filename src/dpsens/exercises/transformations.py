@@ -13,7 +13,7 @@ __all__ = ["check_plan_sensitivity", "check_private_join_sensitivity", "check_wo
 
 @checker("a number")
 def check_plan_sensitivity(answer) -> Verdict:
-    """Exercise *Chaining the rules*: flat map (at most 4 rows per row), public
+    """Exercise *Chaining a flat map, a public join and a clamped sum*: flat map (at most 4 rows per row), public
     join (a key repeats at most 3 times), sum of ``amount`` clamped to [0, 50],
     one row protected.
 
@@ -33,7 +33,7 @@ def check_plan_sensitivity(answer) -> Verdict:
 
 @checker("a number")
 def check_private_join_sensitivity(answer) -> Verdict:
-    """Exercise *Unique users*: Users truncated with drop_non_unique, Purchases with
+    """Exercise *The stability of a private join*: Users truncated with drop_non_unique, Purchases with
     drop_excess(3), both protecting one added or removed row.
 
     Precision: exact (a whole number of rows), up to float round-off."""
@@ -45,9 +45,10 @@ def check_private_join_sensitivity(answer) -> Verdict:
                          "drop_non_unique has stability 1.")
         if close(value, 3):
             return wrong("both tables are private: a change in either one moves the join.",
-                         "add the two terms T_l·S_r·M_r and T_r·S_l·M_l.")
+                         "add the two terms q₁·κ₂·t₂ and q₂·κ₁·t₁.")
     return check_number(answer, expected, "the stability of the join",
-                        "T_l·S_r·M_r + T_r·S_l·M_l with T the thresholds and S the truncation stabilities.")
+                        "q₁·κ₂·t₂ + q₂·κ₁·t₁, with q the rows kept per key, κ the stabilities of the "
+                        "truncations and t = 1 row protected in each table.")
 
 
 def _group_counts(df: pd.DataFrame) -> pd.Series:
@@ -59,7 +60,7 @@ def _group_counts(df: pd.DataFrame) -> pd.Series:
 @checker("a pandas DataFrame with columns user_id and shop",
          "for example pd.DataFrame({'user_id': [0, 0], 'shop': ['a', 'b']}).")
 def check_worst_case_purchases(answer) -> Verdict:
-    """Exercise *Build the worst case*: a purchases table (columns ``user_id`` and
+    """Exercise *Reaching the L1 bound of per-group counts*: a purchases table (columns ``user_id`` and
     ``shop``) in which removing user 0 moves the per-shop counts, after
     truncation to 2 shops and 3 rows per shop per user, by L1 = 6 (the bound).
 
@@ -74,6 +75,6 @@ def check_worst_case_purchases(answer) -> Verdict:
     both = before.index.union(after.index)
     change = float(np.abs(before.reindex(both, fill_value=0) - after.reindex(both, fill_value=0)).sum())
     if change == 6:
-        return correct("removing user 0 moves the counts by exactly the L1 bound g·r = 6.")
+        return correct("removing user 0 moves the counts by exactly the L1 bound g·q = 6.")
     return wrong(f"removing user 0 moves the counts by {change:g} in L1, not 6.",
                  "after truncation a user keeps at most 2 shops and 3 rows in each: give user 0 enough of both.")
