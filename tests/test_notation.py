@@ -1,7 +1,7 @@
 """The book's one notation (chapter *Notation*), checked in the chapter sources.
 
 * the retired spellings of a concept do not come back in the maths of any
-  chapter (A(k), LS_k(f, x), GS_k(f), Δf, X_{m+s} ...);
+  chapter (A(k), LS_k(f, x), GS_k(f), Δf, X_{m+s}, F(x) for a mechanism ...);
 * the chapter *Sensitivity of transformations* writes the book's letters
   (t, κ, μ, q, g, φ, ψ), not the guide's it checks (d, c, m, T, S, M, r ...),
   outside its *Notes on the source* box, which translates them -- and its
@@ -50,6 +50,7 @@ RETIRED = {
     r"\\Delta f": "GS_f",
     r"X_\{|X_[a-z]": "x_{(i)}, the order statistics from 1",
     r"e\^\{-\\beta k\}": "e^{-\\beta t}",
+    r"(?<![A-Za-z\\])F\([xy]'?\)": "M(x): a mechanism is M",
 }
 
 
