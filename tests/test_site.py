@@ -484,8 +484,6 @@ def figure_problems(figures: list[dict], column: float) -> list[str]:
 
 #: Known layout problems, each an open item (strict: the test fails once it is fixed, so the entry goes).
 KNOWN_LAYOUT_PROBLEMS = {
-    ("chapters/ptr", 390): "a code line's padded string ('δ = 1/n²  ...  =') does not wrap on a phone",
-    ("chapters/smooth", 390): "a code line's padded string (\"source's bound: S = ...\") does not wrap on a phone",
     ("chapters/median_grid", 1280): "one view of a grid explorer is 8.6 in wide: its cell text is 7.7 px "
                                     "as displayed",
 }
