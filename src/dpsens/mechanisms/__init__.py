@@ -20,12 +20,15 @@ module                              holds
 :mod:`~dpsens.mechanisms.heavy_tailed`  noise ``∝ 1/(1+|z|^γ)`` for pure-ε smooth sensitivity
 :mod:`~dpsens.mechanisms.ptr`       propose-test-release
 :mod:`~dpsens.mechanisms.smooth_noise`  smooth-sensitivity noise (β, the mechanism)
-:mod:`~dpsens.mechanisms.sample_aggregate`  sample-and-aggregate
+:mod:`~dpsens.mechanisms.sample_aggregate`  sample-and-aggregate, and what its chapter measures
+                                    about it (the source's chunking, error profiles, figures)
 :mod:`~dpsens.mechanisms.checks`    argument checks, ``check_rng``, the shared ``add_noise``
 ==================================  ==========================================================
 
-Every public name is re-exported here, so ``dpsens.mechanisms.laplace_mechanism``
-and ``from dpsens.mechanisms import ptr_threshold`` work as before.
+Every mechanism and check is re-exported here, so ``dpsens.mechanisms.laplace_mechanism``
+and ``from dpsens.mechanisms import ptr_threshold`` work as before; the
+chapter *Sample and aggregate* uses the rest of its module as
+``from dpsens.mechanisms import sample_aggregate as saa``.
 
 Summary of the privacy guarantees (one record added or removed, or replaced,
 according to the ``neighbors`` argument of the sensitivity functions):
