@@ -32,7 +32,7 @@ def test_count_matches_the_definition():
         assert bruteforce_local_sensitivity(x, "count", ds.Domain([1, 2, 5]), k, "bounded") == 0
 
 
-def test_neighbours_are_those_of_enumerate_neighbors():
+def test_neighbors_are_those_of_enumerate_neighbors():
     for universe in (ds.Pool([1, 2, 2, 5, 9, 9]), ds.Domain([0, 3, 4])):
         x = [2, 5, 9] if isinstance(universe, ds.Pool) else [0, 3, 3]
         for k in (1, 2):

@@ -257,7 +257,7 @@ def test_style_and_laplace_figure():
 
 
 # ---------------------------------------------------------------- exercises of the neighbours chapter
-def test_neighbour_checkers():
+def test_neighbor_checkers():
     ex = ds.exercises
     assert ex.check_neighbor_count(...).status == "not yet"
     assert ex.check_neighbor_count(5).correct

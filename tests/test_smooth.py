@@ -113,7 +113,7 @@ def brute_A(x, name, t_max, lower, upper, relation):
 
 
 @pytest.mark.parametrize("relation", ["bounded", "unbounded"])
-def test_A_matches_brute_force_over_the_neighbour_graph(relation):
+def test_A_matches_brute_force_over_the_neighbor_graph(relation):
     rng = np.random.default_rng(11 if relation == "bounded" else 12)
     names = ["mean", "sum", "count"] + QUANTILES
     checked = 0
@@ -607,7 +607,7 @@ def test_var_std_bound_at_distance_zero_is_the_exact_local_sensitivity(relation)
 
 
 @pytest.mark.parametrize("relation", ["bounded", "unbounded"])
-def test_var_std_bound_is_above_the_neighbour_graph_search(relation):
+def test_var_std_bound_is_above_the_neighbor_graph_search(relation):
     """B(t) >= A(t) found by the breadth-first search over integer datasets (a lower bound on the true A),
     and the smooth bound >= max_t e^{-beta t} A(t) over the distances searched."""
     from dpsens.smooth._variance import VarBound
@@ -628,7 +628,7 @@ def test_var_std_bound_is_above_the_neighbour_graph_search(relation):
 
 
 @pytest.mark.parametrize("relation", ["bounded", "unbounded"])
-def test_var_std_bound_is_smooth_over_neighbours(relation):
+def test_var_std_bound_is_smooth_over_neighbors(relation):
     """Admissibility, checked directly: B_x(t) <= B_x'(t + 1) for a neighbour x' (one record replaced, or
     added, or removed), hence S(x) <= e^beta S(x')."""
     from dpsens.smooth._variance import VarBound

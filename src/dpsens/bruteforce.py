@@ -137,7 +137,7 @@ def _distinct_lower(size: int, k: int, max_count: int) -> int:
     return max(1, comb(distinct, k))                       # k distinct ones, or at least one choice
 
 
-def _neighbour_bounds(universe, n: int, k: int, neighbors: str) -> tuple[int, int]:
+def _neighbor_bounds(universe, n: int, k: int, neighbors: str) -> tuple[int, int]:
     """Lower and upper bounds on the neighbours of any release of size n (no release needed).
 
     A release of ``n`` records whose values occur at most ``c`` times each has
@@ -204,7 +204,7 @@ def _count_global(universe, n: int, k: int, neighbors: str, n_releases: int, max
     below (less than half) it runs; in between the releases are counted one
     by one (with a progress bar if that takes more than a second).
     """
-    low, high = (n_releases * b for b in _neighbour_bounds(universe, n, k, neighbors))
+    low, high = (n_releases * b for b in _neighbor_bounds(universe, n, k, neighbors))
     _refuse(low, max_neighbors, f"{n_releases:,} releases, at least {low // n_releases:,} neighbours each",
             prefix="at least")
     if high <= max_neighbors:
