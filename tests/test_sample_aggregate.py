@@ -186,3 +186,38 @@ def test_old_module_forwards_every_name_with_a_warning():
         from dpsens.aggregate import source_chunks
     # by hand: ceil(100/7) = 15 rows per chunk, so six chunks of 15 and one of 10
     assert [len(c) for c in source_chunks(np.arange(100.0), 7)] == [15] * 6 + [10]
+
+
+def test_source_chunk_means_are_the_means_of_the_source_chunks():
+    x = np.random.default_rng(4).integers(17, 91, size=3257).astype(float)
+    for k in (1, 10, 600, 999, 3257):
+        want = np.clip([c.mean() for c in saa.source_chunks(x, k)], 20, 80)
+        np.testing.assert_allclose(saa.source_chunk_means(x, k, 20, 80), want, rtol=1e-12)
+    # clipping: chunks of one record each, every mean is the record itself, clipped to [20, 80]
+    np.testing.assert_array_equal(saa.source_chunk_means(x, len(x), 20, 80), np.clip(x, 20, 80))
+
+
+def test_source_plot_results_ignores_k_and_draws_like_the_source():
+    x = np.random.default_rng(6).integers(17, 91, size=1200).astype(float)
+    calls = [saa.source_plot_results(x, k, 1.0, np.random.default_rng(93), 20.0, 80.0) for k in (10, 1000, 6000)]
+    assert all(np.array_equal(c[i], calls[0][i]) for c in calls for i in (0, 1))   # the same lists, whatever k
+    saa_list, gs_list = calls[0]
+    assert saa_list.shape == gs_list.shape == (999,)
+    # the source's functions written out with explicit chunks, the same seeded draws in the same order
+    g = np.random.default_rng(93)
+    truth = x.mean()
+    want_saa = [abs(truth - (np.clip([c.mean() for c in saa.source_chunks(x, m)], 20, 80).mean()
+                             + g.laplace(0.0, 60 / m / 1.0))) / truth * 100 for m in range(1, 1000)]
+    want_gs = [abs(truth - (np.minimum(x, u).sum() + g.laplace(0.0, u / 0.5)) / (len(x) + g.laplace(0.0, 2.0)))
+               / truth * 100 for u in range(1, 1000)]
+    np.testing.assert_allclose(saa_list, want_saa, rtol=1e-9)
+    np.testing.assert_allclose(gs_list, want_gs, rtol=1e-9)
+    # the public one-release functions draw the same numbers
+    g1, g2 = np.random.default_rng(1), np.random.default_rng(1)
+    assert saa.source_saa_avg_age(x, 7, 1.0, g1, 20, 80) == pytest.approx(
+        np.clip([c.mean() for c in saa.source_chunks(x, 7)], 20, 80).mean() + g2.laplace(0.0, 60 / 7))
+    assert saa.source_gs_avg(x, 50, 1.0, g1) == pytest.approx(
+        (np.minimum(x, 50).sum() + g2.laplace(0.0, 100.0)) / (len(x) + g2.laplace(0.0, 2.0)))
+    assert saa.pct_error(50.0, np.array([45.0, 55.0])).tolist() == [10.0, 10.0]
+    with pytest.raises(ValueError, match="999"):
+        saa.source_plot_results(x[:500], 10, 1.0, np.random.default_rng(0), 20, 80)

@@ -25,7 +25,8 @@ from ..queries import check_query
 from .checks import check_rng
 
 __all__ = ["chunk_answers", "split_reduce", "sample_and_aggregate", "VECTORISED",
-           "source_chunks", "partition_aggregates", "saa_error_profile", "bootstrap_multiplicity",
+           "source_chunks", "pct_error", "source_chunk_means", "source_saa_avg_age", "source_gs_avg",
+           "source_plot_results", "partition_aggregates", "saa_error_profile", "bootstrap_multiplicity",
            "positional_median_counterexample", "plot_saa_tradeoff", "plot_saa_explorer",
            "plot_error_comparison", "plot_pct_histograms"]
 
@@ -195,6 +196,115 @@ def source_chunks(x, k) -> list[np.ndarray]:
     k = as_int(k, "k", minimum=1, maximum=len(x))
     size = math.ceil(len(x) / k)
     return [x[i:i + size] for i in range(0, len(x), size)]
+
+
+def pct_error(true, released):
+    """The source's error measure: ``|true − released| / true``, in percent.
+
+    Chapter: *Sample and aggregate* (the histograms of percentage errors).
+
+    Examples
+    --------
+    >>> float(pct_error(40.0, 41.0))
+    2.5
+    """
+    return np.abs(true - released) / true * 100.0
+
+
+def _source_means(prefix: np.ndarray, n: int, k: int, lower: float, upper: float) -> np.ndarray:
+    """Clipped means of the source's chunks of ``ceil(n/k)`` consecutive rows, from the prefix sums."""
+    size = math.ceil(n / k)
+    starts = np.arange(0, n, size)
+    ends = np.minimum(starts + size, n)
+    return np.clip((prefix[ends] - prefix[starts]) / (ends - starts), lower, upper)
+
+
+def _prefix(x: np.ndarray) -> np.ndarray:
+    return np.concatenate(([0.0], np.cumsum(x)))
+
+
+def _saa_avg_age(prefix, n, k, epsilon, rng, lower, upper) -> float:
+    return _source_means(prefix, n, k, lower, upper).mean() + rng.laplace(0.0, (upper - lower) / k / epsilon)
+
+
+def _gs_avg(x, u, epsilon, rng) -> float:
+    clipped = np.minimum(x, u)
+    noisy_sum = clipped.sum() + rng.laplace(0.0, u / (0.5 * epsilon))
+    noisy_count = len(x) + rng.laplace(0.0, 1 / (0.5 * epsilon))
+    return noisy_sum / noisy_count
+
+
+def source_chunk_means(x, k, lower, upper) -> np.ndarray:
+    """The clipped means of the chunks of :func:`source_chunks`, computed from prefix sums (no Python loop).
+
+    Chapter: *Sample and aggregate* (the notes on the source's histograms).
+    """
+    x = as_data(x)
+    k = as_int(k, "k", minimum=1, maximum=len(x))
+    lower, upper = as_bounds(lower, upper)
+    return _source_means(_prefix(x), len(x), k, lower, upper)
+
+
+def source_saa_avg_age(x, k, epsilon, rng, lower, upper) -> float:
+    """The source's ``saa_avg_age``: the mean of its clipped chunk means, plus noise calibrated to ``k`` chunks.
+
+    Chapter: *Sample and aggregate* (the notes on the source's histograms).
+
+    ``Lap((upper − lower)/k/ε)``: calibrated to the ``k`` asked for, not to
+    the number of chunks :func:`source_chunks` actually makes.
+    """
+    x = as_data(x)
+    k = as_int(k, "k", minimum=1, maximum=len(x))
+    lower, upper = as_bounds(lower, upper)
+    return float(_saa_avg_age(_prefix(x), len(x), k, as_positive(epsilon, "epsilon"), check_rng(rng), lower, upper))
+
+
+def source_gs_avg(x, u, epsilon, rng) -> float:
+    """The source's ``gs_avg``: the data clipped above at ``u``, a noisy sum over a noisy count (``ε/2`` each).
+
+    Chapter: *Sample and aggregate* (the notes on the source's histograms).
+    """
+    x = as_data(x)
+    return float(_gs_avg(x, as_positive(u, "u"), as_positive(epsilon, "epsilon"), check_rng(rng)))
+
+
+def source_plot_results(x, k, epsilon, rng, lower, upper) -> tuple[np.ndarray, np.ndarray]:
+    """The two lists of percentage errors that the source's ``plot_results(k)`` draws -- whatever ``k`` is.
+
+    Chapter: *Sample and aggregate* (the notes on the source's histograms).
+
+    The source computes ``[pct_error(mean, saa_avg_age(k, ε)) for k in
+    range(1, 1000)]`` and ``[pct_error(mean, gs_avg(df, u, ε)) for u in
+    range(1, 1000)]``: the loop variable ``k`` hides the argument, and ``u``
+    sweeps the clipping bound.  Reproduced with the same draws in the same
+    order (all of :func:`source_saa_avg_age` first, then all of
+    :func:`source_gs_avg`), the chunk means from prefix sums.
+
+    Parameters
+    ----------
+    x : array_like
+    k : int
+        Ignored, as in the source.
+    epsilon : float
+    rng : numpy.random.Generator
+    lower, upper : float
+        Clipping bounds of the chunk means (the source's 20 and 80).
+
+    Returns
+    -------
+    (saa, gs) : two numpy arrays of 999 percentage errors
+    """
+    x = as_data(x)
+    as_int(k, "k", minimum=1)
+    lower, upper = as_bounds(lower, upper)
+    epsilon = as_positive(epsilon, "epsilon")
+    rng = check_rng(rng)
+    if len(x) < 999:
+        raise ValueError(f"x must hold at least 999 records (the source sweeps k up to 999), got {len(x)}")
+    prefix, truth = _prefix(x), x.mean()
+    saa = [pct_error(truth, _saa_avg_age(prefix, len(x), m, epsilon, rng, lower, upper)) for m in range(1, 1000)]
+    gs = [pct_error(truth, _gs_avg(x, u, epsilon, rng)) for u in range(1, 1000)]
+    return np.array(saa), np.array(gs)
 
 
 def partition_aggregates(x, func, n_chunks, lower, upper, rng, n_partitions: int = 40) -> np.ndarray:
