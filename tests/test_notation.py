@@ -108,7 +108,7 @@ def test_figures_label_distance_t_chunks_m_and_the_proposed_bound():
     fig2 = sp.plot_ptr_tradeoff([0.1, 1.0], {"d": [0, 5]}, 1.0, 3.0, title="x")
     assert all("Δ̂" in ax.get_xlabel() for ax in fig2.axes)
     prof = saa.saa_error_profile(np.arange(20.0, 80.0), "mean", [2, 4], 20.0, 80.0, 1.0,
-                                np.random.default_rng(0), n_partitions=2)
+                                 np.random.default_rng(0), n_partitions=2)
     fig3 = saa.plot_saa_tradeoff({"mean": prof}, 1.0)
     assert "chunks m" in fig3.axes[0].get_xlabel()
     fig4 = ds.dp_plots.plot_group_log_ratios(0.0, 1.0, 1.0, (1, 2))
