@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import dpsens as ds
+from dpsens import bruteforce as bf
 from dpsens.bruteforce import (bruteforce_global_sensitivity, bruteforce_local_sensitivity,
                                iter_neighbors)
 
@@ -32,7 +33,7 @@ def test_count_matches_the_definition():
         assert bruteforce_local_sensitivity(x, "count", ds.Domain([1, 2, 5]), k, "bounded") == 0
 
 
-def test_neighbours_are_those_of_enumerate_neighbors():
+def test_neighbors_are_those_of_enumerate_neighbors():
     for universe in (ds.Pool([1, 2, 2, 5, 9, 9]), ds.Domain([0, 3, 4])):
         x = [2, 5, 9] if isinstance(universe, ds.Pool) else [0, 3, 3]
         for k in (1, 2):
@@ -138,3 +139,38 @@ def test_bad_input():
         bruteforce_global_sensitivity("mean", GRID, 3, neighbors="replace")
     with pytest.raises(ValueError, match="n must be"):
         bruteforce_global_sensitivity("mean", GRID, 6)
+
+
+def _count_source_loops(n_values, n, k, relation):
+    """Evaluations of the source's loops, counted by running them (positions of ``values * n``)."""
+    from itertools import combinations
+
+    positions = range(n_values * n)
+    count = 0
+    if relation == "unbounded":
+        for x in combinations(positions, n):
+            count += 1                                                  # f(x)
+            count += sum(1 for _ in combinations(x, n - k))             # f of each removal
+            rest = [p for p in positions if p not in x]
+            count += sum(1 for _ in combinations(rest, k))              # f of each addition
+        return count
+    for kept in combinations(positions, n - k):
+        rest = [p for p in positions if p not in kept]
+        group = list(combinations(rest, k))
+        count += 2 * sum(1 for _ in combinations(group, 2))             # both values of each pair
+    return count
+
+
+@pytest.mark.parametrize("relation", ["unbounded", "bounded"])
+def test_source_evaluations_count_what_the_source_loops_do(relation):
+    for n_values, n, k in [(2, 2, 1), (3, 2, 2), (2, 3, 1), (3, 3, 2), (2, 4, 3), (4, 2, 1)]:
+        assert bf.source_evaluations(n_values, n, k, relation) == _count_source_loops(n_values, n, k, relation)
+    # the chapter's case, 20 values and n = 6 (C(120, 6) = 3,652,745,460 release tuples)
+    assert bf.source_evaluations(20, 6, 1, "unbounded") == 3_652_745_460 * (1 + 6 + 114)
+
+
+def test_source_evaluations_bad_input_names_the_argument():
+    with pytest.raises(ValueError, match="k"):
+        bf.source_evaluations(20, 6, 7)
+    with pytest.raises(ValueError, match="neighbors"):
+        bf.source_evaluations(20, 6, 1, "replace")

@@ -21,11 +21,11 @@ from dpsens import dp  # noqa: E402
 from dpsens import exercises as EX  # noqa: E402
 
 
-@pytest.mark.parametrize("value, neighbour, scale", [(100.0, 101.0, 1.0), (0.0, -3.0, 2.0), (5.0, 5.0, 0.5)])
-def test_log_ratio_is_the_log_of_scipys_densities(value, neighbour, scale):
+@pytest.mark.parametrize("value, neighbor, scale", [(100.0, 101.0, 1.0), (0.0, -3.0, 2.0), (5.0, 5.0, 0.5)])
+def test_log_ratio_is_the_log_of_scipys_densities(value, neighbor, scale):
     z = np.linspace(-20, 120, 2001)
-    want = stats.laplace.logpdf(z, value, scale) - stats.laplace.logpdf(z, neighbour, scale)
-    np.testing.assert_allclose(dp.laplace_log_ratio(z, value, neighbour, scale), want, atol=1e-12)
+    want = stats.laplace.logpdf(z, value, scale) - stats.laplace.logpdf(z, neighbor, scale)
+    np.testing.assert_allclose(dp.laplace_log_ratio(z, value, neighbor, scale), want, atol=1e-12)
 
 
 @pytest.mark.parametrize("d, scale", [(1.0, 1.0), (3.0, 2.0), (0.25, 4.0)])
@@ -108,7 +108,7 @@ def test_empirical_log_ratios_stay_near_epsilon():
 @pytest.mark.parametrize("call, match", [
     (lambda: dp.laplace_log_ratio(0.0, 0.0, 1.0, 0.0), "scale"),
     (lambda: dp.laplace_log_ratio(0.0, "a", 1.0, 1.0), "value"),
-    (lambda: dp.laplace_log_ratio(0.0, 0.0, float("nan"), 1.0), "neighbour_value"),
+    (lambda: dp.laplace_log_ratio(0.0, 0.0, float("nan"), 1.0), "neighbor_value"),
     (lambda: dp.privacy_loss_samples(0.0, 1.0, 1.0, 42, 10), "Generator"),
     (lambda: dp.privacy_loss_samples(0.0, 1.0, 1.0, np.random.default_rng(0), 0), "size"),
     (lambda: dp.rounded_laplace_pmf(0.0, 1.0, 5, 2), "upper"),
@@ -148,3 +148,27 @@ def test_exercise_answers_from_the_chapter():
     assert EX.check_dp_expected_loss(1.0).status == "wrong"
     rng = np.random.default_rng(2026)                                 # the simulation route passes too
     assert EX.check_dp_expected_loss(dp.privacy_loss_samples(0.0, 1.0, 1.0, rng, 1_000_000).mean()).correct
+
+
+def test_old_keywords_still_work_with_a_warning():
+    """``neighbour_value=`` / ``neighbour_outputs=`` (the spelling before the package's one ``neighbor``)."""
+    cases = [
+        (dp.laplace_log_ratio, (1.5, 1.0), {"scale": 1.0}, "neighbour_value", 3.0),
+        (dp.privacy_loss_cdf, (0.0, 1.0), {"scale": 1.0}, "neighbour_value", 3.0),
+        (dp.expected_privacy_loss, (1.0,), {"scale": 2.0}, "neighbour_value", 3.0),
+    ]
+    for func, args, kwargs, old, v in cases:
+        new = old.replace("neighbour", "neighbor")
+        with pytest.warns(DeprecationWarning, match=f"{func.__name__}\\(\\): the keyword {old}= was renamed to {new}="):
+            got = func(*args, **kwargs, **{old: v})
+        assert got == func(*args, **kwargs, **{new: v})
+    # by hand: f(x) = 1, f(x') = 3, b = 1; at z = 1.5 the loss is (|1.5 - 3| - |1.5 - 1|)/1 = 1
+    with pytest.warns(DeprecationWarning):
+        assert dp.laplace_log_ratio(1.5, 1.0, neighbour_value=3.0, scale=1.0) == 1.0
+    with pytest.warns(DeprecationWarning):
+        s = dp.privacy_loss_samples(0.0, scale=1.0, rng=np.random.default_rng(1), size=5, neighbour_value=1.0)
+    assert np.array_equal(s, dp.privacy_loss_samples(0.0, 1.0, 1.0, np.random.default_rng(1), 5))
+    out = np.random.default_rng(2).laplace(0, 1, 5000)
+    with pytest.warns(DeprecationWarning, match="neighbour_outputs= was renamed to neighbor_outputs="):
+        r = dp.empirical_log_ratios(out, neighbour_outputs=out + 1, edges=[-1, 0, 1, 2], min_count=10)
+    np.testing.assert_array_equal(r, dp.empirical_log_ratios(out, out + 1, [-1, 0, 1, 2], min_count=10))

@@ -202,6 +202,50 @@ def test_releases_of_pool_and_domain():
         ds.count_releases(ds.Pool([1, 2]), 3)
 
 
+def _hand_written_random_neighbors(x, rng, relation, count, lo, hi):
+    """The loop the PTR and smooth chapters used before the package had random_neighbors."""
+    out = []
+    for _ in range(count):
+        if relation == "bounded":
+            y = x.copy()
+            y[rng.integers(len(x))] = rng.integers(lo, hi + 1)
+        elif rng.random() < 0.5:
+            y = np.delete(x, rng.integers(len(x)))
+        else:
+            y = np.append(x, rng.integers(lo, hi + 1))
+        out.append(y.astype(float))
+    return out
+
+
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+def test_random_neighbors_are_the_chapters_loop_and_real_neighbors(relation):
+    domain = ds.Domain(range(101))
+    for seed in range(5):
+        x = np.random.default_rng(seed).integers(0, 101, size=7).astype(float)
+        got = nb_mod.random_neighbors(x, domain, 40, relation, np.random.default_rng(100 + seed))
+        want = _hand_written_random_neighbors(x, np.random.default_rng(100 + seed), relation, 40, 0, 100)
+        assert len(got) == 40 and all(np.array_equal(g, w) for g, w in zip(got, want))
+        listed = set(ds.enumerate_neighbors(x, domain, 1, relation))
+        assert all(tuple(sorted(y)) in listed or tuple(sorted(y)) == tuple(sorted(x)) for y in got)
+    if relation == "unbounded":           # both kinds of step occur, each about half the time
+        sizes = [len(y) for y in nb_mod.random_neighbors(x, domain, 2000, relation, np.random.default_rng(7))]
+        assert set(sizes) == {6, 8} and 900 < sizes.count(6) < 1100
+
+
+def test_random_neighbors_refuse_bad_input():
+    rng = np.random.default_rng(0)
+    with pytest.raises(TypeError, match="Domain"):
+        nb_mod.random_neighbors([1, 2], ds.Pool([1, 2, 3]), 1, "bounded", rng)
+    with pytest.raises(ValueError, match="x"):
+        nb_mod.random_neighbors([1, 7], ds.Domain([1, 2]), 1, "bounded", rng)
+    with pytest.raises(ValueError, match="two records"):
+        nb_mod.random_neighbors([1], ds.Domain([1, 2]), 1, "unbounded", rng)
+    with pytest.raises(ValueError, match="count"):
+        nb_mod.random_neighbors([1, 2], ds.Domain([1, 2]), 0, "unbounded", rng)
+    with pytest.raises(TypeError, match="Generator"):
+        nb_mod.random_neighbors([1, 2], ds.Domain([1, 2]), 1, "unbounded", 42)
+
+
 def test_format_multiset():
     assert ds.neighbors.format_multiset((2.0, 1.0, 2.5)) == "[1, 2, 2.5]"
 
@@ -257,7 +301,7 @@ def test_style_and_laplace_figure():
 
 
 # ---------------------------------------------------------------- exercises of the neighbours chapter
-def test_neighbour_checkers():
+def test_neighbor_checkers():
     ex = ds.exercises
     assert ex.check_neighbor_count(...).status == "not yet"
     assert ex.check_neighbor_count(5).correct

@@ -25,7 +25,7 @@ def _props(records, K):
     return np.bincount(records, minlength=K) / len(records)
 
 
-def _neighbours(counts, relation):
+def _neighbor_datasets(counts, relation):
     """Every neighbouring record array (labels 0..K-1 fixed)."""
     rec = _records(counts)
     K = len(counts)
@@ -47,7 +47,7 @@ def _neighbours(counts, relation):
 def _brute_changes(counts, relation):
     K = len(counts)
     p = _props(_records(counts), K)
-    diffs = np.array([np.abs(_props(y, K) - p) for y in _neighbours(counts, relation) if len(y) > 0])
+    diffs = np.array([np.abs(_props(y, K) - p) for y in _neighbor_datasets(counts, relation) if len(y) > 0])
     return diffs.max(axis=0), diffs.sum(axis=1).max()
 
 
@@ -84,7 +84,7 @@ def test_source_formula_is_the_removal_local_sensitivity_when_all_labels_present
         assert math.isclose(P.source_proportion_sensitivity(counts), per_label.max(), abs_tol=1e-15)
 
 
-def test_source_sensitivity_is_local_it_changes_between_neighbours():
+def test_source_sensitivity_is_local_it_changes_between_neighbors():
     dx = P.source_proportion_sensitivity([1, 500, 499])
     dxp = P.source_proportion_sensitivity([0, 500, 499])  # the singleton's record removed
     assert dx == pytest.approx(1 / 1000)

@@ -113,7 +113,7 @@ def brute_A(x, name, t_max, lower, upper, relation):
 
 
 @pytest.mark.parametrize("relation", ["bounded", "unbounded"])
-def test_A_matches_brute_force_over_the_neighbour_graph(relation):
+def test_A_matches_brute_force_over_the_neighbor_graph(relation):
     rng = np.random.default_rng(11 if relation == "bounded" else 12)
     names = ["mean", "sum", "count"] + QUANTILES
     checked = 0
@@ -595,7 +595,7 @@ def _ls_var_std_definition(y, lo, up, relation, name):
 def test_var_std_bound_at_distance_zero_is_the_exact_local_sensitivity(relation):
     """B(0) is the exact local sensitivity on the continuous interval: against the definition on a fine grid
     (the grid misses the interior optimum of a decrease by at most O(spacing^2))."""
-    from dpsens._smooth_var import VarBound
+    from dpsens.smooth._variance import VarBound
     rng = np.random.default_rng(31)
     for trial in range(30):
         n = int(rng.integers(1, 9))
@@ -607,10 +607,10 @@ def test_var_std_bound_at_distance_zero_is_the_exact_local_sensitivity(relation)
 
 
 @pytest.mark.parametrize("relation", ["bounded", "unbounded"])
-def test_var_std_bound_is_above_the_neighbour_graph_search(relation):
+def test_var_std_bound_is_above_the_neighbor_graph_search(relation):
     """B(t) >= A(t) found by the breadth-first search over integer datasets (a lower bound on the true A),
     and the smooth bound >= max_t e^{-beta t} A(t) over the distances searched."""
-    from dpsens._smooth_var import VarBound
+    from dpsens.smooth._variance import VarBound
     rng = np.random.default_rng(32)
     for trial in range(25):
         n = int(rng.integers(1, 5))
@@ -628,10 +628,10 @@ def test_var_std_bound_is_above_the_neighbour_graph_search(relation):
 
 
 @pytest.mark.parametrize("relation", ["bounded", "unbounded"])
-def test_var_std_bound_is_smooth_over_neighbours(relation):
+def test_var_std_bound_is_smooth_over_neighbors(relation):
     """Admissibility, checked directly: B_x(t) <= B_x'(t + 1) for a neighbour x' (one record replaced, or
     added, or removed), hence S(x) <= e^beta S(x')."""
-    from dpsens._smooth_var import VarBound
+    from dpsens.smooth._variance import VarBound
     rng = np.random.default_rng(33)
     for trial in range(60):
         n = int(rng.integers(2, 30))

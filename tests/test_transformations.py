@@ -62,7 +62,7 @@ def test_flat_map_keeps_at_most_m_rows_and_removal_of_each_row_costs_min_len_m()
         assert changed == min(len([g for g in films.genres[i].split("|") if g]), 3)
 
 
-def test_flat_map_bound_over_random_neighbours_and_reached():
+def test_flat_map_bound_over_random_neighbors_and_reached():
     rng = np.random.default_rng(1)
     for m in (1, 2, 3):
         pairs = ((x, T.row_neighbor(x, rng, lambda g: T.films_table(g, 1).iloc[0].to_dict()))
@@ -85,7 +85,7 @@ def test_public_join_stability_is_max_multiplicity_exhaustively():
     assert changes == [1, 2, 1, 1, 0]
 
 
-def test_public_join_random_neighbours():
+def test_public_join_random_neighbors():
     rng = np.random.default_rng(3)
     states = T.states_table()
     pairs = ((x, T.row_neighbor(x, rng, lambda g: T.people_table(g, 1).iloc[0].to_dict()))
@@ -118,10 +118,10 @@ def test_truncation_stabilities_exhaustive_single_row_changes():
     worst = {"drop_excess": 0, "drop_non_unique": 0}
     for _ in range(30):
         df = pd.DataFrame({"id": rng.integers(0, 3, 7), "v": rng.integers(0, 4, 7)})
-        neighbours = [df.drop(index=i) for i in df.index]
-        neighbours += [pd.concat([df, pd.DataFrame([{"id": i, "v": v}])], ignore_index=True)
-                       for i, v in itertools.product(range(3), range(5))]
-        for y in neighbours:
+        neighbor_tables = [df.drop(index=i) for i in df.index]
+        neighbor_tables += [pd.concat([df, pd.DataFrame([{"id": i, "v": v}])], ignore_index=True)
+                             for i, v in itertools.product(range(3), range(5))]
+        for y in neighbor_tables:
             worst["drop_excess"] = max(worst["drop_excess"], T.symmetric_distance(
                 T.truncate_rows_per_id(df, "id", 2), T.truncate_rows_per_id(y, "id", 2)))
             worst["drop_non_unique"] = max(worst["drop_non_unique"], T.symmetric_distance(

@@ -18,6 +18,8 @@ the refusal is immediate and gives the estimate.  With ``progress=True``,
 runs (and counts) that take more than about a second show a progress bar; the
 default is no bar, so that what a cell prints never depends on how busy the
 machine is (the book's checked outputs must not change with the load).
+:func:`source_evaluations` counts what the source notebook's own enumeration
+would cost.
 """
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ from .neighbors import (Pool, check_release, check_universe, count_neighbors, co
 from .queries import check_query, evaluate_safely
 
 __all__ = ["bruteforce_local_sensitivity", "bruteforce_global_sensitivity", "iter_neighbors",
-           "MAX_NEIGHBORS"]
+           "MAX_NEIGHBORS", "source_evaluations"]
 
 #: Default limit on the number of neighbours the oracle evaluates (about a
 #: minute of work); pass ``max_neighbors=`` to raise it.
@@ -137,7 +139,7 @@ def _distinct_lower(size: int, k: int, max_count: int) -> int:
     return max(1, comb(distinct, k))                       # k distinct ones, or at least one choice
 
 
-def _neighbour_bounds(universe, n: int, k: int, neighbors: str) -> tuple[int, int]:
+def _neighbor_bounds(universe, n: int, k: int, neighbors: str) -> tuple[int, int]:
     """Lower and upper bounds on the neighbours of any release of size n (no release needed).
 
     A release of ``n`` records whose values occur at most ``c`` times each has
@@ -204,7 +206,7 @@ def _count_global(universe, n: int, k: int, neighbors: str, n_releases: int, max
     below (less than half) it runs; in between the releases are counted one
     by one (with a progress bar if that takes more than a second).
     """
-    low, high = (n_releases * b for b in _neighbour_bounds(universe, n, k, neighbors))
+    low, high = (n_releases * b for b in _neighbor_bounds(universe, n, k, neighbors))
     _refuse(low, max_neighbors, f"{n_releases:,} releases, at least {low // n_releases:,} neighbours each",
             prefix="at least")
     if high <= max_neighbors:
@@ -262,3 +264,48 @@ def bruteforce_global_sensitivity(query, universe, n: int, k: int = 1, neighbors
         for y in iter_neighbors(x, universe, k, neighbors):
             largest = max(largest, abs(_value(f, y) - fx))
     return check_result(largest, "the sensitivity (the largest change of the query)")
+
+
+def source_evaluations(n_values: int, n: int, k: int = 1, neighbors: str = "unbounded") -> int:
+    """Query evaluations, per query, of the source notebook's enumeration for ``n_values`` values and size ``n``.
+
+    Chapter: *Global sensitivity from scratch* (the notes on the source:
+    what its enumeration would cost).
+
+    The source has no domains: it repeats every value ``n`` times and lists
+    releases with ``itertools.combinations`` on that list of
+    ``N = n_values · n`` entries, so it walks through *position* choices and
+    meets each multiset many times.  Unbounded: each of the ``C(N, n)``
+    releases is evaluated once, and so is each of its ``C(n, n - k)``
+    removals and each of its ``C(N - n, k)`` additions (the positions it does
+    not hold).  Bounded: releases are grouped by their ``n - k`` kept
+    positions; a group holds the ``C(N - (n - k), k)`` completions, and each
+    pair of two members is compared, two evaluations per pair.  A lower bound
+    on the work, since the loops only add to it.
+
+    Parameters
+    ----------
+    n_values : int
+        Number of possible values (``>= 1``).
+    n : int
+        Size of the releases (``>= 1``).
+    k : int
+        Group size, ``1 <= k <= n``.
+    neighbors : {"unbounded", "bounded"}
+
+    Examples
+    --------
+    >>> source_evaluations(2, 2, 1, "unbounded")    # N = 4: 6 releases x (1 + 2 removals + 2 additions)
+    30
+    >>> source_evaluations(2, 2, 1, "bounded")      # 4 kept positions x 3 completions: 3 pairs, 2 each
+    24
+    """
+    n_values = as_int(n_values, "n_values", 1)
+    n = as_int(n, "n", 1)
+    k = as_int(k, "k", 1, n)
+    neighbors = check_relation(neighbors)
+    size = n_values * n                                   # the list values * n
+    if neighbors == "unbounded":
+        return comb(size, n) * (1 + comb(n, n - k) + comb(size - n, k))
+    group = comb(size - (n - k), k)                       # completions of one kept (n - k)-tuple
+    return comb(size, n - k) * group * (group - 1)        # two evaluations per pair inside a group

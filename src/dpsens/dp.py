@@ -2,7 +2,7 @@
 
 Chapter: *Differential privacy in one chapter* (part "Foundations").  The
 functions compute, for the Laplace mechanism on a pair of datasets whose
-answers are ``value`` and ``neighbour_value``, what the definitions of that
+answers are ``value`` and ``neighbor_value``, what the definitions of that
 chapter talk about: the log-ratio of the two output densities (the privacy
 loss at an output), its distribution when the output is drawn from the
 mechanism, the exact distribution of a rounded and clamped release (a
@@ -19,6 +19,7 @@ import math
 import numpy as np
 
 from ._validate import as_int, as_positive, as_probability
+from .deprecation import renamed_keyword
 from .mechanisms import check_rng
 
 __all__ = [
@@ -37,13 +38,14 @@ def _as_real(value, name: str) -> float:
     return value
 
 
-def laplace_log_ratio(z, value, neighbour_value, scale):
+@renamed_keyword("neighbour_value", "neighbor_value")
+def laplace_log_ratio(z, value, neighbor_value, scale):
     """The privacy loss at output ``z``: ``ln p(z) / p'(z)`` for two Laplace mechanisms.
 
     Chapter: *Differential privacy in one chapter*.
 
     ``p`` is the density of ``value + Lap(b)`` (the release on ``x``) and
-    ``p'`` that of ``neighbour_value + Lap(b)`` (on the neighbour ``x'``), so
+    ``p'`` that of ``neighbor_value + Lap(b)`` (on the neighbour ``x'``), so
     the log-ratio is ``(|z - f(x')| - |z - f(x)|) / b``; by the triangle
     inequality it lies in ``[-d/b, d/b]`` with ``d = |f(x) - f(x')|``.
 
@@ -51,7 +53,7 @@ def laplace_log_ratio(z, value, neighbour_value, scale):
     ----------
     z : float or array_like
         Output(s) of the mechanism.
-    value, neighbour_value : float
+    value, neighbor_value : float
         The exact answers ``f(x)`` and ``f(x')``.
     scale : float
         The Laplace scale ``b > 0``.
@@ -67,25 +69,26 @@ def laplace_log_ratio(z, value, neighbour_value, scale):
     [1.0, 0.0, -1.0]
     """
     value = _as_real(value, "value")
-    neighbour_value = _as_real(neighbour_value, "neighbour_value")
+    neighbor_value = _as_real(neighbor_value, "neighbor_value")
     scale = as_positive(scale, "scale")
     z = np.asarray(z, dtype=float)
     # piecewise, so that the two atoms of the privacy loss are exactly ±d/b (no round-off):
     # u is how far z lies from f(x) towards f(x')
-    d = abs(neighbour_value - value)
-    u = (z - value) * (1.0 if neighbour_value >= value else -1.0)
+    d = abs(neighbor_value - value)
+    u = (z - value) * (1.0 if neighbor_value >= value else -1.0)
     out = np.where(u <= 0, d / scale, np.where(u >= d, -d / scale, (d - 2 * u) / scale)) + 0.0
     return float(out) if out.ndim == 0 else out
 
 
-def privacy_loss_samples(value, neighbour_value, scale, rng, size: int):
+@renamed_keyword("neighbour_value", "neighbor_value")
+def privacy_loss_samples(value, neighbor_value, scale, rng, size: int):
     """Draws of the privacy loss random variable ``L = ln p(Z)/p'(Z)``, ``Z = f(x) + Lap(b)``.
 
     Chapter: *Differential privacy in one chapter*.
 
     Parameters
     ----------
-    value, neighbour_value : float
+    value, neighbor_value : float
         The exact answers ``f(x)`` and ``f(x')``.
     scale : float
         The Laplace scale ``b > 0``.
@@ -104,10 +107,11 @@ def privacy_loss_samples(value, neighbour_value, scale, rng, size: int):
     rng = check_rng(rng)
     size = as_int(size, "size", minimum=1)
     outputs = value + rng.laplace(0.0, scale, size=size)
-    return laplace_log_ratio(outputs, value, neighbour_value, scale)
+    return laplace_log_ratio(outputs, value, neighbor_value, scale)
 
 
-def privacy_loss_cdf(loss, value, neighbour_value, scale):
+@renamed_keyword("neighbour_value", "neighbor_value")
+def privacy_loss_cdf(loss, value, neighbor_value, scale):
     """Exact ``P(L <= loss)`` of the Laplace mechanism's privacy loss.
 
     Chapter: *Differential privacy in one chapter*.
@@ -122,7 +126,7 @@ def privacy_loss_cdf(loss, value, neighbour_value, scale):
     ----------
     loss : float or array_like
         Point(s) at which to evaluate the distribution function.
-    value, neighbour_value : float
+    value, neighbor_value : float
         The exact answers ``f(x)`` and ``f(x')``.
     scale : float
         The Laplace scale ``b > 0``.
@@ -132,16 +136,17 @@ def privacy_loss_cdf(loss, value, neighbour_value, scale):
     float or numpy.ndarray
     """
     value = _as_real(value, "value")
-    neighbour_value = _as_real(neighbour_value, "neighbour_value")
+    neighbor_value = _as_real(neighbor_value, "neighbor_value")
     scale = as_positive(scale, "scale")
-    a = abs(value - neighbour_value) / scale
+    a = abs(value - neighbor_value) / scale
     loss = np.asarray(loss, dtype=float)
     inside = 0.5 * np.exp(-(a - np.clip(loss, -a, a)) / 2)
     out = np.where(loss >= a, 1.0, np.where(loss < -a, 0.0, inside))
     return float(out) if out.ndim == 0 else out
 
 
-def expected_privacy_loss(value, neighbour_value, scale) -> float:
+@renamed_keyword("neighbour_value", "neighbor_value")
+def expected_privacy_loss(value, neighbor_value, scale) -> float:
     """``E[L] = a + e^{-a} - 1`` with ``a = |f(x) - f(x')| / b``: the mean privacy loss.
 
     Chapter: *Differential privacy in one chapter*.
@@ -155,8 +160,8 @@ def expected_privacy_loss(value, neighbour_value, scale) -> float:
     0.367879
     """
     value = _as_real(value, "value")
-    neighbour_value = _as_real(neighbour_value, "neighbour_value")
-    a = abs(value - neighbour_value) / as_positive(scale, "scale")
+    neighbor_value = _as_real(neighbor_value, "neighbor_value")
+    a = abs(value - neighbor_value) / as_positive(scale, "scale")
     return float(a + math.expm1(-a))
 
 
@@ -256,7 +261,8 @@ def group_privacy(epsilon, k: int, delta: float = 0.0) -> tuple[float, float]:
     return k * epsilon, k * math.exp((k - 1) * epsilon) * delta
 
 
-def empirical_log_ratios(outputs, neighbour_outputs, edges, min_count: int = 1000):
+@renamed_keyword("neighbour_outputs", "neighbor_outputs")
+def empirical_log_ratios(outputs, neighbor_outputs, edges, min_count: int = 1000):
     """Estimated ``ln P(M(x) ∈ S) / P(M(x') ∈ S)`` for the intervals ``S`` between ``edges``.
 
     Chapter: *Differential privacy in one chapter* (the empirical check of
@@ -264,7 +270,7 @@ def empirical_log_ratios(outputs, neighbour_outputs, edges, min_count: int = 100
 
     Parameters
     ----------
-    outputs, neighbour_outputs : array_like
+    outputs, neighbor_outputs : array_like
         Simulated releases on ``x`` and on ``x'``.
     edges : array_like
         Increasing interval edges (at least two).
@@ -278,16 +284,16 @@ def empirical_log_ratios(outputs, neighbour_outputs, edges, min_count: int = 100
         One log-ratio per interval (NaN where left out).
     """
     outputs = np.asarray(outputs, dtype=float)
-    neighbour_outputs = np.asarray(neighbour_outputs, dtype=float)
+    neighbor_outputs = np.asarray(neighbor_outputs, dtype=float)
     edges = np.asarray(edges, dtype=float)
     if edges.ndim != 1 or edges.size < 2 or np.any(np.diff(edges) <= 0):
         raise ValueError("edges must be at least two increasing numbers")
-    if outputs.size == 0 or neighbour_outputs.size == 0:
-        raise ValueError("outputs and neighbour_outputs must not be empty")
+    if outputs.size == 0 or neighbor_outputs.size == 0:
+        raise ValueError("outputs and neighbor_outputs must not be empty")
     min_count = as_int(min_count, "min_count", minimum=1)
     c1, _ = np.histogram(outputs, edges)
-    c2, _ = np.histogram(neighbour_outputs, edges)
+    c2, _ = np.histogram(neighbor_outputs, edges)
     keep = (c1 >= min_count) & (c2 >= min_count)
     out = np.full(c1.shape, np.nan)
-    out[keep] = np.log((c1[keep] / outputs.size) / (c2[keep] / neighbour_outputs.size))
+    out[keep] = np.log((c1[keep] / outputs.size) / (c2[keep] / neighbor_outputs.size))
     return out

@@ -1,6 +1,8 @@
 """Universes and neighbouring datasets.
 
-Chapter: *Neighbouring datasets*.
+Chapter: *Neighbouring datasets*, and every chapter after it
+(:func:`random_neighbors`: the hidden checks of *Propose-test-release* and
+*Smooth sensitivity*).
 
 A dataset is a *multiset* of numbers: order does not matter, repeats do.  The
 package represents one as a sorted tuple.  Two kinds of universe say where the
@@ -21,6 +23,11 @@ Neighbour relations at group size (Hamming distance) ``k``, as in the sources:
 * ``"bounded"`` -- ``k`` records removed and ``k`` records added, so the size
   stays ``n`` and at most ``k`` records are replaced.  Each neighbour is
   compared with the release itself.
+
+:func:`iter_neighbors` is the one generator of neighbours (listed by
+:func:`enumerate_neighbors`, counted by :func:`count_neighbors`);
+:func:`random_neighbors` draws a few at random where listing them all would
+take too long.
 """
 from __future__ import annotations
 
@@ -346,6 +353,70 @@ def enumerate_neighbors(x, universe, k: int = 1, neighbors: str = "unbounded") -
     k = as_int(k, "k", 1, len(x) - 1) if len(x) > 1 else _no_k(x)
     distinct = {tuple(sorted(y)) for y in iter_neighbors(x, universe, k, neighbors)}
     return sorted(distinct, key=lambda t: (len(t), t))
+
+
+def random_neighbors(x, universe, count: int, neighbors: str = "unbounded", rng=None) -> list[np.ndarray]:
+    """``count`` neighbours of ``x`` at group size 1, drawn at random: for checks on data too many to enumerate.
+
+    Chapters: *Propose-test-release* and *Smooth sensitivity* (the hidden
+    cells that check their proofs on random datasets and neighbours).
+
+    Each neighbour is drawn on its own, from ``rng`` in this order.
+    ``"bounded"``: a value drawn uniformly from the domain replaces a record
+    drawn uniformly by position.  ``"unbounded"``: with probability 1/2
+    (``rng.random() < 0.5``) a record drawn uniformly by position is removed,
+    otherwise a value drawn uniformly from the domain is added at the end.
+    Each draw is, as a multiset, one of the neighbours
+    :func:`enumerate_neighbors` lists; the other records keep their order.
+
+    Parameters
+    ----------
+    x : array-like of numbers
+        The dataset, at least two records, every value in the domain.
+    universe : Domain
+        Where new values come from.  A :class:`Pool` is refused: what it can
+        still give depends on the records kept (use :func:`enumerate_neighbors`).
+    count : int
+        Number of neighbours, ``>= 1``.
+    neighbors : {"unbounded", "bounded"}
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    list of numpy.ndarray
+        ``count`` datasets of floats.
+
+    Examples
+    --------
+    >>> ys = random_neighbors([3, 1, 2], Domain(range(5)), 3, "bounded", np.random.default_rng(0))
+    >>> [len(y) for y in ys], all(np.sum(y != [3, 1, 2]) <= 1 for y in ys)
+    ([3, 3, 3], True)
+    """
+    from .mechanisms.checks import check_rng
+
+    if isinstance(universe, Pool):
+        raise TypeError("universe must be a dpsens.Domain: random_neighbors draws new values from a domain; "
+                        "for a Pool, list the neighbours with enumerate_neighbors")
+    x = as_data(x, name="x")
+    check_release(x, universe)
+    if len(x) < 2:
+        raise ValueError(f"x must hold at least two records so that no neighbour is empty, got {len(x)}")
+    count = as_int(count, "count", minimum=1)
+    neighbors = check_relation(neighbors)
+    rng = check_rng(rng)
+    values = universe.values
+    out = []
+    for _ in range(count):
+        if neighbors == "bounded":
+            value = values[rng.integers(len(values))]
+            y = x.copy()
+            y[rng.integers(len(x))] = value
+        elif rng.random() < 0.5:
+            y = np.delete(x, rng.integers(len(x)))
+        else:
+            y = np.append(x, values[rng.integers(len(values))])
+        out.append(y)
+    return out
 
 
 def format_multiset(values) -> str:

@@ -1,8 +1,10 @@
 """The package's one timer: a stopwatch, and the two statistics the benchmarks report.
 
-Chapter: *The median visualisation grid* (its live explorer shows how long
-a redraw took); no chapter prints a timing in a checked output (it would
-depend on the load of the machine).  Every script in ``benchmarks/``
+Chapters: *Global sensitivity from scratch* and *Local sensitivity* (how
+long the brute force and the exact engines take, glued into the prose),
+*The median visualisation grid* (its live explorer shows how long a redraw
+took); no chapter prints a timing in a checked output (it would depend on
+the load of the machine).  Every script in ``benchmarks/``
 measures with these helpers (``benchmarks/timing.py`` re-exports them), so
 that the speed-ups quoted in the README are all measured the same way, in the
 same run.
@@ -24,7 +26,8 @@ RUNS = 15
 class Stopwatch:
     """Time a block: ``with Stopwatch() as sw: ...``, then ``sw.seconds``.
 
-    Chapter: *The median visualisation grid* (the live explorer's redraw time).
+    Chapters: *Global sensitivity from scratch*, *Local sensitivity*, *The median
+    visualisation grid* (the live explorer's redraw time).
 
     Parameters
     ----------
@@ -85,7 +88,7 @@ def best_seconds(func, repeat: int = 3, min_total: float = 0.0, warm_up: bool = 
                  clock=time.perf_counter) -> float:
     """Smallest time of one call of ``func()`` in seconds, over ``repeat`` timed runs.
 
-    Chapter: none (``benchmarks/``).
+    Chapter: *Global sensitivity from scratch* (the cost of enumeration); ``benchmarks/``.
 
     Each run calls ``func`` ``loops`` times and counts ``elapsed / loops``;
     ``loops`` starts at 1 and is multiplied by 4 until a run lasts at least

@@ -12,7 +12,7 @@ from ._verdict import THREE_DIGITS, Verdict, check_number, checker, close, wrong
 __all__ = ["check_dp_density_ratio", "check_dp_household_budget", "check_dp_expected_loss"]
 
 #: Exercise *The largest ratio of two densities*: f(x) = 100, f(x') = 103, b = 2.
-RATIO_VALUE, RATIO_NEIGHBOUR, RATIO_SCALE = 100.0, 103.0, 2.0
+RATIO_VALUE, RATIO_NEIGHBOR, RATIO_SCALE = 100.0, 103.0, 2.0
 #: Exercise *A household's budget*: three releases of a count (sensitivity 1), b = 5, a household of 2.
 BUDGET_RELEASES, BUDGET_SCALE, BUDGET_GROUP = 3, 5.0, 2
 
@@ -25,11 +25,11 @@ def check_dp_density_ratio(answer) -> Verdict:
     Precision: within 0.5 % (relative), so an answer rounded to 3 significant
     figures passes; the log-ratio itself, or a ratio that forgets b, does not."""
     # the largest log-ratio is reached at any z on the far side of f(x) from f(x')
-    loss = laplace_log_ratio(RATIO_VALUE - 1.0, RATIO_VALUE, RATIO_NEIGHBOUR, RATIO_SCALE)
+    loss = laplace_log_ratio(RATIO_VALUE - 1.0, RATIO_VALUE, RATIO_NEIGHBOR, RATIO_SCALE)
     if close(answer, loss, THREE_DIGITS):
         return wrong("that is the logarithm of the ratio; the exercise asks for the ratio itself.",
                      "exponentiate.")
-    if close(answer, math.exp(abs(RATIO_NEIGHBOUR - RATIO_VALUE)), THREE_DIGITS):
+    if close(answer, math.exp(abs(RATIO_NEIGHBOR - RATIO_VALUE)), THREE_DIGITS):
         return wrong("the exponent must be measured in units of the scale b.",
                      "p(z)/p'(z) = exp((|z - f(x')| - |z - f(x)|) / b).")
     return check_number(answer, math.exp(loss), "the largest ratio", rel_tol=THREE_DIGITS,

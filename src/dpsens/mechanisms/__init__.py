@@ -20,12 +20,17 @@ module                              holds
 :mod:`~dpsens.mechanisms.heavy_tailed`  noise ``∝ 1/(1+|z|^γ)`` for pure-ε smooth sensitivity
 :mod:`~dpsens.mechanisms.ptr`       propose-test-release
 :mod:`~dpsens.mechanisms.smooth_noise`  smooth-sensitivity noise (β, the mechanism)
-:mod:`~dpsens.mechanisms.sample_aggregate`  sample-and-aggregate
+:mod:`~dpsens.mechanisms.sample_aggregate`  sample-and-aggregate, and what its chapter measures
+                                    about it (the source's chunking, error profiles, figures)
 :mod:`~dpsens.mechanisms.checks`    argument checks, ``check_rng``, the shared ``add_noise``
+:mod:`~dpsens.mechanisms.compare`   the mechanisms side by side: the seeded error simulations of
+                                    *Smooth sensitivity* and *Sample and aggregate*
 ==================================  ==========================================================
 
-Every public name is re-exported here, so ``dpsens.mechanisms.laplace_mechanism``
-and ``from dpsens.mechanisms import ptr_threshold`` work as before.
+Every mechanism and check is re-exported here, so ``dpsens.mechanisms.laplace_mechanism``
+and ``from dpsens.mechanisms import ptr_threshold`` work as before; the
+chapter *Sample and aggregate* uses the rest of its module as
+``from dpsens.mechanisms import sample_aggregate as saa``.
 
 Summary of the privacy guarantees (one record added or removed, or replaced,
 according to the ``neighbors`` argument of the sensitivity functions):
@@ -45,7 +50,7 @@ function                                guarantee
 """
 from __future__ import annotations
 
-from . import checks, gaussian, heavy_tailed, laplace, ptr, sample_aggregate, smooth_noise  # noqa: F401
+from . import checks, compare, gaussian, heavy_tailed, laplace, ptr, sample_aggregate, smooth_noise  # noqa: F401
 from .checks import add_noise, as_nonnegative, as_size, as_value, check_rng
 from .gaussian import gaussian_delta, gaussian_mechanism, gaussian_sigma
 from .heavy_tailed import (check_gamma, heavy_tailed_constants, polynomial_tail_cdf, polynomial_tail_pdf,

@@ -1,10 +1,10 @@
 """Argument checks shared by the mechanisms, and the one "check the value, add noise" ending.
 
 Used by every module of :mod:`dpsens.mechanisms` and by the modules that draw
-random numbers (:mod:`dpsens.aggregate`, :mod:`dpsens.proportions`,
-:mod:`dpsens.transformations`), so by the chapters *Why local sensitivity
-leaks*, *Propose-test-release*, *Smooth sensitivity*, *Sample and aggregate*,
-*Proportions* and *Transformations*.  Every random number comes from a seeded
+random numbers (:mod:`dpsens.proportions`, :mod:`dpsens.transformations`),
+so by the chapters *Why local sensitivity leaks*, *Propose-test-release*,
+*Smooth sensitivity*, *Sample and aggregate*, *Proportions* and
+*Transformations*.  Every random number comes from a seeded
 :class:`numpy.random.Generator` that :func:`check_rng` accepts.
 """
 from __future__ import annotations

@@ -5,7 +5,9 @@ Chapters: *Propose-test-release* and *Smooth sensitivity*.
 The public functions: each checks its arguments, rescales magnitudes near
 the float limits, and calls the engines of :mod:`dpsens.smooth._engines`,
 whose docstring holds the derivation (the neighbour graph, ``A(t)`` of every
-query and relation, and why each algorithm is exact and fast).
+query and relation, and why each algorithm is exact and fast).  The provable
+smooth upper bound for the variance and the standard deviation, with its
+proof, is in :mod:`dpsens.smooth._variance`.
 """
 from __future__ import annotations
 
@@ -14,11 +16,11 @@ import numbers
 
 import numpy as np
 
-from .._smooth_var import VarBound
 from .._validate import as_bounds, as_data, as_positive, check_in_bounds, check_relation
 from ..mechanisms.checks import as_nonnegative
 from ..queries import PERCENTILES, check_query
 from ._engines import engine, smooth_and_distance
+from ._variance import VarBound
 
 __all__ = ["ls_at_distance", "distance_to_high_ls", "smooth_sensitivity", "ls_curve",
            "smooth_sensitivity_argmax", "smooth_sensitivity_bound", "median_A_direct"]
@@ -336,7 +338,7 @@ def smooth_sensitivity_bound(x, query, beta, lower, upper, neighbors="bounded"):
     local sensitivity at ``x``; for ``t >= 1`` ``B`` is built from the exact
     range of the mean (and, for the std, the smallest variance) over the
     datasets within ``t`` steps.  The proof is in the docstring of
-    :mod:`dpsens._smooth_var`.  For the other eight queries it returns the
+    :mod:`dpsens.smooth._variance`.  For the other eight queries it returns the
     exact :func:`smooth_sensitivity` (the tightest bound).
 
     Parameters

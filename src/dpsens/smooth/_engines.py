@@ -128,7 +128,7 @@ exact search over how many records are removed and how many added (see
 *Variance and standard deviation* raise ``ValueError`` here: no exact
 algorithm is implemented, and this package does not return approximations
 silently.  :func:`smooth_sensitivity_bound` gives a provable beta-smooth
-*upper bound* for them (see :mod:`dpsens._smooth_var` for the proof).
+*upper bound* for them (see :mod:`dpsens.smooth._variance` for the proof).
 
 *Speed.*  ``smooth_sensitivity`` of the order statistics and percentiles
 first builds engines restricted to the pairs within a *reach* of the

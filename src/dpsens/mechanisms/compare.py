@@ -1,0 +1,195 @@
+"""The mechanisms of the part side by side: seeded simulations of their errors on one dataset.
+
+Chapters: *Smooth sensitivity* (one comparison across ε:
+:func:`rmse_across_epsilon`) and *Sample and aggregate* (against the other
+mechanisms: :func:`release_errors`).  Each function is one experiment of its
+chapter, written once and tested: which mechanisms release the mean and the
+median, with which budget split and which bounds, and in which order they
+draw from the one seeded :class:`numpy.random.Generator` (so a chapter's
+numbers are reproduced exactly).  Propose-test-release may refuse (⊥); its
+refusals are counted, and its error is over the answers it gives.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._validate import as_bounds, as_data, as_int, as_positive, as_probability, check_in_bounds, check_relation
+from .checks import check_rng
+from .laplace import laplace_mechanism, noisy_mean_sum_count
+from .ptr import propose_test_release, ptr_from_distance
+from .sample_aggregate import partition_aggregates
+from .smooth_noise import smooth_sensitivity_beta, smooth_sensitivity_mechanism
+
+__all__ = ["rmse_across_epsilon", "release_errors"]
+
+#: the two queries the comparisons release
+QUERIES = ("mean", "median")
+
+
+def _check_per_query(mapping, name: str) -> dict:
+    """``mapping`` with exactly the keys "mean" and "median", or a ValueError naming the argument."""
+    if not isinstance(mapping, dict) or set(mapping) != set(QUERIES):
+        raise ValueError(f"{name} must be a dict with the keys 'mean' and 'median', got {mapping!r}")
+    return {q: mapping[q] for q in QUERIES}
+
+
+def _ptr_releases(value, distance, bound, epsilon, delta, rng, runs: int) -> np.ndarray:
+    """The answers of ``runs`` propose-test-release calls that pass the test (⊥ left out)."""
+    released = [ptr_from_distance(value, distance, bound, epsilon, delta, rng) for _ in range(runs)]
+    return np.array([r for r in released if r is not None])
+
+
+def rmse_across_epsilon(x, epsilons, delta, lower, upper, rng, settings, runs: int = 400) -> dict:
+    """Root-mean-square error of three releases of the mean and the median, for each ε.
+
+    Chapter: *Smooth sensitivity* (one comparison across ε).
+
+    For each ``ε`` in ``epsilons`` and each query, in this order, ``runs``
+    releases of:
+
+    * **global sensitivity**: the mean as a noisy sum over a noisy count
+      (:func:`~dpsens.mechanisms.noisy_mean_sum_count`, ``ε/2`` each); the
+      median by the Laplace mechanism with the global sensitivity
+      ``upper − lower`` (one record replaced can move it across the range);
+    * **smooth sensitivity**: ``Lap(2S/ε)`` with ``S`` the exact β-smooth
+      sensitivity, ``β = ε / (2 ln(2/δ))``;
+    * **PTR**: :func:`~dpsens.mechanisms.ptr_from_distance` with the proposed
+      bound, ``ε/2`` for the test and for the release, and the distance to
+      high local sensitivity computed once (it depends on the data only).
+
+    Parameters
+    ----------
+    x : array_like
+        The data, inside ``[lower, upper]``.
+    epsilons : sequence of float
+    delta : float
+        The δ of PTR and of the smooth-sensitivity β.
+    lower, upper : float
+    rng : numpy.random.Generator
+    settings : dict
+        ``{"mean": (relation, bound), "median": (relation, bound)}``: the
+        neighbour relation of the sensitivities and PTR's proposed bound.
+    runs : int
+
+    Returns
+    -------
+    dict
+        ``"rmse"``: ``{query: {"global sensitivity": [...], "PTR": [...],
+        "smooth sensitivity": [...]}}``, one value per ε (PTR's is NaN when
+        every run refused); ``"refused"``: ``{query: [...]}``, PTR's ⊥ per ε;
+        ``"distance"``: ``{query: distance to high local sensitivity}``.
+    """
+    from ..smooth import distance_to_high_ls, smooth_sensitivity
+
+    x = as_data(x)
+    lower, upper = as_bounds(lower, upper)
+    check_in_bounds(x, lower, upper)
+    epsilons = [as_positive(e, "epsilons") for e in epsilons]
+    delta = as_probability(delta, "delta")
+    rng = check_rng(rng)
+    settings = _check_per_query(settings, "settings")
+    for relation, bound in settings.values():
+        check_relation(relation)
+        as_positive(bound, "settings (the proposed bound)")
+    runs = as_int(runs, "runs", minimum=1)
+    true = {"mean": x.mean(), "median": float(np.median(x))}
+    dist = {q: distance_to_high_ls(x, q, settings[q][1], lower, upper, settings[q][0]) for q in true}
+    err = {q: {"global sensitivity": [], "PTR": [], "smooth sensitivity": []} for q in true}
+    refused = {q: [] for q in true}
+    for eps in epsilons:
+        beta = smooth_sensitivity_beta(eps, delta)
+        for q in true:
+            relation, bound = settings[q]
+            if q == "mean":
+                gs = noisy_mean_sum_count(x, lower, upper, eps, rng, size=runs)
+            else:
+                gs = laplace_mechanism(true[q], upper - lower, eps, rng, size=runs)
+            s = smooth_sensitivity(x, q, beta, lower, upper, relation)
+            ss = laplace_mechanism(true[q], 2 * s, eps, rng, size=runs)    # Lap(2S/ε)
+            given = _ptr_releases(true[q], dist[q], bound, eps / 2, delta, rng, runs)
+            err[q]["global sensitivity"].append(np.sqrt(np.mean((gs - true[q]) ** 2)))
+            err[q]["smooth sensitivity"].append(np.sqrt(np.mean((ss - true[q]) ** 2)))
+            err[q]["PTR"].append(np.sqrt(np.mean((given - true[q]) ** 2)) if given.size else np.nan)
+            refused[q].append(runs - given.size)
+    return {"rmse": err, "refused": refused, "distance": dist}
+
+
+def release_errors(x, chunk_counts, epsilon, delta, rng, ptr_bounds, runs: int = 1000,
+                   data_bounds=(0.0, 100.0), chunk_bounds=(20.0, 80.0), n_partitions: int = 50):
+    """Absolute errors of ``runs`` releases of the mean and the median by four kinds of mechanism.
+
+    Chapter: *Sample and aggregate* (against the other mechanisms).
+
+    For each query, in this order (total budget ``ε`` each; the
+    sensitivities under records added or removed):
+
+    * **global sensitivity**: the mean as a noisy sum over a noisy count of
+      the data clipped to ``data_bounds``; the median by the Laplace
+      mechanism with its global sensitivity ``(upper − lower)/2``;
+    * **propose-test-release** with the proposed bound of ``ptr_bounds``,
+      ``ε/2`` for the test and for the release: one full
+      :func:`~dpsens.mechanisms.propose_test_release` gives the distance,
+      then ``runs`` releases from it;
+    * **smooth sensitivity**, ``Lap(2S/ε)``: the mechanism once for its noise
+      scale, then ``runs`` Laplace draws;
+    * **sample and aggregate** for each chunk count ``m`` of
+      ``chunk_counts`` (ascending): ``n_partitions`` random balanced
+      partitions (answers clipped to ``chunk_bounds``), then each release
+      picks one of them at random and adds ``Lap((u − ℓ)/(mε))``.
+
+    Parameters
+    ----------
+    x : array_like
+        The data, inside ``data_bounds``.
+    chunk_counts : dict
+        ``{"mean": [m, ...], "median": [m, ...]}`` (repeats are dropped).
+    epsilon, delta : float
+    rng : numpy.random.Generator
+    ptr_bounds : dict
+        ``{"mean": bound, "median": bound}``.
+    runs : int
+    data_bounds, chunk_bounds : (float, float)
+    n_partitions : int
+
+    Returns
+    -------
+    (errors, refused)
+        ``errors``: ``{(query, mechanism label): numpy array of absolute
+        errors}`` (PTR's without its ⊥ answers); ``refused``: ``{query:
+        number of ⊥}``.
+    """
+    x = as_data(x)
+    lower, upper = as_bounds(*data_bounds)
+    check_in_bounds(x, lower, upper)
+    chunk_lower, chunk_upper = as_bounds(*chunk_bounds)
+    epsilon = as_positive(epsilon, "epsilon")
+    delta = as_probability(delta, "delta")
+    rng = check_rng(rng)
+    chunk_counts = {q: sorted({as_int(m, "chunk_counts", minimum=1) for m in ms})
+                    for q, ms in _check_per_query(chunk_counts, "chunk_counts").items()}
+    ptr_bounds = {q: as_positive(b, "ptr_bounds") for q, b in _check_per_query(ptr_bounds, "ptr_bounds").items()}
+    runs = as_int(runs, "runs", minimum=1)
+    true = {"mean": x.mean(), "median": np.median(x)}
+    errors, refused = {}, {}
+    for q in QUERIES:
+        if q == "mean":
+            gs = noisy_mean_sum_count(x, lower, upper, epsilon, rng, size=runs)
+            errors[(q, "global sensitivity: noisy sum / noisy count")] = np.abs(gs - true[q])
+        else:
+            gs_median = (upper - lower) / 2
+            gs = laplace_mechanism(true[q], gs_median, epsilon, rng, size=runs)
+            errors[(q, f"global sensitivity: Laplace, GS = {gs_median:g}")] = np.abs(gs - true[q])
+        first = propose_test_release(x, q, ptr_bounds[q], epsilon / 2, delta, lower, upper, rng,
+                                     neighbors="unbounded", details=True)
+        given = _ptr_releases(true[q], first["distance"], ptr_bounds[q], epsilon / 2, delta, rng, runs)
+        refused[q] = runs - given.size
+        errors[(q, f"propose-test-release, bound {ptr_bounds[q]:g}")] = np.abs(given - true[q])
+        sm = smooth_sensitivity_mechanism(x, q, epsilon, delta, lower, upper, rng, neighbors="unbounded",
+                                          details=True)
+        errors[(q, "smooth sensitivity, Laplace")] = np.abs(rng.laplace(0, sm["noise_scale"], runs))
+        for m in chunk_counts[q]:
+            agg = partition_aggregates(x, q, m, chunk_lower, chunk_upper, rng, n_partitions=n_partitions)
+            rel = agg[rng.integers(0, agg.size, runs)] + rng.laplace(0, (chunk_upper - chunk_lower) / (m * epsilon),
+                                                                     runs)
+            errors[(q, f"sample and aggregate, m = {m}")] = np.abs(rel - true[q])
+    return errors, refused
