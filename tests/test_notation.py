@@ -100,17 +100,17 @@ def test_the_dp_chapter_comes_before_neighbours_and_defines_what_they_use():
 
 def test_figures_label_distance_t_chunks_m_and_the_proposed_bound():
     import dpsens as ds
-    from dpsens import aggregate as ag, smooth_plots as sp
+    from dpsens import aggregate as ag
 
-    fig = sp.plot_smooth_curve(np.arange(5), {"curve": np.ones(5)}, title="t")
+    fig = ds.figures.smooth.plot_smooth_curve(np.arange(5), {"curve": np.ones(5)}, title="t")
     assert fig.axes[0].get_xlabel() == "distance t (records changed)"
-    fig2 = sp.plot_ptr_tradeoff([0.1, 1.0], {"d": [0, 5]}, 1.0, 3.0, title="x")
+    fig2 = ds.figures.ptr.plot_ptr_tradeoff([0.1, 1.0], {"d": [0, 5]}, 1.0, 3.0, title="x")
     assert all("Δ̂" in ax.get_xlabel() for ax in fig2.axes)
     prof = ag.saa_error_profile(np.arange(20.0, 80.0), "mean", [2, 4], 20.0, 80.0, 1.0,
                                 np.random.default_rng(0), n_partitions=2)
-    fig3 = ag.plot_saa_tradeoff({"mean": prof}, 1.0)
+    fig3 = ds.figures.sample_aggregate.plot_saa_tradeoff({"mean": prof}, 1.0)
     assert "chunks m" in fig3.axes[0].get_xlabel()
-    fig4 = ds.dp_plots.plot_group_log_ratios(0.0, 1.0, 1.0, (1, 2))
+    fig4 = ds.figures.dp.plot_group_log_ratios(0.0, 1.0, 1.0, (1, 2))
     assert fig4.axes[0].get_xlabel() == "released value z"
     for f in (fig, fig2, fig3, fig4):
         plt.close(f)

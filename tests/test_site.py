@@ -24,11 +24,11 @@ And at a desktop (1280 px) and a phone (390 px) viewport, for every page
   equation is wider than the column; at 390 px no equation does (a wide
   table may scroll inside the column there);
 * at 1280 px the smallest text of every figure, *as displayed*, is at least
-  9 px high.  Method: :func:`dpsens.widgets.figure_png`, which renders every
+  9 px high.  Method: :func:`dpsens.figures.style.figure_png`, which renders every
   figure of the site (plain figures through the alt-text formatter and every
   view of every explorer), stores the height of the figure's smallest text in
   image pixels in the PNG (text chunk ``dpsens:min-text-px``: the smallest
-  font size found by :func:`dpsens.plots.smallest_text_pt`, in points, times
+  font size found by :func:`dpsens.figures.style.smallest_text_pt`, in points, times
   dpi/72).  The browser gives each image's displayed width; the text as
   displayed is that height times displayed width / natural width.  Explorer
   views other than the one shown are scaled as the shown one would be
@@ -455,7 +455,7 @@ def png_min_text_px(src: str) -> tuple[int, float | None]:
 
     from PIL import Image
 
-    from dpsens.widgets import MIN_TEXT_KEY
+    from dpsens.figures.style import MIN_TEXT_KEY
     head, _, b64 = src.partition(",")
     assert head.startswith("data:image/png"), f"a figure that is not an inline PNG: {head[:60]}"
     im = Image.open(io.BytesIO(base64.b64decode(b64)))

@@ -19,6 +19,7 @@ from nbclient import NotebookClient  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from dpsens import widgets  # noqa: E402
+from dpsens.figures.style import figure_png  # noqa: E402
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
@@ -63,7 +64,7 @@ def test_views_are_the_figures_of_their_arguments():
     for index, (png, alt) in ex.views.items():
         kwargs = ex.kwargs(index)
         fig = demo_plot(**kwargs)
-        expected = widgets.figure_png(fig)
+        expected = figure_png(fig)
         plt.close(fig)
         assert png == expected, f"view {index} is the figure of {kwargs}"
         assert f"slope = {kwargs['slope']:g}" in alt and f"colour = {kwargs['colour']}" in alt
@@ -416,7 +417,7 @@ def test_lazy_explorer_computes_the_default_then_what_is_asked():
     # a view asked for is the figure of its arguments, computed once
     png, alt = ex.view(slope=1.0, colour="C1")
     fig = demo_plot(slope=1.0, colour="C1")
-    assert png == widgets.figure_png(fig)
+    assert png == figure_png(fig)
     plt.close(fig)
     assert alt.endswith("Shown for slope = 1, colour = C1.")
     CALLS.clear()

@@ -5,13 +5,18 @@ student handouts of earlier editions working (*Neighbouring datasets*,
 *Sensitivity of transformations*).  Code identifiers use one spelling,
 ``neighbor`` (the ``neighbors=`` keyword is the published contract); calling
 an old name works, with a :class:`DeprecationWarning` naming the new one.
+Names that moved to another module (the figures, now all in
+:mod:`dpsens.figures`) keep working from their old module through
+:func:`moved`.
 """
 from __future__ import annotations
 
 import functools
+import importlib
 import warnings
+from collections.abc import Mapping
 
-__all__ = ["renamed"]
+__all__ = ["renamed", "moved"]
 
 
 def renamed(func, old_name: str):
@@ -43,3 +48,45 @@ def renamed(func, old_name: str):
     alias.__doc__ = f"Deprecated alias of :func:`{func.__name__}` (same arguments)."
     alias.renamed_to = func.__name__
     return alias
+
+
+def moved(old_module: str, new_homes: Mapping[str, str]):
+    """A module ``__getattr__`` serving names that moved out of ``old_module``, warning on each use.
+
+    Chapter: none (see the module docstring).  The old module assigns the
+    result to its ``__getattr__`` (PEP 562): ``old_module.name`` and ``from
+    old_module import name`` then give the object that now lives at
+    ``new_homes[name]``, with a :class:`DeprecationWarning` naming the new
+    home.  The new module is imported only when an old name is used.
+
+    Parameters
+    ----------
+    old_module : str
+        The old module's name (its ``__name__``).
+    new_homes : dict
+        ``{old name: "dpsens.new.module.new_name"}``; the new name may differ
+        from the old one.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> getattr_ = moved("dpsens.old", {"sqrt": "math.sqrt"})
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     getattr_("sqrt")(9.0), str(caught[0].message)
+    (3.0, 'dpsens.old.sqrt moved to math.sqrt; the old name will be removed in a future edition')
+    """
+    homes = dict(new_homes)
+    bad = [target for target in homes.values() if not isinstance(target, str) or "." not in target]
+    if bad:
+        raise ValueError(f"new_homes must map names to dotted paths 'module.name', got {bad}")
+
+    def __getattr__(name: str):
+        if name not in homes:
+            raise AttributeError(f"module {old_module!r} has no attribute {name!r}")
+        module, _, attr = homes[name].rpartition(".")
+        warnings.warn(f"{old_module}.{name} moved to {homes[name]}; the old name will be removed in a future edition",
+                      DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module(module), attr)
+
+    return __getattr__

@@ -35,10 +35,10 @@ from matplotlib.transforms import Affine2D
 from ._validate import as_int, check_relation
 from .neighbors import (Domain, Pool, additions, check_release, check_universe, count_neighbors,
                         count_releases, enumerate_neighbors, releases, submultisets)
-from .plots import PALETTE
+from .figures.style import PALETTE, figure_png
 from .queries import check_query
 from .timing import Stopwatch
-from .widgets import display_live, figure_png, image_layout, live_bundle
+from .widgets import display_live, image_layout, live_bundle
 
 #: The source's universe for the median grid, X = {1, 2, 3, 10, 11} (a pool:
 #: releases are 3-subsets, so there are ten of them).
@@ -556,7 +556,7 @@ def plot_sensitivity_grid(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, quer
                  "▲ row maximum = local sensitivity;  ★ overall maximum = global",
                  fontsize=10, y=1 - 0.08 / fig_h, va="top")
     fig.dpsens_cells = texts       # the cell texts, for tests and screen readers' alt text
-    fig.dpsens_text_pt = [_FONT, 8.0]   # sizes of the text drawn as paths (plots.smallest_text_pt)
+    fig.dpsens_text_pt = [_FONT, 8.0]   # sizes of the text drawn as paths (figures.style.smallest_text_pt)
     return fig
 
 

@@ -9,7 +9,7 @@ A chapter writes its figure as a **pure** function -- plain arguments in, a
 :class:`matplotlib.figure.Figure` out -- and hands it to :func:`explorer`
 with a small grid of values for each argument::
 
-    ds.widgets.explorer(ds.plots.plot_laplace_mechanism,
+    ds.widgets.explorer(ds.figures.dp.plot_laplace_mechanism,
                         {"epsilon": [0.5, 1.0, 2.0], "true_value": [0, 10]})
 
 :func:`explorer` calls the function once for **every** combination of values
@@ -93,20 +93,15 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 
 import matplotlib.pyplot as plt
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure, FigureBase
 from PIL import Image
-from PIL.PngImagePlugin import PngInfo
 
-from .plots import smallest_text_pt
+from .figures.style import figure_png
 from .timing import Stopwatch
 
-__all__ = ["Explorer", "explorer", "describe_figure", "enable_alt_text", "figure_png", "show", "MAX_VIEWS",
+__all__ = ["Explorer", "explorer", "describe_figure", "enable_alt_text", "show", "MAX_VIEWS",
            "ENV_VAR", "CONTROL_WIDTH", "in_kernel", "label_width", "lazy_default", "live_bundle", "display_live", "widget_view_bundle",
-           "image_layout", "MIN_TEXT_KEY"]
-
-#: PNG text key of :func:`figure_png`: the smallest text of the figure, in image pixels.
-MIN_TEXT_KEY = "dpsens:min-text-px"
+           "image_layout"]
 
 #: Default cap on the number of precomputed views of one explorer.
 MAX_VIEWS = 120
@@ -115,46 +110,6 @@ _counter = itertools.count()
 
 
 # --------------------------------------------------------------------------- figures
-def figure_png(fig: Figure, dpi: float | None = None) -> bytes:
-    """Render ``fig`` to compact PNG bytes (256-colour palette, white background).
-
-    The PNG carries a text chunk :data:`MIN_TEXT_KEY`: the height of the
-    figure's smallest text (:func:`dpsens.plots.smallest_text_pt`) in pixels
-    of the image, which the browser test scales by the displayed width.
-
-    Drawing the figure dominates the cost; the palette PNG is about a third
-    of the size of matplotlib's RGBA PNG and indistinguishable for line and
-    bar charts, which keeps pages with many precomputed views light.
-    """
-    if not isinstance(fig, Figure):
-        raise TypeError(f"fig must be a matplotlib.figure.Figure, got {type(fig).__name__}")
-    old_dpi = fig.dpi
-    if dpi is not None:
-        fig.set_dpi(dpi)
-    try:
-        # draw on the figure's own Agg canvas when it has one (figures pyplot
-        # manages stay usable), else on a fresh Agg canvas
-        canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
-        canvas.draw()
-        rgba = Image.frombuffer("RGBA", canvas.get_width_height(physical=True),
-                                bytes(canvas.buffer_rgba()), "raw", "RGBA", 0, 1)
-        # the smallest text, in pixels of this image: the browser test scales it
-        # by the displayed width to check legibility on the page
-        smallest = smallest_text_pt(fig)
-        info = PngInfo()
-        if smallest is not None:
-            info.add_text(MIN_TEXT_KEY, f"{smallest * fig.dpi / 72:.3f}")
-    finally:
-        if dpi is not None:
-            fig.set_dpi(old_dpi)
-    white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
-    rgb = Image.alpha_composite(white, rgba).convert("RGB")
-    buf = io.BytesIO()
-    rgb.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(buf, format="png", compress_level=6,
-                                                                     pnginfo=info)
-    return buf.getvalue()
-
-
 def describe_figure(fig: Figure) -> str:
     """An alt text for ``fig`` from its titles, axis labels and legend entries.
 
