@@ -21,11 +21,12 @@ import numpy as np  # noqa: E402
 
 import dpsens as ds  # noqa: E402
 from dpsens import grid  # noqa: E402
+from dpsens.figures import grid as grid_figures  # noqa: E402
 from timing import RUNS, median_ms  # noqa: E402
 
 
 def fast(neighbors):
-    fig = grid.plot_sensitivity_grid(neighbors=neighbors)
+    fig = grid_figures.plot_sensitivity_grid(neighbors=neighbors)
     fig.canvas.draw()
     plt.close(fig)
 

@@ -159,7 +159,8 @@ def test_figures_moved_to_dpsens_figures_keep_working_from_their_old_modules():
     import importlib
 
     import dpsens as ds
-    from dpsens.figures import audit, dp, proportions, ptr, sample_aggregate, sensitivity, smooth, style, transformations
+    from dpsens.figures import (audit, dp, grid, proportions, ptr, sample_aggregate, sensitivity, smooth, style,
+                                transformations)
 
     new_homes = {
         "dpsens.plots": {
@@ -181,6 +182,8 @@ def test_figures_moved_to_dpsens_figures_keep_working_from_their_old_modules():
                                                                       "plot_contribution_noise", "plot_row_vs_id")},
         "dpsens.aggregate": {name: sample_aggregate for name in ("plot_saa_tradeoff", "plot_saa_explorer",
                                                                  "plot_error_comparison", "plot_pct_histograms")},
+        "dpsens.grid": {name: grid for name in ("plot_sensitivity_grid", "plot_source_comparison", "plot_grid_from_text",
+                                                "grid_explorer", "ROW_MAX_COLOUR", "GLOBAL_MAX_COLOUR")},
     }
     for old_name, names in new_homes.items():
         old = importlib.import_module(old_name)

@@ -263,7 +263,7 @@ def test_in_a_kernel_an_explorer_displays_widget_view_and_html(python, tmp_path,
         "print(sorted(ex.views), CALLS, box._dpsens_image.value == ex.views[(2,)][0])\n"
         "box._dpsens_controls[0].value = 0; box._dpsens_controls[0].value = 2\n"
         "print(CALLS)",
-        "from dpsens import grid\ngrid.grid_explorer()",
+        "from dpsens.figures import grid\ngrid.grid_explorer()",
     ], python, tmp_path)
     (kinds,) = shown(nb.cells[0].outputs)
     assert {"application/vnd.jupyter.widget-view+json", "text/html", "text/plain"} <= kinds
@@ -336,6 +336,69 @@ def test_lazy_default_and_bad_flag(monkeypatch):
     monkeypatch.setenv("DPSENS_EXPLORERS", "sometimes")
     with pytest.raises(ValueError, match="DPSENS_EXPLORERS must be 'precompute', 'lazy' or unset"):
         widgets.explorer(demo_plot, {"slope": [1.0]})
+
+
+def line_titled(title="a", slope=1.0):
+    """A line whose title is the text typed in a text box."""
+    CALLS.append({"title": title, "slope": slope})
+    fig, ax = plt.subplots(figsize=(2, 2), dpi=40)
+    ax.plot([0, 1], [0, slope])
+    ax.set(title=title, xlabel="x", ylabel="y")
+    if title == "bad":
+        fig.dpsens_alt = "A message: this title cannot be drawn."
+    return fig
+
+
+def test_a_text_box_gives_the_typed_text_and_one_view_per_text():
+    CALLS.clear()
+    ex = widgets.explorer(line_titled, {"title": widgets.TextBox("first", placeholder="a title"),
+                                        "slope": [1.0, 2.0]}, lazy=True)
+    assert CALLS == [{"title": "first", "slope": 1.0}] and ex.shape == (1, 2)
+    assert ex.view(title="second", slope=2.0)[1].startswith("Figure: second.")
+    assert CALLS[-1] == {"title": "second", "slope": 2.0} and ex.shape == (2, 2)
+    ex.view(title="second", slope=2.0)                                   # cached: not drawn again
+    assert len(CALLS) == 2
+    assert ex.view(title="bad")[1] == "A message: this title cannot be drawn. Shown for title = bad, slope = 1."
+    with pytest.raises(TypeError, match="title is a text box: its value must be a string"):
+        ex.view(title=3)
+    # the static page offers the texts computed so far
+    page = ex.to_html()
+    assert [htmlmod.unescape(s) for s in re.findall(r"<option value=\"\d\"[^>]*>([^<]*)</option>", page)][:3] == [
+        "first", "second", "bad"]
+    ex2 = widgets.explorer(line_titled, {"title": widgets.TextBox("x")}, defaults={"title": "y"})
+    assert CALLS[-1]["title"] == "y" and ex2.options[0] == [("y", "y")]
+    with pytest.raises(TypeError, match="default must be the text the box starts with"):
+        widgets.TextBox(3)
+    with pytest.raises(TypeError, match=r"defaults\['title'\] is the text of a text box"):
+        widgets.explorer(line_titled, {"title": widgets.TextBox("x")}, defaults={"title": 3})
+
+
+def test_a_text_box_is_a_text_field_in_the_live_widget():
+    pytest.importorskip("ipywidgets")
+    import ipywidgets as w
+
+    CALLS.clear()
+    ex = widgets.explorer(line_titled, {"title": widgets.TextBox("first", placeholder="a title"),
+                                        "slope": [1.0, 2.0]}, lazy=True)
+    box = ex.widget()
+    text, slope = box._dpsens_controls
+    assert isinstance(text, w.Text) and text.placeholder == "a title" and text.value == "first"
+    assert "drawn in" in box._dpsens_status.value
+    text.value = "typed"
+    assert CALLS[-1] == {"title": "typed", "slope": 1.0} and box._dpsens_image.value == ex.view(title="typed")[0]
+    assert box._dpsens_status.value.startswith("Showing title = typed, slope = 1; drawn in ")
+    slope.value = 1
+    text.value = "first"                                                 # back to a text seen before
+    assert CALLS[-1] == {"title": "first", "slope": 2.0}
+    slope.value = 0                                                      # cached: no timing, not drawn
+    assert box._dpsens_status.value == "Showing title = first, slope = 1" and len(CALLS) == 4
+
+
+def test_a_lazy_explorer_may_have_more_views_than_a_page_could_hold():
+    CALLS.clear()
+    ex = widgets.explorer(demo_plot, {"slope": list(range(11)), "colour": [f"C{i}" for i in range(11)]},
+                          lazy=True)
+    assert len(ex) == 121 and len(ex.views) == 1 and len(CALLS) == 1
 
 
 # --------------------------------------------------------------------------- alt text
@@ -452,7 +515,7 @@ def test_lazy_live_widget_computes_on_demand_and_reports_errors():
     (slope,) = box._dpsens_controls
     slope.value = 1
     assert box._dpsens_image.value == ex.views[(1,)][0] and set(ex.views) == {(0,), (1,)}
-    assert box._dpsens_status.value == "Showing slope = 2"
+    assert re.fullmatch(r"Showing slope = 2; drawn in \d+ ms", box._dpsens_status.value)   # a new view: its time
     slope.value = 2
     assert "Could not draw this view: ValueError: slope 3 is not drawable" in box._dpsens_status.value
     assert box._dpsens_image.value == ex.views[(1,)][0], "the last good view stays"

@@ -15,7 +15,7 @@ with a small grid of values for each argument::
 :func:`explorer` calls the function once for **every** combination of values
 (refusing with a ``ValueError`` above ``max_views`` combinations, 120 by
 default) -- or only the default one, see *Lazy views* -- and renders each
-figure to a PNG.  The returned :class:`Explorer` displays itself through
+figure to a PNG (:func:`dpsens.figures.style.figure_png`).  The returned :class:`Explorer` displays itself through
 :func:`IPython.display.display` (``_ipython_display_``, one ``display_data``
 output) with two representations of the same views:
 
@@ -63,8 +63,13 @@ otherwise:
   in any view raises in the cell (and fails the book build).
   ``DPSENS_EXPLORERS=lazy`` forces lazy views everywhere.
 
+``lazy=True`` makes an explorer lazy everywhere.  Such an explorer may have
+any number of views (``max_views`` is not checked), and a control may be a
+:class:`TextBox` the reader types into -- the live grid explorer of *The
+median visualisation grid*, where the reader types a universe.
+
 The live widget reuses the views it has, so moving back to a view costs no
-redraw; a new view is one call of the plotting function plus one PNG
+redraw, and says under the image how long a new view took; a new view is one call of the plotting function plus one PNG
 encoding (see ``benchmarks/bench_widgets.py`` and
 ``benchmarks/bench_notebooks.py``).
 
@@ -99,7 +104,7 @@ from PIL import Image
 from .figures.style import figure_png
 from .timing import Stopwatch
 
-__all__ = ["Explorer", "explorer", "describe_figure", "enable_alt_text", "show", "MAX_VIEWS",
+__all__ = ["Explorer", "explorer", "TextBox", "describe_figure", "enable_alt_text", "show", "MAX_VIEWS",
            "ENV_VAR", "CONTROL_WIDTH", "in_kernel", "label_width", "lazy_default", "live_bundle", "display_live", "widget_view_bundle",
            "image_layout"]
 
@@ -397,6 +402,36 @@ def _image_widget(w, png: bytes):
     return w.Image(value=png, format="png", layout=w.Layout(**image_layout(png)))
 
 
+class TextBox:
+    """A control the reader types into, for :func:`explorer`: ``{"values": TextBox("1, 2, 3")}``.
+
+    Chapter: *The median visualisation grid* (the live explorer's universe).
+
+    The plotting function receives the text as typed (it should answer text
+    it cannot read with a figure that says so).  Every text is a view of its
+    own, computed when the reader types it -- which needs a running kernel --
+    so an explorer with a text box should be lazy (``lazy=True``); on the
+    static page the box is a list of the texts computed so far.
+
+    Parameters
+    ----------
+    default : str
+        The text the box starts with.
+    placeholder : str
+        A hint shown in the empty box, e.g. ``"e.g. 1, 2, 3, 10, 11"``.
+    """
+
+    def __init__(self, default: str, placeholder: str = ""):
+        if not isinstance(default, str):
+            raise TypeError(f"default must be the text the box starts with (a string), got {default!r}")
+        if not isinstance(placeholder, str):
+            raise TypeError(f"placeholder must be a string, got {placeholder!r}")
+        self.default, self.placeholder = default, placeholder
+
+    def __repr__(self) -> str:
+        return f"TextBox({self.default!r})"
+
+
 class Explorer:
     """Views of a pure plotting function over a grid of arguments.
 
@@ -423,9 +458,11 @@ class Explorer:
     """
 
     def __init__(self, plot_func, names, options, default, views, title=None, labels=None,
-                 render=None, lazy=False):
+                 render=None, lazy=False, texts=None):
         self.plot_func = plot_func
         self.names = names
+        #: the text boxes among the controls: {position: TextBox}; their options grow as readers type
+        self.texts = {names.index(n): box for n, box in (texts or {}).items()}
         #: display label of each control (the argument name unless ``labels`` gave one)
         self.labels = [(labels or {}).get(n, n) for n in names]
         self.options = options
@@ -497,6 +534,16 @@ class Explorer:
         """Whether every view has been computed."""
         return len(self.views) == len(self)
 
+    def text_index(self, i: int, text: str) -> int:
+        """The position of ``text`` among the values of the text box ``i``, added if new."""
+        if not isinstance(text, str):
+            raise TypeError(f"{self.names[i]} is a text box: its value must be a string, got {text!r}")
+        for j, (_, value) in enumerate(self.options[i]):
+            if value == text:
+                return j
+        self.options[i].append((text, text))
+        return len(self.options[i]) - 1
+
     def view(self, **kwargs) -> tuple[bytes, str]:
         """The ``(png, alt)`` for the given argument values (computed if not yet cached)."""
         index = list(self.default)
@@ -504,6 +551,9 @@ class Explorer:
             if name not in self.names:
                 raise ValueError(f"unknown control {name!r}; the controls are {self.names}")
             i = self.names.index(name)
+            if i in self.texts:
+                index[i] = self.text_index(i, value)
+                continue
             values = [v for _, v in self.options[i]]
             try:
                 index[i] = next(j for j, v in enumerate(values) if _same(v, value))
@@ -572,6 +622,10 @@ class Explorer:
         return "Showing " + ", ".join(
             f"{n} = {self.options[i][j][0]}" for i, (n, j) in enumerate(zip(self.labels, index)))
 
+    def _drawn_in(self, index) -> str:
+        """How long the view at ``index`` took (live widget only: the static page has no timings)."""
+        return f"; drawn in {self.compute_ms[index]:.0f} ms" if index in self.compute_ms else ""
+
     # ---- live widget ---------------------------------------------------------
     def widget(self):
         """The live ipywidgets view (built once, reused; ipywidgets 7 or 8).
@@ -579,7 +633,9 @@ class Explorer:
         A title, the controls (labels in full) above the image, the image at
         the PNG's natural size, and a status line.  Moving a control shows
         the cached view, or computes it first (the status line says
-        "Computing ..." meanwhile).
+        "Computing ..." meanwhile, then how long the view took to draw).
+        A :class:`TextBox` control is a text field; the view follows the
+        text once the reader presses Enter or leaves the field.
         """
         if self._widget is not None:
             return self._widget
@@ -587,7 +643,7 @@ class Explorer:
 
         default_png = self.view_at(self.default)[0]
         image = _image_widget(w, default_png)
-        status = w.HTML(html.escape(self._status(self.default)))
+        status = w.HTML(html.escape(self._status(self.default) + self._drawn_in(self.default)))
         controls = []
         desc = label_width(self.labels)
         for i, name in enumerate(self.names):
@@ -597,25 +653,34 @@ class Explorer:
                       style={"description_width": desc},
                       # a fixed width: with "auto" JupyterLab collapses a slider's track
                       layout=w.Layout(width=f"calc({desc} + {CONTROL_WIDTH})", max_width="100%"))
-            if all(_is_number(v) for _, v in opts) and len(opts) > 1:
+            if i in self.texts:
+                del kw["options"]
+                kw["value"] = opts[self.default[i]][1]
+                control = w.Text(placeholder=self.texts[i].placeholder, continuous_update=False, **kw)
+            elif all(_is_number(v) for _, v in opts) and len(opts) > 1:
                 control = w.SelectionSlider(continuous_update=False, **kw)
             else:
                 control = w.Dropdown(**kw)
             controls.append(control)
 
+        def current():
+            return tuple(self.text_index(i, c.value) if i in self.texts else c.value
+                         for i, c in enumerate(controls))
+
         def update(_change=None):
-            key = tuple(c.value for c in controls)
-            if key not in self.views:
+            key = current()
+            fresh = key not in self.views
+            if fresh:
                 status.value = html.escape("Computing: " + self._status(key)[len("Showing "):] + " ...")
             try:
                 png = self.view_at(key)[0]
             except Exception as exc:  # noqa: BLE001 - shown to the reader, not lost in the log
                 status.value = html.escape(f"Could not draw this view: {type(exc).__name__}: {exc}")
                 return
-            if key == tuple(c.value for c in controls):  # still the reader's choice
+            if key == current():  # still the reader's choice
                 image.layout = w.Layout(**image_layout(png))
                 image.value = png
-                status.value = html.escape(self._status(key))
+                status.value = html.escape(self._status(key) + (self._drawn_in(key) if fresh else ""))
 
         for c in controls:
             c.observe(update, names="value")
@@ -703,13 +768,17 @@ def _check_explorer_arguments(plot_func, controls, max_views, alt, lazy, title, 
             raise ValueError(f"labels names {unknown}, which are not controls; the controls are {list(controls)}")
 
 
-def _control_options(controls) -> tuple[list, list]:
-    """``(names, options)``: the control names, and for each a list of ``(label, value)`` pairs."""
-    names, options = [], []
+def _control_options(controls) -> tuple[list, list, dict]:
+    """``(names, options, texts)``: the control names, for each a list of ``(label, value)`` pairs,
+    and the text boxes ``{name: TextBox}`` (their one pair is the default text)."""
+    names, options, texts = [], [], {}
     for name, values in controls.items():
         if not isinstance(name, str) or not name.isidentifier():
             raise ValueError(f"control names must be argument names (identifiers), got {name!r}")
-        if isinstance(values, Mapping):
+        if isinstance(values, TextBox):
+            texts[name] = values
+            pairs = [(values.default, values.default)]
+        elif isinstance(values, Mapping):
             pairs = [(str(k), v) for k, v in values.items()]
         elif isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, range)) \
                 and not hasattr(values, "tolist"):
@@ -726,11 +795,12 @@ def _control_options(controls) -> tuple[list, list]:
             raise ValueError(f"controls[{name!r}] has repeated values {dup}; each value must appear once")
         names.append(name)
         options.append(pairs)
-    return names, options
+    return names, options, texts
 
 
-def _default_indices(defaults, names, options) -> list:
-    """The index of each control's default value: its first, or the one ``defaults`` names."""
+def _default_indices(defaults, names, options, texts) -> list:
+    """The index of each control's default value: its first, or the one ``defaults`` names
+    (for a text box, any string: it becomes the box's text)."""
     default = [0] * len(names)
     if defaults is not None:
         if not isinstance(defaults, Mapping):
@@ -739,6 +809,11 @@ def _default_indices(defaults, names, options) -> list:
             if name not in names:
                 raise ValueError(f"defaults names {name!r}, which is not a control; the controls are {names}")
             i = names.index(name)
+            if name in texts:
+                if not isinstance(value, str):
+                    raise TypeError(f"defaults[{name!r}] is the text of a text box: a string, got {value!r}")
+                options[i][0] = (value, value)
+                continue
             values = [v for _, v in options[i]]
             match = [j for j, v in enumerate(values) if _same(v, value)]
             if not match:
@@ -775,9 +850,9 @@ def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence |
         out.  It is called once per combination of control values.
     controls : dict
         ``{argument_name: values}`` where ``values`` is a non-empty list of
-        distinct values (numbers get a slider, anything else a dropdown), or a
-        dict ``{label: value}`` to show custom labels.  The first value is the
-        default.
+        distinct values (numbers get a slider, anything else a dropdown), a
+        dict ``{label: value}`` to show custom labels, or a :class:`TextBox`
+        (the reader types the value).  The first value is the default.
     defaults : dict, optional
         ``{argument_name: value}`` overriding the first-value default; every
         value must be one of that control's values.
@@ -795,7 +870,8 @@ def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence |
     max_views : int
         Refuse (``ValueError``) grids with more combinations than this
         (default 120: on the website every view is precomputed and embedded
-        in the page).
+        in the page).  Not checked with ``lazy=True``: such an explorer
+        computes only the views readers ask for.
     dpi : float, optional
         Resolution of the images; the figure's own dpi by default.
     lazy : bool, optional
@@ -835,9 +911,10 @@ def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence |
     """
     _check_explorer_arguments(plot_func, controls, max_views, alt, lazy, title, labels)
     display = dict(labels) if labels is not None else None
-    names, options = _control_options(controls)
-    default = _default_indices(defaults, names, options)
-    _check_view_count(names, options, max_views)
+    names, options, texts = _control_options(controls)
+    default = _default_indices(defaults, names, options, texts)
+    if lazy is not True:  # views that may all be computed: each one is embedded in the page
+        _check_view_count(names, options, max_views)
 
     def render(index):
         kwargs = {n: options[i][j][1] for i, (n, j) in enumerate(zip(names, index))}
@@ -851,7 +928,7 @@ def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence |
             value_labels = {n: options[i][j][0] for i, (n, j) in enumerate(zip(names, index))}
             setting = ", ".join(f"{(display or {}).get(n, n)} = {lab}" for n, lab in value_labels.items())
             if alt is None:
-                text = f"{describe_figure(fig)} Shown for {setting}."
+                text = f"{getattr(fig, 'dpsens_alt', None) or describe_figure(fig)} Shown for {setting}."
             elif isinstance(alt, str):
                 text = alt.format(**value_labels)
             else:
@@ -862,7 +939,7 @@ def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence |
 
     lazy = lazy_default() if lazy is None else lazy
     ex = Explorer(plot_func, names, options, tuple(default), {}, title=title, labels=display,
-                  render=render, lazy=lazy)
+                  render=render, lazy=lazy, texts=texts)
     ex.view_at(ex.default)  # the first view, computed now: an error shows in the cell
     if not lazy:
         ex.precompute()

@@ -17,6 +17,8 @@ module                                      figures of
 :mod:`~dpsens.figures.dp`                   the Laplace mechanism (*Introduction*), *Differential
                                             privacy in one chapter*
 :mod:`~dpsens.figures.sensitivity`          *Global sensitivity from scratch*, *Local sensitivity*
+:mod:`~dpsens.figures.grid`                 *The median visualisation grid* (and its live explorer);
+                                            :mod:`~dpsens.figures.glyphs` draws its text fast
 :mod:`~dpsens.figures.audit`                *Why local sensitivity leaks* (attacks, audits)
 :mod:`~dpsens.figures.ptr`                  *Propose-test-release*
 :mod:`~dpsens.figures.smooth`               *Smooth sensitivity*
@@ -26,7 +28,8 @@ module                                      figures of
 ==========================================  =====================================================
 """
 from . import style  # noqa: F401  (first: the other modules draw with it)
-from . import audit, dp, proportions, ptr, sample_aggregate, sensitivity, smooth, transformations  # noqa: F401
+from . import (audit, dp, glyphs, grid, proportions, ptr, sample_aggregate, sensitivity, smooth,  # noqa: F401
+               transformations)
 
-__all__ = ["style", "dp", "sensitivity", "audit", "ptr", "smooth", "sample_aggregate", "proportions",
+__all__ = ["style", "dp", "sensitivity", "grid", "glyphs", "audit", "ptr", "smooth", "sample_aggregate", "proportions",
            "transformations"]
