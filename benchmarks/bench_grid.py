@@ -36,7 +36,7 @@ def plain(neighbors):
     g = grid.sensitivity_grid(ds.Pool(grid.SOURCE_UNIVERSE), 3, 1, "median", neighbors)
     fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
     ax.imshow(np.ma.masked_invalid(g.cells), cmap="Blues")
-    for i, row in enumerate(g.neighbours):
+    for i, row in enumerate(g.neighbor_datasets):
         for j, y in enumerate(row):
             ax.text(j, i, f"{ds.neighbors.format_multiset(y)}\n{g.cells[i, j]:g}", ha="center", va="center",
                     fontsize=7)

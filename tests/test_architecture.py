@@ -141,6 +141,10 @@ def test_renamed_names_still_work_with_a_warning_naming_the_new_one():
             got = old(*args)
         assert got == new(*args)
         assert got == new(*args) and got.correct
+    g = ds.grid.sensitivity_grid(ds.Pool([1, 2, 3]), 2)
+    with pytest.warns(DeprecationWarning, match="neighbours was renamed to neighbor_datasets"):
+        old = g.neighbours
+    assert old is g.neighbor_datasets and old[0] == ((1,), (2,), (1, 2, 3))   # [1, 2]: remove one, add the 3
     films = tr.films_table(np.random.default_rng(0), 6).assign(user_id=[0, 0, 1, 1, 2, 2])
     new_row = lambda g: tr.films_table(g, 1).iloc[0].to_dict()  # noqa: E731
     cases = [(tr.row_neighbour, tr.row_neighbor, lambda f, rng: f(films, rng, new_row)),

@@ -85,10 +85,10 @@ def test_cells_are_absolute_changes_of_listed_neighbours():
     g = grid.sensitivity_grid(X, 3, 1, "median", "bounded")
     for i, x in enumerate(g.rows):
         fx = np.median(x)
-        for j, y in enumerate(g.neighbours[i]):
+        for j, y in enumerate(g.neighbor_datasets[i]):
             assert g.cells[i, j] == abs(fx - np.median(y))
             assert len(y) == 3 and y != x
-        assert np.all(np.isnan(g.cells[i, len(g.neighbours[i]):]))
+        assert np.all(np.isnan(g.cells[i, len(g.neighbor_datasets[i]):]))
 
 
 def test_include_self_adds_a_zero_cell_only():
@@ -120,7 +120,7 @@ def test_count_grid_is_constant():
 def test_domain_universe_lets_values_repeat():
     g = grid.sensitivity_grid(ds.Domain([1, 2]), 2, 1, "sum", "unbounded")
     assert g.rows == ((1.0, 1.0), (1.0, 2.0), (2.0, 2.0))
-    assert (2.0, 2.0, 2.0) in g.neighbours[2]            # a domain can add a third 2
+    assert (2.0, 2.0, 2.0) in g.neighbor_datasets[2]            # a domain can add a third 2
     assert g.global_sensitivity == 2.0
 
 
@@ -400,7 +400,7 @@ def test_live_explorer_redraws_on_every_control_and_answers_slips_with_a_message
     ex, box, controls, choose, shown = _live()
     first = box._dpsens_image.value
     choose("neighbors", "bounded")
-    assert box._dpsens_image.value != first and "relation = bounded" in shown()
+    assert box._dpsens_image.value != first and "neighbours = bounded" in shown()
     choose("query", "mean")
     assert shown().startswith("Figure: f = mean")
     controls["values"].value = "1, 2, oops"                            # a typo: a message, no exception
@@ -427,7 +427,7 @@ def test_live_explorer_text_box_and_reader_labels():
 
     assert isinstance(controls["values"], w.Text) and controls["values"].placeholder == "e.g. 1, 2, 3, 10, 11"
     assert [c.description for c in controls.values()] == [
-        "universe values", "universe is a", "release size n", "group size k", "relation", "query"]
+        "universe values", "universe is a", "release size n", "group size k", "neighbours", "query f"]
     assert [label for label, _ in controls["kind"].options] == ["Pool (each value once)", "Domain (values reusable)"]
 
 

@@ -114,3 +114,46 @@ def test_figures_label_distance_t_chunks_m_and_the_proposed_bound():
     assert fig4.axes[0].get_xlabel() == "released value z"
     for f in (fig, fig2, fig3, fig4):
         plt.close(f)
+
+
+def _explorer_calls(path: Path):
+    """(controls, labels) of every ``ds.widgets.explorer(...)`` call in a chapter's code cells:
+    the control names, and the labels dict (names -> reader's label)."""
+    import ast
+
+    for cell in FENCE.findall(path.read_text(encoding="utf-8")):
+        code = "\n".join(line for line in cell.splitlines()[1:-1] if not line.startswith(":"))
+        for node in ast.walk(ast.parse(code)):
+            if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("widgets.explorer"):
+                controls = node.args[1]
+                labels = next((kw.value for kw in node.keywords if kw.arg == "labels"), None)
+                names = [k.value for k in controls.keys] if isinstance(controls, ast.Dict) else []
+                shown = dict(zip([k.value for k in labels.keys], [v.value for v in labels.values])) if labels else {}
+                yield names, shown
+
+
+#: What the notation page calls the symbols an explorer's control may set.
+CONTROL_WORDS = {"k": "group size k", "n_chunks": "number of chunks m", "epsilon": "ε", "delta": "δ"}
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_explorer_controls_show_the_readers_words(path):
+    """Every control of every explorer has a label for the reader (not the argument's Python name),
+    and the controls for k, m, ε and δ use the notation page's words."""
+    for names, labels in _explorer_calls(path):
+        assert names, f"{path.stem}: an explorer whose controls the test cannot read"
+        assert set(names) <= set(labels), f"{path.stem}: controls without a reader's label: {set(names) - set(labels)}"
+        for name, word in CONTROL_WORDS.items():
+            if name in labels:
+                assert labels[name] == word, f"{path.stem}: control {name!r} labelled {labels[name]!r}, not {word!r}"
+        if "n" in labels:                                    # n, the number of records, says so
+            assert labels["n"].endswith(" n"), f"{path.stem}: the control for n is labelled {labels['n']!r}"
+
+
+def test_the_live_grid_explorer_shows_the_readers_words():
+    from dpsens.figures import grid
+
+    ex = grid.grid_explorer()
+    assert dict(zip(ex.names, ex.labels)) == {
+        "values": "universe values", "kind": "universe is a", "n": "release size n", "k": "group size k",
+        "neighbors": "neighbours", "query": "query f"}

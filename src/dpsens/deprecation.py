@@ -16,7 +16,7 @@ import importlib
 import warnings
 from collections.abc import Mapping
 
-__all__ = ["renamed", "moved"]
+__all__ = ["renamed", "renamed_attribute", "moved"]
 
 
 def renamed(func, old_name: str):
@@ -48,6 +48,31 @@ def renamed(func, old_name: str):
     alias.__doc__ = f"Deprecated alias of :func:`{func.__name__}` (same arguments)."
     alias.renamed_to = func.__name__
     return alias
+
+
+def renamed_attribute(new_name: str, old_name: str) -> property:
+    """A read-only property ``old_name`` that gives attribute ``new_name``, warning that it was renamed.
+
+    Chapter: none (see the module docstring).  Put it in the class body:
+    ``old_name = renamed_attribute("new_name", "old_name")``.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> class Grid:
+    ...     neighbor_datasets = ((1,), (2,))
+    ...     neighbours = renamed_attribute("neighbor_datasets", "neighbours")
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     Grid().neighbours, str(caught[0].message)
+    (((1,), (2,)), 'neighbours was renamed to neighbor_datasets; neighbours will be removed in a future edition')
+    """
+    def getter(self):
+        warnings.warn(f"{old_name} was renamed to {new_name}; {old_name} will be removed in a future edition",
+                      DeprecationWarning, stacklevel=2)
+        return getattr(self, new_name)
+
+    return property(getter, doc=f"Deprecated name of :attr:`{new_name}`.")
 
 
 def moved(old_module: str, new_homes: Mapping[str, str]):

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validate import as_int, check_relation
-from .deprecation import moved
+from .deprecation import moved, renamed_attribute
 from .neighbors import (Domain, Pool, additions, check_release, check_universe, count_neighbors,
                         count_releases, enumerate_neighbors, releases, submultisets)
 from .queries import check_query
@@ -85,8 +85,11 @@ class SensitivityGrid:
         The releases ``x`` (sorted tuples), one per row.
     row_values : numpy.ndarray
         ``f(x)`` for each row.
-    neighbours : tuple of tuple of tuple
-        The neighbours ``x'`` of each row, in the order of the cells.
+    neighbors : str
+        The neighbour relation, ``"unbounded"`` or ``"bounded"``.
+    neighbor_datasets : tuple of tuple of tuple
+        The neighbour datasets ``x'`` of each row, in the order of the cells
+        (called ``neighbours`` before; that name still works, with a warning).
     cells : numpy.ndarray
         ``|f(x) - f(x')|``, shape ``(rows, max neighbours)``; rows with fewer
         neighbours are padded with NaN.
@@ -99,8 +102,10 @@ class SensitivityGrid:
     neighbors: str
     rows: tuple
     row_values: np.ndarray
-    neighbours: tuple
+    neighbor_datasets: tuple
     cells: np.ndarray
+
+    neighbours = renamed_attribute("neighbor_datasets", "neighbours")
 
     @property
     def local(self) -> np.ndarray:

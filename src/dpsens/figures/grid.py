@@ -92,7 +92,7 @@ def _cell_texts(g: SensitivityGrid) -> list[list[str]]:
     out = []
     for i, x in enumerate(g.rows):
         row = []
-        for j, y in enumerate(g.neighbours[i]):
+        for j, y in enumerate(g.neighbor_datasets[i]):
             v = g.cells[i, j]
             mark = "★" if v == top else ("▲" if v == local[i] else "")
             row.append(f"{_change(x, y)}: {v:.3g}{mark}")     # three digits keep the cells narrow
@@ -375,5 +375,5 @@ def grid_explorer(values: str = "1, 2, 3, 10, 11", kind: str = "pool", n: int = 
          "neighbors": ["unbounded", "bounded", "both"], "query": list(QUERIES)},
         defaults={"kind": kind, "n": n, "k": k, "neighbors": neighbors, "query": query},
         labels={"values": "universe values", "kind": "universe is a", "n": "release size n",
-                "k": "group size k", "neighbors": "relation", "query": "query"},
+                "k": "group size k", "neighbors": "neighbours", "query": "query f"},
         title="The sensitivity grid of a universe you type", lazy=True)
