@@ -296,7 +296,7 @@ def test_exercise_answers_are_not_printed_before_the_exercises():
     from pathlib import Path
     text = (Path(__file__).resolve().parents[1] / "chapters" / "median_grid.md").read_text()
     row_ex = text.index(":label: ex-median_grid-row")
-    assert text.index("grid.plot_sensitivity_grid(universe") > row_ex     # the grid comes after
+    assert text.index("grid.grid_table(universe") > row_ex                # the grid comes after
     assert text.index("LS unbounded") > row_ex                            # so does the table
     top_ex = text.index(":label: ex-median_grid-top")
     assert "k=2" not in text[:top_ex].replace(" ", "")                    # no k = 2 grid above it
@@ -365,6 +365,54 @@ def test_plot_grid_from_text_draws_a_domain():
     plt.close(fig)
 
 
+# --- the grid as a table -------------------------------------------------
+
+def _cells(table_html):
+    """(style, text) of every neighbour cell of an HTML table, row by row (tags stripped)."""
+    import html as htmlmod
+    import re
+    rows = re.findall(r"<tr><th scope=\"row\"[^>]*>(.*?)</th><td[^>]*>(.*?)</td>(.*?)</tr>", table_html)
+    return [(htmlmod.unescape(x), fx, [(s, htmlmod.unescape(re.sub(r"<[^>]+>", "", c)))
+                                      for s, c in re.findall(r'<td style="([^"]*)">(.*?)</td>', rest)])
+            for x, fx, rest in rows]
+
+
+def test_grid_table_shows_the_source_grid_with_its_maxima_marked():
+    t = grid_figures.grid_table()
+    tables = t.html.split("</table>")[:-1]
+    assert len(tables) == 2                                          # unbounded, then bounded
+    assert "unbounded neighbours (records added or removed): global sensitivity 4.5" in tables[0]
+    assert "bounded neighbours (records replaced): global sensitivity 8" in tables[1]
+    unb, bnd = _cells(tables[0]), _cells(tables[1])
+    assert [x for x, _, _ in unb] == ["[1, 2, 3]", "[1, 2, 10]", "[1, 2, 11]", "[1, 3, 10]", "[1, 3, 11]",
+                                      "[1, 10, 11]", "[2, 3, 10]", "[2, 3, 11]", "[2, 10, 11]", "[3, 10, 11]"]
+    x, fx, cells = unb[0]                                            # [1, 2, 3], median 2: by hand
+    assert fx == "2" and [c for _, c in cells] == ["−3: 0.5▲", "−2: 0", "−1: 0.5▲", "+10: 0.5▲", "+11: 0.5▲"]
+    assert ["dashed" in s for s, _ in cells] == [True, False, True, True, True]
+    solid = [c for _, _, row in unb + bnd for s, c in row if "outline:2px solid" in s]
+    assert len(solid) == 2 + 8 and all(c.endswith("★") for c in solid)   # as in the figure: 2 and 8 cells
+    assert [c for _, _, row in unb for s, c in row if "outline:2px solid" in s] == ["−1: 4.5★", "−11: 4.5★"]
+    # darker is larger: the shade of a 0 change is lighter than that of the global maximum
+    zero = next(s for s, c in cells if c == "−2: 0")
+    assert "background:#f7fbff" in zero                             # the lightest blue of the colour map
+    assert t.dpsens_cells[0][0] == [c for _, c in cells]
+
+
+def test_grid_table_answers_bad_input_with_a_sentence():
+    assert grid_figures.grid_table(list(range(12)), n=5).dpsens_alt.startswith(
+        "Cannot draw this grid: This grid would have 792 rows")
+    msg = grid_figures.grid_table_from_text("1, 2, x")
+    assert "<table" not in msg.html and "&#x27;x&#x27; is not a number" in msg.html
+    assert msg.dpsens_alt.startswith("Cannot draw this grid: Cannot read the universe: 'x' is not a number")
+
+
+def test_grid_table_text_is_the_pages_own():
+    """No font size is set inside the tables: they are as legible as the page's text, on any screen."""
+    t = grid_figures.grid_table()
+    for table in t.html.split("</table>")[:-1]:
+        assert "font-size" not in table[table.index("<table"):]
+
+
 def _live():
     """The live explorer's widget, and a function that sets a control to a value (not an index)."""
     pytest.importorskip("ipywidgets")
@@ -380,8 +428,8 @@ def _live():
             controls[name].value = next(j for j, (_, v) in enumerate(ex.options[i]) if v == value)
 
     def shown():
-        """The alt text of the view the image shows."""
-        return next(alt for png, alt in ex.views.values() if png == box._dpsens_image.value)
+        """The alt text of the view the explorer shows (a table: an HTML view)."""
+        return next(alt for content, alt in ex.views.values() if content == box._dpsens_html.value)
 
     return ex, box, controls, choose, shown
 
@@ -392,21 +440,22 @@ def test_live_explorer_is_the_one_explorer_class_with_lazy_views():
     assert list(controls) == ["values", "kind", "n", "k", "neighbors", "query"]
     assert [v for _, v in ex.options[ex.names.index("query")]] == list(ds.QUERIES)      # all ten queries
     assert [v for _, v in ex.options[ex.names.index("neighbors")]] == ["unbounded", "bounded", "both"]
-    assert box._dpsens_image.value[:4] == b"\x89PNG" and "drawn in" in box._dpsens_status.value
-    assert shown().startswith("Figure: f = median on Pool([1, 2, 3, 10, 11])")
+    assert "<table" in box._dpsens_html.value and box._dpsens_image.layout.display == "none"
+    assert "drawn in" in box._dpsens_status.value
+    assert shown().startswith("Sensitivity grid, f = median on Pool([1, 2, 3, 10, 11])")
 
 
 def test_live_explorer_redraws_on_every_control_and_answers_slips_with_a_message():
     ex, box, controls, choose, shown = _live()
-    first = box._dpsens_image.value
+    first = box._dpsens_html.value
     choose("neighbors", "bounded")
-    assert box._dpsens_image.value != first and "neighbours = bounded" in shown()
+    assert box._dpsens_html.value != first and "neighbours = bounded" in shown()
     choose("query", "mean")
-    assert shown().startswith("Figure: f = mean")
+    assert shown().startswith("Sensitivity grid, f = mean")
     controls["values"].value = "1, 2, oops"                            # a typo: a message, no exception
     assert shown().startswith("Cannot draw this grid: Cannot read the universe: 'oops' is not a number")
     controls["values"].value = "1, 2, 3, 4, 100"
-    assert shown().startswith("Figure: f = mean on Pool([1, 2, 3, 4, 100])")
+    assert shown().startswith("Sensitivity grid, f = mean on Pool([1, 2, 3, 4, 100])")
     choose("n", 4)
     choose("k", 3)
     assert "too many to read" in shown()                               # 16 bounded choices per row
@@ -414,7 +463,7 @@ def test_live_explorer_redraws_on_every_control_and_answers_slips_with_a_message
     assert "must be from 1 to n − 1 = 1" in shown()
     choose("k", 1)
     choose("kind", "domain")
-    assert shown().startswith("Figure: f = mean on Domain([1, 2, 3, 4, 100]), n = 2, k = 1")
+    assert shown().startswith("Sensitivity grid, f = mean on Domain([1, 2, 3, 4, 100]), n = 2, k = 1")
     assert "drawn in" in box._dpsens_status.value
     assert all(ms > 0 for ms in ex.compute_ms.values())
     typed = [v for _, v in ex.options[0]]
@@ -437,4 +486,5 @@ def test_live_explorer_outside_a_kernel_shows_its_first_view():
     assert "application/vnd.jupyter.widget-view+json" not in bundle    # no kernel in pytest
     page = bundle["text/html"]
     assert 'data-views="1"' in page                                    # the first view only
+    assert '<div class="dpsens-explorer-html"' in page and "<img" not in page   # a table, not an image
     assert '<option value="0" selected>1, 2, 3, 10, 11</option>' in page     # the text box, as typed so far

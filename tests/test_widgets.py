@@ -394,6 +394,49 @@ def test_a_text_box_is_a_text_field_in_the_live_widget():
     assert box._dpsens_status.value == "Showing title = first, slope = 1" and len(CALLS) == 4
 
 
+class Table:
+    """An HTML view: a one-cell table."""
+
+    def __init__(self, text):
+        self.text, self.dpsens_alt = text, f"A table holding {text}."
+
+    def _repr_html_(self):
+        return f"<table><tr><td>{htmlmod.escape(self.text)}</td></tr></table>"
+
+
+def table_of(word="a", n=1):
+    CALLS.append({"word": word, "n": n})
+    return Table(word * n)
+
+
+def test_an_explorer_of_html_views_shows_them_in_place_of_an_image():
+    CALLS.clear()
+    ex = widgets.explorer(table_of, {"word": ["a", "b"], "n": [1, 2]})
+    assert len(CALLS) == 4 and ex.views[(1, 1)] == ("<table><tr><td>bb</td></tr></table>",
+                                                    "A table holding bb. Shown for word = b, n = 2.")
+    page = ex.to_html()
+    assert "<img" not in page                                          # no image element for HTML views
+    m = re.search(r'<div class="dpsens-explorer-html" data-source="(\d+)" aria-label="([^"]*)" '
+                  r'style="max-width:100%">(.*?)</div>', page)
+    assert m and m.group(3) == "<table><tr><td>a</td></tr></table>"   # the default view, in place
+    assert htmlmod.unescape(m.group(2)) == "A table holding a. Shown for word = a, n = 1."
+    data = parse_html(page)
+    assert data["sources"][data["views"]["1-1"][0]] == "<table><tr><td>bb</td></tr></table>"
+    with pytest.raises(TypeError, match="Figure or an HTML view .*returned int"):
+        widgets.explorer(lambda word: 3, {"word": ["a"]})
+
+
+def test_the_live_widget_shows_html_views_in_an_html_widget():
+    pytest.importorskip("ipywidgets")
+    ex = widgets.explorer(table_of, {"word": ["a", "b"], "n": [1, 2]}, lazy=True)
+    box = ex.widget()
+    word, n = box._dpsens_controls
+    assert box._dpsens_html.value == "<table><tr><td>a</td></tr></table>"
+    assert box._dpsens_image.layout.display == "none" and box._dpsens_html.layout.display is None
+    n.value = 1
+    assert box._dpsens_html.value == "<table><tr><td>aa</td></tr></table>"
+
+
 def test_a_lazy_explorer_may_have_more_views_than_a_page_could_hold():
     CALLS.clear()
     ex = widgets.explorer(demo_plot, {"slope": list(range(11)), "colour": [f"C{i}" for i in range(11)]},
@@ -538,9 +581,12 @@ def test_widget_layout_natural_size_full_labels_controls_on_top():
         assert c.style.description_width == "24.5em" == widgets.label_width(["x" * 40, "colour"])
         assert c.layout.width == "calc(24.5em + 24em)" and c.layout.max_width == "100%"
     assert box._dpsens_controls[0].description == "Pool (each value once) slope of the line"
-    # order: title, controls, image, status -- the controls above the figure
+    # order: title, controls, image (or, for HTML views, the HTML widget after it: hidden here), status --
+    # the controls above the figure
     kinds = [type(c).__name__ for c in box.children]
-    assert kinds == ["HTML", "VBox", "Image", "HTML"]
+    assert kinds == ["HTML", "VBox", "Image", "HTML", "HTML"]
+    assert box.children[3] is box._dpsens_html and box._dpsens_html.layout.display == "none"
+    assert box.children[4] is box._dpsens_status
     assert list(box.children[1].children) == box._dpsens_controls
     assert widgets.image_layout(ex.views[ex.default][0], max_height="50vh")["max_height"] == "50vh"
 

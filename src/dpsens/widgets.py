@@ -6,7 +6,8 @@ every chapter with a "move the slider" figure uses :func:`explorer`.
 Design
 ------
 A chapter writes its figure as a **pure** function -- plain arguments in, a
-:class:`matplotlib.figure.Figure` out -- and hands it to :func:`explorer`
+:class:`matplotlib.figure.Figure` out (or an HTML view, such as the table of
+*The median visualisation grid*) -- and hands it to :func:`explorer`
 with a small grid of values for each argument::
 
     ds.widgets.explorer(ds.figures.dp.plot_laplace_mechanism,
@@ -447,7 +448,8 @@ class Explorer:
     default : tuple of int
         Index of the default value of each argument.
     views : dict
-        Maps a tuple of indices (one per argument) to ``(png_bytes, alt_text)``:
+        Maps a tuple of indices (one per argument) to ``(png_bytes, alt_text)``, or
+        ``(html, alt_text)`` for a view the plotting function gave as HTML:
         every combination once all are computed (``lazy=False`` or after
         :meth:`precompute`), else those computed so far (the default first).
     lazy : bool
@@ -481,7 +483,8 @@ class Explorer:
         h = hashlib.sha1()
         for key in sorted(self.views):
             h.update(repr(key).encode())
-            h.update(self.views[key][0])
+            content = self.views[key][0]
+            h.update(content.encode() if isinstance(content, str) else content)
         return h.hexdigest()[:10]
 
     @property
@@ -569,16 +572,17 @@ class Explorer:
         precomputes (the website); with lazy views (a reader's kernel) a view
         not computed yet says so under the controls.
         """
-        default_png, default_alt = self.view_at(self.default)
+        default_content, default_alt = self.view_at(self.default)
         if self._id is None:
             self._id = f"dpsens-explorer-{next(_counter)}-{self._digest()}"
         uid = self._id
         sources, src_index, table = [], {}, {}
-        for key, (png, alt) in self.views.items():
-            if png not in src_index:
-                src_index[png] = len(sources)
-                sources.append("data:image/png;base64," + base64.b64encode(png).decode("ascii"))
-            table["-".join(map(str, key))] = [src_index[png], alt]
+        for key, (content, alt) in self.views.items():
+            if content not in src_index:
+                src_index[content] = len(sources)
+                sources.append(content if isinstance(content, str)
+                               else "data:image/png;base64," + base64.b64encode(content).decode("ascii"))
+            table["-".join(map(str, key))] = [src_index[content], alt]
         controls = []
         for i, name in enumerate(self.names):
             opts = self.options[i]
@@ -609,14 +613,31 @@ class Explorer:
             f'style="border:1px solid #ccc;border-radius:6px;padding:0.6em;margin:0.5em 0">'
             f"{title}"
             f'<div class="dpsens-explorer-controls" role="group" aria-label="figure controls">{"".join(controls)}</div>'
-            f'<img class="dpsens-explorer-image" src="{sources[src_index[default_png]]}" '
-            f'alt="{html.escape(default_alt, quote=True)}" style="max-width:100%;height:auto">'
+            f"{self._view_elements(sources, src_index, default_content, default_alt)}"
             f'<div class="dpsens-explorer-status" aria-live="polite" style="font-size:0.85em;color:#555">'
             f"{html.escape(self._status(self.default))}</div>"
             f'<script type="application/json" class="dpsens-explorer-data">{data}</script>'
             f"<script>{script}</script>"
             f"</div>"
         )
+
+    @staticmethod
+    def _view_elements(sources, src_index, default_content, default_alt) -> str:
+        """The element(s) that show a view: an ``<img>`` if any view is a PNG, a ``<div>`` if any is HTML."""
+        esc = html.escape
+        is_html = isinstance(default_content, str)
+        out = ""
+        pngs = [s for s in sources if s.startswith("data:image/png;base64,")]
+        if pngs:
+            src = pngs[0] if is_html else sources[src_index[default_content]]
+            out += (f'<img class="dpsens-explorer-image" src="{src}" alt="{esc(default_alt, quote=True)}" '
+                    f'style="max-width:100%;height:auto{";display:none" if is_html else ""}">')
+        if len(pngs) < len(sources):
+            out += (f'<div class="dpsens-explorer-html" data-source="{src_index[default_content] if is_html else ""}" '
+                    f'aria-label="{esc(default_alt, quote=True)}" '
+                    f'style="max-width:100%{"" if is_html else ";display:none"}">'
+                    f'{default_content if is_html else ""}</div>')
+        return out
 
     def _status(self, index) -> str:
         return "Showing " + ", ".join(
@@ -641,8 +662,13 @@ class Explorer:
             return self._widget
         import ipywidgets as w
 
-        default_png = self.view_at(self.default)[0]
-        image = _image_widget(w, default_png)
+        default_content = self.view_at(self.default)[0]
+        # a view is a PNG (shown by an Image) or HTML (shown by an HTML widget); the other one hides
+        is_html = isinstance(default_content, str)
+        image = (w.Image(value=b"", format="png", layout=w.Layout(display="none")) if is_html
+                 else _image_widget(w, default_content))
+        table = w.HTML(default_content if is_html else "",
+                       layout=w.Layout(max_width="100%", overflow="auto", display=None if is_html else "none"))
         status = w.HTML(html.escape(self._status(self.default) + self._drawn_in(self.default)))
         controls = []
         desc = label_width(self.labels)
@@ -673,13 +699,18 @@ class Explorer:
             if fresh:
                 status.value = html.escape("Computing: " + self._status(key)[len("Showing "):] + " ...")
             try:
-                png = self.view_at(key)[0]
+                content = self.view_at(key)[0]
             except Exception as exc:  # noqa: BLE001 - shown to the reader, not lost in the log
                 status.value = html.escape(f"Could not draw this view: {type(exc).__name__}: {exc}")
                 return
             if key == current():  # still the reader's choice
-                image.layout = w.Layout(**image_layout(png))
-                image.value = png
+                if isinstance(content, str):
+                    table.value = content
+                else:
+                    image.layout = w.Layout(**image_layout(content))
+                    image.value = content
+                table.layout.display = None if isinstance(content, str) else "none"
+                image.layout.display = "none" if isinstance(content, str) else None
                 status.value = html.escape(self._status(key) + (self._drawn_in(key) if fresh else ""))
 
         for c in controls:
@@ -687,11 +718,12 @@ class Explorer:
         children = []
         if self.title:
             children.append(w.HTML(f"<b>{html.escape(self.title)}</b>"))
-        children += [w.VBox(controls, layout=w.Layout(align_items="flex-start", width="100%")), image, status]
+        children += [w.VBox(controls, layout=w.Layout(align_items="flex-start", width="100%")), image, table, status]
         box = w.VBox(children, layout=w.Layout(align_items="flex-start", width="100%"))
         box.add_class("dpsens-explorer-widget")
         box._dpsens_controls = controls  # for tests
         box._dpsens_image = image
+        box._dpsens_html = table
         box._dpsens_status = status
         self._widget = box
         return box
@@ -721,6 +753,7 @@ _JS = r"""(function(){
 var root=document.getElementById("__ID__");if(!root)return;
 var data=JSON.parse(root.querySelector("script.dpsens-explorer-data").textContent);
 var img=root.querySelector("img.dpsens-explorer-image");
+var box=root.querySelector(".dpsens-explorer-html");
 var status=root.querySelector(".dpsens-explorer-status");
 var ctrls=Array.prototype.slice.call(root.querySelectorAll("[data-index]"));
 function label(c){if(c.tagName==="SELECT")return c.options[c.selectedIndex].text;
@@ -728,11 +761,16 @@ function label(c){if(c.tagName==="SELECT")return c.options[c.selectedIndex].text
 function update(){
  var key=ctrls.map(function(c){return c.value;}).join("-");
  var v=data.views[key];
+ var shown=(img&&img.style.display!=="none")?img:box;
  if(!v){status.textContent="This view is computed only when a reader asks for it in a running kernel "+
-  "with ipywidgets; this copy of the page holds the views computed so far.";img.style.opacity="0.35";
+  "with ipywidgets; this copy of the page holds the views computed so far.";shown.style.opacity="0.35";
   root.setAttribute("data-current",key);return;}
- img.style.opacity="";
- img.src=data.sources[v[0]];img.alt=v[1];
+ shown.style.opacity="";
+ var src=data.sources[v[0]];
+ if(src.lastIndexOf("data:image/",0)===0){if(box)box.style.display="none";img.style.display="";
+  img.src=src;img.alt=v[1];}
+ else{if(img)img.style.display="none";box.style.display="";box.innerHTML=src;
+  box.setAttribute("aria-label",v[1]);box.setAttribute("data-source",v[0]);}
  var parts=[];
  ctrls.forEach(function(c){var l=label(c);
   if(c.tagName!=="SELECT"){c.nextElementSibling.textContent=l;c.setAttribute("aria-valuetext",l);}
@@ -847,7 +885,9 @@ def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence |
     ----------
     plot_func : callable
         A pure function: keyword arguments in, :class:`matplotlib.figure.Figure`
-        out.  It is called once per combination of control values.
+        out -- or an HTML view, any object with ``_repr_html_`` (a table, say;
+        its ``dpsens_alt`` attribute, if any, describes it).  It is called
+        once per combination of control values.
     controls : dict
         ``{argument_name: values}`` where ``values`` is a non-empty list of
         distinct values (numbers get a slider, anything else a dropdown), a
@@ -919,23 +959,27 @@ def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence |
     def render(index):
         kwargs = {n: options[i][j][1] for i, (n, j) in enumerate(zip(names, index))}
         fig = plot_func(**kwargs)
-        if not isinstance(fig, Figure):
-            raise TypeError(f"plot_func must return a matplotlib.figure.Figure; {getattr(plot_func, '__name__', plot_func)}"
+        is_figure = isinstance(fig, Figure)
+        if not is_figure and not callable(getattr(fig, "_repr_html_", None)):
+            raise TypeError(f"plot_func must return a matplotlib.figure.Figure or an HTML view (an object with "
+                            f"_repr_html_); {getattr(plot_func, '__name__', plot_func)}"
                             f"({', '.join(f'{k}={v!r}' for k, v in kwargs.items())}) returned "
                             f"{type(fig).__name__}")
         try:
-            png = figure_png(fig, dpi)
+            content = figure_png(fig, dpi) if is_figure else str(fig._repr_html_())
             value_labels = {n: options[i][j][0] for i, (n, j) in enumerate(zip(names, index))}
             setting = ", ".join(f"{(display or {}).get(n, n)} = {lab}" for n, lab in value_labels.items())
             if alt is None:
-                text = f"{getattr(fig, 'dpsens_alt', None) or describe_figure(fig)} Shown for {setting}."
+                own = getattr(fig, "dpsens_alt", None) or (describe_figure(fig) if is_figure else "A table.")
+                text = f"{own} Shown for {setting}."
             elif isinstance(alt, str):
                 text = alt.format(**value_labels)
             else:
                 text = str(alt(**kwargs))
         finally:
-            plt.close(fig)
-        return png, text
+            if is_figure:
+                plt.close(fig)
+        return content, text
 
     lazy = lazy_default() if lazy is None else lazy
     ex = Explorer(plot_func, names, options, tuple(default), {}, title=title, labels=display,

@@ -1,35 +1,40 @@
-"""Figures of the sensitivity grid, and its live explorer.
+"""The sensitivity grid shown to a reader: as an HTML table, as a figure, and its live explorer.
 
 Chapter: *The median visualisation grid*.
 
-:func:`plot_sensitivity_grid` draws a grid computed by
-:func:`dpsens.grid.sensitivity_grid` -- fast enough to redraw live: its text
-is drawn as glyph outlines (:mod:`dpsens.figures.glyphs`) -- and
+:func:`grid_table` shows a grid computed by :func:`dpsens.grid.sensitivity_grid`
+as an HTML table -- real text at the page's size, legible on a wide screen
+and on a phone (where it scrolls inside the column) -- and is what the
+chapter and its explorers show; :func:`grid_table_from_text` reads a universe
+typed by a reader, and :func:`grid_explorer` is the live explorer of it, an
+explorer of :func:`dpsens.widgets.explorer`.  :func:`plot_sensitivity_grid`
+draws the same grid as a matplotlib figure (an image for slides or print;
+its text is drawn as glyph outlines, :mod:`dpsens.figures.glyphs`), and
 :func:`plot_source_comparison` compares the definition of bounded local
-sensitivity with the source's variant.  :func:`plot_grid_from_text` reads a
-universe typed by a reader, and :func:`grid_explorer` is the live explorer
-of it, an explorer of :func:`dpsens.widgets.explorer`.  Every function
-answers input it cannot draw with a figure that says why, never an exception.
+sensitivity with the source's variant.  Every function answers input it
+cannot show with a message that says why, never an exception.
 """
 from __future__ import annotations
 
+import html
 from collections import Counter
 
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.collections import PatchCollection
+from matplotlib.colors import to_hex
 from matplotlib.patches import Rectangle
 
 from .._validate import check_relation
 from ..grid import (MAX_COLS, MAX_ROWS, SOURCE_UNIVERSE, SensitivityGrid, grid_size, parse_values,
                     resolve_universe, sensitivity_grid, source_bounded_local)
-from ..neighbors import Domain, Pool
+from ..neighbors import Domain, Pool, format_multiset
 from ..queries import check_query
 from .glyphs import CHAR_IN, MONO_PT, Ink
 from .style import PALETTE
 
-__all__ = ["ROW_MAX_COLOUR", "GLOBAL_MAX_COLOUR", "plot_sensitivity_grid", "plot_source_comparison",
-           "plot_grid_from_text", "grid_explorer"]
+__all__ = ["ROW_MAX_COLOUR", "GLOBAL_MAX_COLOUR", "CannotDraw", "GridTable", "grid_table", "grid_table_from_text",
+           "plot_sensitivity_grid", "plot_source_comparison", "plot_grid_from_text", "grid_explorer"]
 
 # Highlight colours (Okabe--Ito): row maximum and overall maximum.
 ROW_MAX_COLOUR = PALETTE[1]      # orange, solid outline
@@ -174,6 +179,43 @@ def _too_big(universe, n, k, neighbors):
     return None
 
 
+class CannotDraw(ValueError):
+    """A grid that cannot be shown: its message is the reason, in the reader's words."""
+
+
+def _grids(universe, n, k, query, neighbors) -> tuple:
+    """``(universe, [grid of each relation])`` for a grid worth showing; else raise :class:`CannotDraw`.
+
+    ``universe`` may be plain values (read as a :class:`Pool`), ``neighbors``
+    may be ``"both"``.
+    """
+    if not isinstance(universe, (str, Pool, Domain)):
+        try:
+            universe = Pool(universe)
+        except (TypeError, ValueError) as exc:
+            raise CannotDraw(str(exc)) from None
+    relations = ["unbounded", "bounded"] if neighbors == "both" else [neighbors]
+    try:
+        universe = resolve_universe(universe)
+        for r in relations:
+            check_relation(r)
+        check_query(query)
+        problems = [p for p in (_too_big(universe, n, k, r) for r in relations) if p]
+    except (TypeError, ValueError) as exc:
+        problems = [str(exc)]
+    if problems:
+        raise CannotDraw(problems[0])
+    return universe, [sensitivity_grid(universe, n, k, query, r) for r in relations]
+
+
+def _universe_from_text(values: str, kind: str):
+    """The universe a reader typed; a ValueError (for the reader) if it cannot be read."""
+    parsed = parse_values(values)
+    if kind not in ("pool", "domain"):
+        raise ValueError(f"kind must be 'pool' or 'domain', got {kind!r}")
+    return Pool(parsed) if kind == "pool" else Domain(parsed)
+
+
 def plot_sensitivity_grid(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, query: str = "median",
                           neighbors: str = "both"):
     """Draw the sensitivity grid of a query; row and overall maxima highlighted.
@@ -215,23 +257,10 @@ def plot_sensitivity_grid(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, quer
         too long for a page) or invalid input, a figure that says so --
         never an exception, never a frozen kernel.
     """
-    if not isinstance(universe, (str, Pool, Domain)):
-        try:
-            universe = Pool(universe)
-        except (TypeError, ValueError) as exc:
-            return _message_figure(str(exc), "Cannot draw this grid")
-    relations = ["unbounded", "bounded"] if neighbors == "both" else [neighbors]
     try:
-        universe = resolve_universe(universe)
-        for r in relations:
-            check_relation(r)
-        check_query(query)
-        problems = [p for p in (_too_big(universe, n, k, r) for r in relations) if p]
-    except (TypeError, ValueError) as exc:
-        problems = [str(exc)]
-    if problems:
-        return _message_figure(problems[0], "Cannot draw this grid")
-    grids = [sensitivity_grid(universe, n, k, query, r) for r in relations]
+        universe, grids = _grids(universe, n, k, query, neighbors)
+    except CannotDraw as exc:
+        return _message_figure(str(exc), "Cannot draw this grid")
     labels = [_row_labels(g) for g in grids]
     texts = [_cell_texts(g) for g in grids]
     chars = [2 + max(len(t) for row in tx for t in row) for tx in texts]
@@ -320,13 +349,162 @@ def plot_grid_from_text(values: str = "1, 2, 3, 10, 11", kind: str = "pool", n: 
         or would give an unreadable grid.
     """
     try:
-        parsed = parse_values(values)
-        if kind not in ("pool", "domain"):
-            raise ValueError(f"kind must be 'pool' or 'domain', got {kind!r}")
-        universe = Pool(parsed) if kind == "pool" else Domain(parsed)
+        universe = _universe_from_text(values, kind)
     except (TypeError, ValueError) as exc:
         return _message_figure(f"Cannot read the universe: {exc}", "Cannot draw this grid")
     return plot_sensitivity_grid(universe, n, k, query, neighbors)
+
+
+# --------------------------------------------------------------------------- the grid as an HTML table
+# Real text at the page's font size: legible at any width (on a phone the table scrolls inside the
+# column), selectable, and read by screen readers as a table.  Inline styles, so that it looks the
+# same on the website, in JupyterLab, Colab and an explorer's static page.
+_CELL = "padding:0.2em 0.45em;border:1px solid #d9d9d9;text-align:left;vertical-align:middle;color:#000"
+_HEAD = "padding:0.2em 0.45em;border:1px solid #d9d9d9;text-align:left;font-weight:600;background:#fff;color:#000"
+_HATCH = "repeating-linear-gradient(135deg,rgba(213,94,0,0.33) 0 2px,transparent 2px 6px)"
+_RELATION = {"unbounded": "unbounded neighbours (records added or removed)",
+             "bounded": "bounded neighbours (records replaced)"}
+
+
+class GridTable:
+    """A sensitivity grid as an HTML table: what :func:`grid_table` returns.
+
+    Chapter: *The median visualisation grid*.
+
+    Displays as the table in a notebook and on the website (``_repr_html_``),
+    and is an HTML view for :func:`dpsens.widgets.explorer`.  ``dpsens_alt``
+    says in one sentence what it shows; ``dpsens_cells`` holds the text of
+    the cells, one list of rows per relation (as the figure's).
+    """
+
+    def __init__(self, html_text: str, alt: str, cells=()):
+        self.html, self.dpsens_alt, self.dpsens_cells = html_text, alt, list(cells)
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+    def __repr__(self) -> str:
+        return f"<GridTable: {self.dpsens_alt}>"
+
+
+def _message_table(text: str) -> GridTable:
+    msg = " ".join(text.split())
+    return GridTable(f'<p class="dpsens-grid-message" style="margin:0.5em 0"><b>Cannot draw this grid:</b> '
+                     f'{html.escape(text).replace(chr(10), "<br>")}</p>', f"Cannot draw this grid: {msg.rstrip('.')}.")
+
+
+def _html_grid(g: SensitivityGrid, texts: list[list[str]]) -> str:
+    """One relation's table: a row per release, its value, then a cell per neighbour."""
+    local, top = g.local, g.global_sensitivity
+    vmax = top if top > 0 else 1.0
+    rows = []
+    for i, (x, fx) in enumerate(zip(g.rows, g.row_values)):
+        cells = []
+        for j in range(g.cells.shape[1]):
+            if j >= len(texts[i]):                       # rows with fewer neighbours: an empty cell
+                cells.append(f'<td style="{_CELL};background:#fff"></td>')
+                continue
+            v = g.cells[i, j]
+            shade = to_hex(_CMAP(v / vmax / 2.2))        # the figure's colours: at most a mid blue
+            change, value = texts[i][j].split(": ", 1)
+            style, value = f"{_CELL};background:{shade}", html.escape(value)
+            if v == top:
+                style = (f"{_CELL};background:{_HATCH},{shade};"
+                         f"outline:2px solid {GLOBAL_MAX_COLOUR};outline-offset:-3px")
+                value = f"<b>{value}</b>"
+            elif v == local[i]:
+                style += f";outline:2px dashed {ROW_MAX_COLOUR};outline-offset:-3px"
+                value = f"<b>{value}</b>"
+            cells.append(f'<td style="{style}"><span style="white-space:nowrap">{html.escape(change)}:</span> '
+                         f'<span style="white-space:nowrap">{value}</span></td>')
+        rows.append(f'<tr><th scope="row" style="{_HEAD};white-space:nowrap">{html.escape(format_multiset(x))}</th>'
+                    f'<td style="{_CELL};background:#fff">{fx:.4g}</td>{"".join(cells)}</tr>')
+    return (f'<table class="dpsens-grid-table" style="border-collapse:collapse;width:auto;table-layout:auto;'
+            f'margin:0.2em 0 0.8em;font-variant-numeric:tabular-nums;line-height:1.35">'
+            f'<caption style="caption-side:top;text-align:left;font-weight:600;padding:0.2em 0">'
+            f'{_RELATION.get(g.neighbors, g.neighbors)}: global sensitivity {g.global_sensitivity:g}</caption>'
+            f'<thead><tr><th scope="col" style="{_HEAD}">release x</th><th scope="col" style="{_HEAD}">f(x)</th>'
+            f'<th scope="colgroup" colspan="{g.cells.shape[1]}" style="{_HEAD}">its neighbours x′: what changed, '
+            f'then |f(x) − f(x′)|</th></tr></thead><tbody>{"".join(rows)}</tbody></table>')
+
+
+def grid_table(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, query: str = "median",
+               neighbors: str = "both") -> GridTable:
+    """The sensitivity grid of a query as an HTML table; row and overall maxima marked.
+
+    Chapter: *The median visualisation grid* (the grid the chapter shows, and
+    its explorers).
+
+    The same grid as :func:`plot_sensitivity_grid`, as a table of text at the
+    page's font size -- legible on a wide screen and on a phone, where it
+    scrolls sideways inside the text column.  A row is a release ``x``
+    (written with square brackets, a multiset) and ``f(x)``; each cell names a
+    neighbour ``x'`` by how it differs from ``x`` (``−3``: a 3 removed,
+    ``+10``: a 10 added, ``3→10``: a 3 replaced by a 10) and gives
+    ``|f(x) - f(x')|``, on a background that darkens with it.  The maximum of
+    each row (the release's local sensitivity) is bold, with a dashed orange
+    outline and a ▲; the maximum of the whole grid (the global sensitivity)
+    is bold, hatched, with a solid vermilion outline and a ★ -- shapes and
+    pattern carry the meaning, colour only repeats it.
+
+    Parameters
+    ----------
+    universe, n, k, query, neighbors
+        As in :func:`plot_sensitivity_grid`; ``neighbors="both"`` gives one
+        table per relation, the unbounded one first.
+
+    Returns
+    -------
+    GridTable
+        Displays as the table(s), or -- for invalid input or a grid too big
+        to read -- as a sentence that says why (never an exception).
+
+    Examples
+    --------
+    >>> t = grid_table(neighbors="unbounded")
+    >>> t.dpsens_cells[0][0]
+    ['−3: 0.5▲', '−2: 0', '−1: 0.5▲', '+10: 0.5▲', '+11: 0.5▲']
+    >>> grid_table(n=3, k=3).dpsens_alt
+    'Cannot draw this grid: The group size k (records changed) must be from 1 to n − 1 = 2 in a release of n = 3 records.'
+    """
+    try:
+        universe, grids = _grids(universe, n, k, query, neighbors)
+    except CannotDraw as exc:
+        return _message_table(str(exc))
+    texts = [_cell_texts(g) for g in grids]
+    title = f"f = {query} on {universe!r}, n = {n}, k = {k}"
+    legend = ("▲ bold, dashed orange outline: the largest change of its row, the local sensitivity of that "
+              "release. ★ bold, hatched, solid vermilion outline: the largest change of the whole grid, the "
+              "global sensitivity. Darker cells changed more.")
+    body = "".join(_html_grid(g, tx) for g, tx in zip(grids, texts))
+    page = (f'<div class="dpsens-grid" style="max-width:100%;overflow-x:auto">'
+            f'<p style="font-weight:600;margin:0.3em 0">{html.escape(title)}</p>{body}'
+            f'<p style="font-size:0.9em;margin:0 0 0.5em">{html.escape(legend)}</p></div>')
+    alt = (f"Sensitivity grid, {title}: " + "; ".join(
+        f"{g.neighbors}, global sensitivity {g.global_sensitivity:g}, local sensitivity of each release "
+        + ", ".join(f"{format_multiset(x)} {v:g}" for x, v in zip(g.rows, g.local)) for g in grids) + ".")
+    return GridTable(page, alt, texts)
+
+
+def grid_table_from_text(values: str = "1, 2, 3, 10, 11", kind: str = "pool", n: int = 3, k: int = 1,
+                         query: str = "median", neighbors: str = "unbounded") -> GridTable:
+    """:func:`grid_table` for values typed as text -- never raises.
+
+    Chapter: *The median visualisation grid* (what the live explorer shows).
+
+    Parameters
+    ----------
+    values, kind
+        The universe as typed, read as a pool or a domain (see
+        :func:`plot_grid_from_text`).
+    n, k, query, neighbors
+        As in :func:`grid_table`.
+    """
+    try:
+        universe = _universe_from_text(values, kind)
+    except (TypeError, ValueError) as exc:
+        return _message_table(f"Cannot read the universe: {exc}")
+    return grid_table(universe, n, k, query, neighbors)
 
 
 def grid_explorer(values: str = "1, 2, 3, 10, 11", kind: str = "pool", n: int = 3, k: int = 1,
@@ -335,21 +513,21 @@ def grid_explorer(values: str = "1, 2, 3, 10, 11", kind: str = "pool", n: int = 
 
     Chapter: *The median visualisation grid*.
 
-    An explorer of :func:`plot_grid_from_text` built by
+    An explorer of :func:`grid_table_from_text` built by
     :func:`dpsens.widgets.explorer` with lazy views: nothing is precomputed,
-    every change of a control draws the grid it asks for (once; moving back
+    every change of a control makes the grid it asks for (once; moving back
     shows the cached view), so it needs a running kernel (Jupyter, Binder,
     Colab).  Controls: a text box for the universe's values
     (comma-separated numbers), Pool or Domain, sliders for ``n`` (2..8) and
     ``k`` (1..7), the relation (unbounded, bounded or both) and all ten
     queries.  Input that cannot be read, is invalid (``k >= n``, ``n``
     larger than a pool) or would give an unreadable grid shows a message
-    instead; the status line under the figure says how long the redraw took.
+    instead; the status line under the grid says how long it took to make.
 
     Parameters
     ----------
     values, kind, n, k, query, neighbors
-        The view shown first (see :func:`plot_grid_from_text`).
+        The view shown first (see :func:`grid_table_from_text`).
 
     Returns
     -------
@@ -359,8 +537,8 @@ def grid_explorer(values: str = "1, 2, 3, 10, 11", kind: str = "pool", n: int = 
     Examples
     --------
     >>> ex = grid_explorer(neighbors="bounded")
-    >>> ex.lazy, len(ex.views), ex.view()[0][:4] == b"\\x89PNG"
-    (True, 1, True)
+    >>> ex.lazy, len(ex.views), ex.view()[0].count("<table")
+    (True, 1, 1)
     >>> ex.view(values="1, 2, x")[1].split(" Shown for")[0]
     "Cannot draw this grid: Cannot read the universe: 'x' is not a number; separate the values by commas, e.g. 1, 2, 3, 10, 11."
     """
@@ -368,7 +546,7 @@ def grid_explorer(values: str = "1, 2, 3, 10, 11", kind: str = "pool", n: int = 
     from ..widgets import TextBox, explorer   # widgets imports the figures: imported when needed
 
     return explorer(
-        plot_grid_from_text,
+        grid_table_from_text,
         {"values": TextBox(values, placeholder="e.g. 1, 2, 3, 10, 11"),
          "kind": {"Pool (each value once)": "pool", "Domain (values reusable)": "domain"},
          "n": list(range(2, 9)), "k": list(range(1, 8)),
