@@ -309,20 +309,21 @@ def plot_source_comparison(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, que
     src = np.array([source_bounded_local(x, universe, k, query) for x in g.rows])
     anchored = g.local
     y = np.arange(len(g.rows))
-    fig, ax = plt.subplots(figsize=(7.5, 1.4 + 0.36 * len(y)))
+    # narrow: shown whole on a phone (a 350-px column), its 10-point text stays above 9 px
+    fig, ax = plt.subplots(figsize=(4.6, 2.0 + 0.36 * len(y)))
     for i in np.flatnonzero(~np.isclose(src, anchored)):
         ax.axhspan(i - 0.45, i + 0.45, color=PALETTE[6], alpha=0.35, lw=0)
     ax.plot(anchored, y, "o", color=PALETTE[0], ms=8, label="definition: max |f(x) − f(x′)|")
     ax.plot(src, y, "s", mfc="none", mec=PALETTE[3], mew=2, ms=11,
             label="source: max |f(a) − f(b)| over neighbours a, b")
     ax.set_yticks(y)
-    ax.set_yticklabels([f"x = {_fmt(x)}" for x in g.rows])
+    ax.set_yticklabels([f"x = {format_multiset(x)}" for x in g.rows])
     ax.invert_yaxis()
     hi = float(max(np.max(src), np.max(anchored)))
     ax.set_xlim(-0.05 * hi, 1.08 * hi if hi > 0 else 1)
-    ax.set(xlabel=f"bounded local sensitivity of the {query} (k = {k})",
-           title="Bounded local sensitivity: definition vs source (shaded: they differ)")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncols=2)
+    ax.set(xlabel=f"bounded local sensitivity\nof the {query} (k = {k})",
+           title="Bounded local sensitivity:\ndefinition vs source (shaded: they differ)")
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=1)
     return fig
 
 
