@@ -41,10 +41,6 @@ ROW_MAX_COLOUR = PALETTE[1]      # orange, solid outline
 GLOBAL_MAX_COLOUR = PALETTE[3]   # vermilion, hatched fill + star
 
 
-def _fmt(t: tuple) -> str:
-    return "{" + ",".join(f"{v:g}" for v in t) + "}"
-
-
 def _change(x: tuple, y: tuple) -> str:
     """How neighbour ``y`` differs from ``x``: "−3", "+10" or "3→10"."""
     cx, cy = Counter(x), Counter(y)
@@ -84,7 +80,7 @@ _MAX_WIDTH_IN = 13.0                      # wider than this is unreadable on a p
 
 
 def _row_labels(g: SensitivityGrid) -> list[str]:
-    return [f"{_fmt(x)}: {fx:.4g}" for x, fx in zip(g.rows, g.row_values)]
+    return [f"{format_multiset(x)}: {fx:.4g}" for x, fx in zip(g.rows, g.row_values)]
 
 
 def _cell_texts(g: SensitivityGrid) -> list[list[str]]:
