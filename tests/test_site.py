@@ -24,11 +24,11 @@ And at a desktop (1280 px) and a phone (390 px) viewport, for every page
   equation is wider than the column; at 390 px no equation does (a wide
   table may scroll inside the column there);
 * at 1280 px the smallest text of every figure, *as displayed*, is at least
-  9 px high.  Method: :func:`dpsens.widgets.figure_png`, which renders every
+  9 px high.  Method: :func:`dpsens.figures.style.figure_png`, which renders every
   figure of the site (plain figures through the alt-text formatter and every
   view of every explorer), stores the height of the figure's smallest text in
   image pixels in the PNG (text chunk ``dpsens:min-text-px``: the smallest
-  font size found by :func:`dpsens.plots.smallest_text_pt`, in points, times
+  font size found by :func:`dpsens.figures.style.smallest_text_pt`, in points, times
   dpi/72).  The browser gives each image's displayed width; the text as
   displayed is that height times displayed width / natural width.  Explorer
   views other than the one shown are scaled as the shown one would be
@@ -226,18 +226,27 @@ def check_solutions(page) -> tuple[int, int]:
 
 
 def check_explorers(page) -> int:
-    """Move every control of every explorer; the image must follow. Returns the number of explorers."""
+    """Move every control of every explorer; the view must follow: the image, or for an explorer of
+    HTML views (the grid tables) the HTML box. Returns the number of explorers."""
     explorers = page.locator("div.dpsens-explorer")
     for e in range(explorers.count()):
         ex = explorers.nth(e)
         ex.scroll_into_view_if_needed()
         data = ex.evaluate("el => JSON.parse(el.querySelector('script.dpsens-explorer-data').textContent)")
         img = ex.locator("img.dpsens-explorer-image")
+        box = ex.locator("div.dpsens-explorer-html")
         controls = ex.locator("[data-index]")
         changed_any = False
+
+        def showing():
+            """(what the explorer shows, its alt text): an image's src, or the index of an HTML view."""
+            if box.count() and box.is_visible():
+                return int(box.get_attribute("data-source")), box.get_attribute("aria-label")
+            return img.get_attribute("src"), img.get_attribute("alt")
+
         for c in range(controls.count()):
             ctrl = controls.nth(c)
-            before_src = img.get_attribute("src")
+            before = showing()[0]
             if ctrl.evaluate("el => el.tagName") == "SELECT":
                 n = ctrl.locator("option").count()
                 if n < 2:
@@ -253,11 +262,17 @@ def check_explorers(page) -> int:
             key = "-".join(controls.nth(k).input_value() for k in range(controls.count()))
             assert ex.get_attribute("data-current") == key, (
                 f"explorer {e + 1}: moving control {c + 1} did not update the view (wanted {key})")
-            want = data["sources"][data["views"][key][0]]
-            assert img.get_attribute("src") == want, f"explorer {e + 1}: the image is not the view {key}"
-            assert img.get_attribute("alt") == data["views"][key][1]
-            changed_any |= img.get_attribute("src") != before_src
-            assert img.evaluate("i => i.complete && i.naturalWidth > 0")
+            source, alt = data["views"][key]
+            html_view = not data["sources"][source].startswith("data:image/")
+            shown, shown_alt = showing()
+            assert shown == (source if html_view else data["sources"][source]), (
+                f"explorer {e + 1}: the view shown is not the view {key}")
+            assert shown_alt == alt
+            changed_any |= shown != before
+            if html_view:
+                assert box.locator("table").count() or box.inner_text().strip(), f"explorer {e + 1}: an empty view"
+            else:
+                assert img.evaluate("i => i.complete && i.naturalWidth > 0")
         assert changed_any, f"explorer {e + 1}: no control changed the picture"
     return explorers.count()
 
@@ -455,7 +470,7 @@ def png_min_text_px(src: str) -> tuple[int, float | None]:
 
     from PIL import Image
 
-    from dpsens.widgets import MIN_TEXT_KEY
+    from dpsens.figures.style import MIN_TEXT_KEY
     head, _, b64 = src.partition(",")
     assert head.startswith("data:image/png"), f"a figure that is not an inline PNG: {head[:60]}"
     im = Image.open(io.BytesIO(base64.b64decode(b64)))
@@ -486,8 +501,6 @@ def figure_problems(figures: list[dict], column: float) -> list[str]:
 KNOWN_LAYOUT_PROBLEMS = {
     ("chapters/ptr", 390): "a code line's padded string ('δ = 1/n²  ...  =') does not wrap on a phone",
     ("chapters/smooth", 390): "a code line's padded string (\"source's bound: S = ...\") does not wrap on a phone",
-    ("chapters/median_grid", 1280): "one view of a grid explorer is 8.6 in wide: its cell text is 7.7 px "
-                                    "as displayed",
 }
 
 
