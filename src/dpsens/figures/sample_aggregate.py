@@ -77,9 +77,9 @@ def plot_saa_explorer(x, n_chunks: int = 600, epsilon: float = 1.0, func: str = 
 
     Chapter: *Sample and aggregate* (the explorer over m and ε).
 
-    Left: histogram of ``n_partitions × draws`` seeded releases (random
+    Top: histogram of ``n_partitions × draws`` seeded releases (random
     partition, then Laplace noise), the true value and the mean release.
-    Right (if ``profile`` is given): the RMSE curve of
+    Below it (if ``profile`` is given): the RMSE curve of
     :func:`plot_saa_tradeoff` rescaled to this ε, with m marked.
 
     Returns
@@ -97,7 +97,7 @@ def plot_saa_explorer(x, n_chunks: int = 600, epsilon: float = 1.0, func: str = 
     rel = (agg[:, None] + rng.laplace(0.0, scale, size=(agg.size, draws))).ravel()
     _, f = check_query(func, allow_callable=False)
     truth = float(f(x))
-    # two panels stacked, not side by side: at the page's width the text stays legible
+    # two panels stacked, not side by side: on a phone the text stays legible
     fig, axes = plt.subplots(2 if profile is not None else 1, 1,
                              figsize=(MAX_WIDTH_IN, 8.0) if profile is not None else None, squeeze=False)
     ax = axes[0, 0]
