@@ -301,6 +301,7 @@ def test_legend_below_lists_each_label_once_under_the_axes():
     b.plot([1, 0], label="y")
     leg = style.legend_below(fig, ncols=2)
     assert [t.get_text() for t in leg.get_texts()] == ["x", "y"]
+    assert ds.widgets.describe_figure(fig).endswith("legend: x, y.")   # the alt text still names them
     fig.canvas.draw()
     assert leg.get_window_extent().y1 <= b.get_tightbbox().y0 + 1   # under the lowest axes' labels
     with pytest.raises(ValueError, match="ncols"):
