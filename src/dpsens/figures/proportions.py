@@ -110,12 +110,11 @@ def plot_proportion_leak(counts_x=(1, 500, 499), counts_xprime=(0, 500, 499), la
     ax1.plot(t, fxp, label=f"x': counts {tuple(kxp.tolist())}, scale {bxp:.2e}", **line_style(1))
     ax1.set(title=f"Released proportion of label {label}, ε = {epsilon:g}", xlabel="released proportion",
             ylabel="density")
-    ax1.legend(loc="upper left")
     loss = (np.log(bxp / bx) - np.abs(t - px) / bx + np.abs(t - pxp) / bxp)
     ax2.plot(t, loss, color=PALETTE[2], label="privacy loss ln(p_x(t) / p_x'(t))")
     ax2.axhspan(-epsilon, epsilon, color=PALETTE[5], alpha=0.25, label=f"allowed by ε-DP: [−{epsilon:g}, {epsilon:g}]")
     ax2.set(title="Privacy loss leaves the ε band", xlabel="released proportion", ylabel="ln of density ratio")
-    legend_below(fig, ax2)
+    legend_below(fig)
     return fig
 
 

@@ -102,6 +102,7 @@ def plot_saa_explorer(x, n_chunks: int = 600, epsilon: float = 1.0, func: str = 
                              figsize=(MAX_WIDTH_IN, 8.0) if profile is not None else None, squeeze=False)
     ax = axes[0, 0]
     ax.hist(rel, bins=40, color=PALETTE[0], alpha=0.8, label=f"{rel.size} seeded releases")
+    ax.set_ylim(top=1.6 * ax.get_ylim()[1])         # room for the legend above the histogram
     ax.axvline(truth, color=PALETTE[-1], lw=2, label=f"true {func}: {truth:.2f}")
     ax.axvline(rel.mean(), color=PALETTE[1], lw=2, ls="--", label=f"mean release: {rel.mean():.2f}")
     rmse = float(np.sqrt(np.mean((rel - truth) ** 2)))
@@ -173,7 +174,8 @@ def plot_error_comparison(errors, title=None, xlabel="absolute error (years, log
         idx = rows[q]
         data = [np.maximum(np.asarray(errors[labels[i]], float), 1e-12) for i in idx]
         bp = ax.boxplot(data, orientation="horizontal", whis=(5, 95), showfliers=False, patch_artist=True,
-                        tick_labels=[split[i][1] for i in idx], medianprops={"color": PALETTE[-1]})
+                        tick_labels=[textwrap.fill(split[i][1], 22) for i in idx],   # narrow: room for the boxes
+                        medianprops={"color": PALETTE[-1]})
         for box, i in zip(bp["boxes"], idx):
             box.set_facecolor(colour[colour_keys[i]])
             box.set_alpha(0.6)
@@ -230,8 +232,9 @@ def plot_pct_histograms(errors, title, floor=1e-4):
     for i, (label, v) in enumerate(arrays.items()):
         ax.hist(np.maximum(v, floor), bins=edges, histtype="stepfilled", alpha=0.5, color=PALETTE[i % 7],
                 edgecolor=PALETTE[i % 7], label=label)
+    ax.set_ylim(top=(1.25 + 0.15 * len(arrays)) * ax.get_ylim()[1])   # room for the legend above the bars
     ax.set_xscale("log")
     ax.set(title=title, ylabel="number of releases",
            xlabel=f"error (% of the true mean age, log scale;\nbelow {floor:g} % in the first bin)")
-    ax.legend()
+    ax.legend(loc="upper left")
     return fig

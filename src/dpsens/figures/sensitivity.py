@@ -184,7 +184,10 @@ def plot_local_global_log(local, global_, title: str, relation: str, ncols: int 
         ax.plot(ks, np.where(loc > 0, loc, np.nan), color=PALETTE[0], marker="o", markersize=3, label="local")
         if (glo > 0).any():
             ax.set_yscale("log")
-            ax.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
+            shown = np.concatenate([glo[glo > 0], loc[loc > 0]])
+            decades = np.log10(shown.max() / shown.min())
+            # a small panel has room for few labels: 1, 2, 5 per decade only over a short range
+            ax.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5) if decades < 1.2 else (1,), numticks=5))
             ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
             ax.yaxis.set_minor_formatter(NullFormatter())
         else:

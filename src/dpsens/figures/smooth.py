@@ -159,6 +159,7 @@ def plot_smooth_explorer(data, epsilon: float = 1.0, delta_exp: int = 2, sample_
              **line_style(2))
     ax2.set_yscale("log")
     ax2.set_ylim(low, high)
+    ax2.locator_params(axis="x", nbins=5)           # tick labels such as -0.0004 must not run together
     ax2.set_xlabel("noise added to the release (years)")
     ax2.set_ylabel("density (log scale)")
     ax2.set_title(f"noise, ε = {epsilon:g}, δ = 1/n^{delta_exp}")

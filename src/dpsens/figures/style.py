@@ -192,14 +192,15 @@ def legend_below(fig: Figure, axes=None, ncols: int = 1, **kwargs):
 
 
 def fit_titles(fig: Figure, drawn: bool = False) -> bool:
-    """Wrap every title of ``fig`` that is wider than the room it has, so that none is clipped.
+    """Wrap every title and x-axis label of ``fig`` that is wider than its room, so that none is clipped.
 
     Chapter: every chapter's figures (:func:`figure_png` calls it before
     rendering).
 
     The figure's title may take the figure's width, an axes title its axes'
-    width.  A title too wide is broken between words into lines short
-    enough (each of its lines separately).
+    width, an x-axis label (centred under its axes) the width that keeps it
+    inside the figure.  A text too wide is broken between words into lines
+    short enough (each of its lines separately).
 
     Parameters
     ----------
@@ -225,6 +226,8 @@ def fit_titles(fig: Figure, drawn: bool = False) -> bool:
     for ax in fig.axes:
         if ax.get_visible():
             titles += [(t, ax.bbox.width) for t in (ax.title, ax._left_title, ax._right_title)]
+            centre = (ax.bbox.x0 + ax.bbox.x1) / 2
+            titles.append((ax.xaxis.label, 2 * min(centre - fig.bbox.x0, fig.bbox.x1 - centre) * 0.98))
     changed = False
     for text, room in titles:
         content = text.get_text()

@@ -7,6 +7,7 @@ The rules and tables come from :mod:`dpsens.transformations`.
 from __future__ import annotations
 
 import math
+import textwrap
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -32,12 +33,12 @@ def plot_measured_vs_bound(results: pd.DataFrame):
     """
     if not isinstance(results, pd.DataFrame) or not {"measured", "bound"} <= set(results.columns):
         raise ValueError("results must be a DataFrame with columns 'measured' and 'bound', one row per rule")
-    fig, ax = plt.subplots(figsize=(MAX_WIDTH_IN, 0.3 * len(results) + 2.4))
+    fig, ax = plt.subplots(figsize=(MAX_WIDTH_IN, 0.55 * len(results) + 2.4))
     y = np.arange(len(results))
     ax.barh(y - 0.2, results["bound"], height=0.4, color=PALETTE[0], label="the rule's bound")
     ax.barh(y + 0.2, results["measured"], height=0.4, color=PALETTE[1], hatch="//",
             label="largest change measured (random neighbours)")
-    ax.set_yticks(y, results.index)
+    ax.set_yticks(y, [textwrap.fill(str(rule), 24) for rule in results.index])   # narrow: room for the bars
     ax.invert_yaxis()
     ax.set(title="Every rule is reached, none is exceeded", xlabel="change (rows, or norm\nof the group counts)",
            ylabel="rule")
