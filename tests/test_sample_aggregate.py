@@ -136,7 +136,7 @@ def test_error_comparison_colours_one_per_method_and_title_fits():
     by_method = {}
     for ax in fig.axes:
         faces = [matplotlib.colors.to_hex(p.get_facecolor()) for p in ax.patches]
-        labels = [t.get_text() for t in ax.get_yticklabels()]
+        labels = [t.get_text().replace("\n", " ") for t in ax.get_yticklabels()]   # long ones wrapped
         assert labels == [m for m, _ in (("global sensitivity: Laplace", 0), ("smooth sensitivity, Laplace", 0),
                                          ("sample and aggregate, k = 600", 0), ("sample and aggregate, k = 2", 0))]
         for label, face in zip(labels, faces):

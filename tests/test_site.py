@@ -23,8 +23,9 @@ And at a desktop (1280 px) and a phone (390 px) viewport, for every page
 * at 1280 px nothing scrolls sideways at all: no code, output, table or
   equation is wider than the column; at 390 px no equation does (a wide
   table may scroll inside the column there);
-* at 1280 px the smallest text of every figure, *as displayed*, is at least
-  9 px high.  Method: :func:`dpsens.figures.style.figure_png`, which renders every
+* at both widths the smallest text of every figure, *as displayed*, is at
+  least 9 px high (on a phone too: the figures are at most 5 in wide, see
+  :data:`dpsens.figures.style.MAX_WIDTH_IN`).  Method: :func:`dpsens.figures.style.figure_png`, which renders every
   figure of the site (plain figures through the alt-text formatter and every
   view of every explorer), stores the height of the figure's smallest text in
   image pixels in the PNG (text chunk ``dpsens:min-text-px``: the smallest
@@ -32,9 +33,9 @@ And at a desktop (1280 px) and a phone (390 px) viewport, for every page
   dpi/72).  The browser gives each image's displayed width; the text as
   displayed is that height times displayed width / natural width.  Explorer
   views other than the one shown are scaled as the shown one would be
-  (``max-width: 100%`` of the same box).  At 390 px a figure is scaled to the
-  phone's width like any image, and a reader zooms; the phone check is the
-  layout one.
+  (``max-width: 100%`` of the same box).  At 390 px a figure is scaled down
+  to the phone's column as laid out (358 px, less inside an output area's
+  padding), and its text must still be 9 px high there.
 
 Also: the search page finds "smooth sensitivity", and no HTML page refers to
 a script, style sheet or font on another host.
@@ -419,7 +420,7 @@ def test_favicon_and_logo(open_page, site):
 
 # --------------------------------------------------------------------------- layout and legibility
 WIDTHS = (1280, 390)
-#: Smallest height, in CSS pixels, of a figure's text as displayed at 1280 px.
+#: Smallest height, in CSS pixels, of a figure's text as displayed, at 1280 px and at 390 px.
 MIN_FIGURE_TEXT_PX = 9.0
 
 LAYOUT_JS = """() => {
@@ -515,9 +516,9 @@ def test_layout(open_page, path, width, request):
     load_all_images(page)
     found = page.evaluate(LAYOUT_JS)
     problems = list(found["outside"])
+    problems += figure_problems(found["figures"], found["column"])
     if width >= 1280:
         problems += found["scrollers"]
-        problems += figure_problems(found["figures"], found["column"])
     else:   # on a phone a wide table may scroll inside the column; an equation must fit
         problems += [s for s in found["scrollers"] if s.startswith("mjx-container")]
     stem = path.rsplit("/", 1)[-1]

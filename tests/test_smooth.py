@@ -495,8 +495,9 @@ def test_figures_are_labelled():
     ]
     for fig in figs:
         for ax in fig.axes:
-            assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
-            assert ax.get_legend() is not None
+            assert ax.get_ylabel() and ax.get_title()
+            assert ax.get_legend() is not None or fig.legends    # in the axes, or below them
+        assert fig.axes[-1].get_xlabel()                         # stacked panels may share the lowest one
         plt.close(fig)
 
 
@@ -712,10 +713,9 @@ def test_leak_closed_figure():
     dens, loss = fig.axes
     assert fig.get_suptitle() == "T"
     assert dens.get_yscale() == "log" and dens.get_ylabel() and loss.get_xlabel() == "released value t"
-    labels = [t.get_text() for t in dens.get_legend().get_texts()]
-    assert labels == ["x, local: Lap(4)", "x′, local: Lap(0.5)", "x, smooth: Lap(8.7)", "x′, smooth: Lap(8.2)"]
-    names = [t.get_text() for t in loss.get_legend().get_texts()]
-    assert names == ["|L| ≤ ε = 1", "noise scaled to local sensitivity", "noise scaled to smooth sensitivity"]
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]    # one legend, below both panels
+    assert labels == ["x, local: Lap(4)", "x′, local: Lap(0.5)", "x, smooth: Lap(8.7)", "x′, smooth: Lap(8.2)",
+                      "|L| ≤ ε = 1", "noise scaled to local sensitivity", "noise scaled to smooth sensitivity"]
     # the smooth loss stays in the band over the drawn range, the local one leaves it
     lines = {ln.get_label(): ln.get_ydata() for ln in loss.get_lines()}
     assert np.max(np.abs(lines["noise scaled to smooth sensitivity"])) <= 1.0

@@ -173,6 +173,10 @@ def describe_figure(fig: Figure) -> str:
     if len(panels) > 1:
         panels = [f"panel {i + 1}: {p}" for i, p in enumerate(panels)]
     parts.extend(panels)
+    for legend in fig.legends:      # a legend of the whole figure (below its panels)
+        labels = [t.get_text() for t in legend.get_texts() if t.get_text()]
+        if labels:
+            parts.append("legend: " + ", ".join(labels))
     body = ". ".join(p.rstrip(".") for p in parts) if parts else "a figure"
     return f"Figure: {body}."
 

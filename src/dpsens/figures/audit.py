@@ -13,7 +13,7 @@ import numpy as np
 
 from .._validate import as_positive
 from ..audit import dp_tpr_bound
-from .style import PALETTE, line_style
+from .style import MAX_WIDTH_IN, PALETTE, legend_below, line_style
 
 __all__ = ["plot_release_densities", "plot_attack_roc", "plot_privacy_loss", "plot_audit", "plot_posterior",
            "plot_leak_pair"]
@@ -22,10 +22,10 @@ __all__ = ["plot_release_densities", "plot_attack_roc", "plot_privacy_loss", "pl
 def plot_release_densities(locs, scales, labels, epsilon: float = 1.0, xlim=(-10.0, 15.0), title=None):
     """Densities of the released value ``loc + Lap(scale)`` for several datasets, linear and log scale.
 
-    Chapter: *Why local sensitivity leaks*.  The right panel (log scale) shows
+    Chapter: *Why local sensitivity leaks*.  The lower panel (log scale) shows
     the tails, where the ratio of two densities with different scales grows
     without bound.  A scale of 0 (the exact answer is released) is drawn as an
-    arrow on the left panel.
+    arrow on the upper panel.  The legend is below the panels.
 
     Returns
     -------
@@ -33,7 +33,7 @@ def plot_release_densities(locs, scales, labels, epsilon: float = 1.0, xlim=(-10
     """
     epsilon = as_positive(epsilon, "epsilon")
     t = np.linspace(xlim[0], xlim[1], 2001)
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+    fig, axes = plt.subplots(2, 1, figsize=(MAX_WIDTH_IN, 6.6), sharex=True)
     for i, (loc, b, lab) in enumerate(zip(locs, scales, labels)):
         st = line_style(i)
         if b == 0:
@@ -44,11 +44,11 @@ def plot_release_densities(locs, scales, labels, epsilon: float = 1.0, xlim=(-10
         dens = np.exp(-np.abs(t - loc) / b) / (2 * b)
         axes[0].plot(t, dens, lw=2, label=f"{lab}: {loc:g} + Lap({b:g})", **st)
         axes[1].plot(t, dens, lw=2, **st)
-    axes[0].set(xlim=xlim, xlabel="released value", ylabel="probability density", title="linear scale")
+    axes[0].set(xlim=xlim, ylabel="probability density", title="linear scale")
     axes[1].set_yscale("log")
-    axes[1].set(xlim=xlim, ylim=(1e-12, 2), xlabel="released value", ylabel="probability density (log scale)",
+    axes[1].set(xlim=xlim, ylim=(1e-12, 2), xlabel="released value", ylabel="density (log scale)",
                 title="log scale: the tails")
-    axes[0].legend(loc="upper left")
+    legend_below(fig, axes[0])
     fig.suptitle(title or f"Noise scaled to local sensitivity, ε = {epsilon:g}")
     return fig
 
@@ -79,7 +79,8 @@ def plot_attack_roc(curves, epsilon: float, delta: float = 0.0, title=None):
     ax.set_xscale("log")
     ax.set(xlim=(1e-6, 1), ylim=(0, 1.01), xlabel="false-positive rate (log scale)",
            ylabel="true-positive rate", title=title or "Telling two neighbouring datasets apart")
-    ax.legend(loc="lower right")
+    fig.set_size_inches(MAX_WIDTH_IN, 4.6)
+    legend_below(fig)
     return fig
 
 
@@ -96,7 +97,8 @@ def plot_privacy_loss(thresholds, exact, point, lower, epsilon: float, title=Non
     ax.axhline(epsilon, color=PALETTE[-1], lw=1.2, ls="--", label=f"promised ε = {epsilon:g}")
     ax.set(xlabel="attack threshold c (distance of the release from 2.5)", ylabel="ln P(event | x) / P(event | x′)",
            title=title or "Privacy loss of the attack event, against the promise")
-    ax.legend()
+    fig.set_size_inches(MAX_WIDTH_IN, 4.6)
+    legend_below(fig)
     return fig
 
 
@@ -120,14 +122,17 @@ def plot_audit(promised, measured, title=None):
         ax.plot(promised, vals, marker="o", lw=2, label=lab, **line_style(i))
     ax.set(xlabel="promised ε", ylabel="audited lower bound on ε (95 %)",
            title=title or "Empirical privacy loss against the promised ε")
-    ax.legend()
+    fig.set_size_inches(MAX_WIDTH_IN, 4.4)
+    legend_below(fig)
     return fig
 
 
 def plot_posterior(labels, prior, posteriors, floor: float = 1e-8, title=None):
     """Posterior/prior ratio of each candidate dataset after one release, per mechanism (log scale).
 
-    Chapter: *Why local sensitivity leaks*.
+    Chapter: *Why local sensitivity leaks*.  Horizontal bars, one row per
+    candidate (first on top), so that the candidates' names stay legible on
+    a narrow figure.
 
     Parameters
     ----------
@@ -139,20 +144,22 @@ def plot_posterior(labels, prior, posteriors, floor: float = 1e-8, title=None):
         Ratios below it (including exact zeros) are drawn at the floor.
     """
     prior = np.asarray(prior, float)
-    fig, ax = plt.subplots(figsize=(9.5, 4.5))
+    labels = list(labels)
     k = len(posteriors)
+    fig, ax = plt.subplots(figsize=(MAX_WIDTH_IN, 0.09 * k * len(labels) + 2.4))
     width = 0.8 / k
     pos = np.arange(len(labels))
     for i, (lab, post) in enumerate(posteriors.items()):
         ratio = np.maximum(np.asarray(post, float) / prior, floor)
-        ax.bar(pos + (i - (k - 1) / 2) * width, ratio, width=width, color=PALETTE[i], label=lab, bottom=0)
-    ax.axhline(1.0, color=PALETTE[-1], lw=1)
-    ax.set_yscale("log")
-    ax.set_xticks(pos, labels, rotation=90, fontsize=9)
-    ax.set(ylim=(floor / 2, 1e4), xlabel="candidate dataset",
-           ylabel=f"posterior / prior (log scale, floor {floor:g})",
+        ax.barh(pos + (i - (k - 1) / 2) * width, ratio, height=width, color=PALETTE[i], label=lab, left=0)
+    ax.axvline(1.0, color=PALETTE[-1], lw=1)
+    ax.set_xscale("log")
+    ax.set_yticks(pos, labels)
+    ax.set(xlim=(floor / 2, 1e4), ylim=(len(labels) - 0.5, -0.5), ylabel="candidate dataset",
+           xlabel=f"posterior / prior (log scale, floor {floor:g})",
            title=title or "What one release tells the adversary")
-    ax.legend(loc="upper center", ncol=2)
+    ax.grid(axis="y", visible=False)
+    legend_below(fig)
     return fig
 
 
@@ -171,7 +178,7 @@ def plot_leak_pair(pair, epsilon: float = 1.0, xlim=(-10.0, 15.0)):
     Returns
     -------
     matplotlib.figure.Figure
-        Left: both densities on a log scale.  Right: the privacy loss
+        Top: both densities on a log scale.  Bottom: the privacy loss
         ``ln p_x(t)/p_x'(t)`` against the band ``[−ε, ε]`` that ε-DP would
         keep it in.
     """
@@ -181,18 +188,16 @@ def plot_leak_pair(pair, epsilon: float = 1.0, xlim=(-10.0, 15.0)):
     t = np.linspace(xlim[0], xlim[1], 1601)
     log_pa = -np.log(2 * ba) - np.abs(t - m_a) / ba
     log_pb = -np.log(2 * bb) - np.abs(t - m_b) / bb
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+    fig, axes = plt.subplots(2, 1, figsize=(MAX_WIDTH_IN, 7.0), sharex=True)
     axes[0].plot(t, log_pa / np.log(10), lw=2, label=f"{lab_a}: {m_a:g} + Lap({ba:g})", **line_style(0))
     axes[0].plot(t, log_pb / np.log(10), lw=2, label=f"{lab_b}: {m_b:g} + Lap({bb:g})", **line_style(1))
-    axes[0].set(xlim=xlim, xlabel="released value", ylabel="log10 of the probability density",
-                title="the two release distributions")
-    axes[0].legend(loc="lower center")
+    axes[0].set(xlim=xlim, ylabel="log10 of the density", title="the two release distributions")
     loss = log_pa - log_pb
     axes[1].fill_between(t, -epsilon, epsilon, color=PALETTE[2], alpha=0.2, label=f"allowed by ε = {epsilon:g}")
     axes[1].plot(t, loss, lw=2, color=PALETTE[3], label="privacy loss ln p_x(t) / p_x′(t)")
     outside = float(np.mean(np.abs(loss) > epsilon))
     axes[1].set(xlim=xlim, xlabel="released value z", ylabel="privacy loss (nats)",
                 title=f"loss outside [−ε, ε] on {100 * outside:.0f} % of the axis shown")
-    axes[1].legend(loc="lower center")
+    legend_below(fig)
     fig.suptitle(f"Noise scaled to local sensitivity, ε = {epsilon:g}")
     return fig

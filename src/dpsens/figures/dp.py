@@ -18,7 +18,7 @@ import numpy as np
 from .. import dp
 from .._validate import as_int, as_positive
 from ..mechanisms.laplace import laplace_pdf
-from .style import PALETTE, line_style
+from .style import MAX_WIDTH_IN, PALETTE, legend_below, line_style
 
 __all__ = ["plot_laplace_mechanism", "plot_neighbouring_laplace", "plot_group_log_ratios", "plot_privacy_loss"]
 
@@ -56,9 +56,9 @@ def plot_laplace_mechanism(true_value: float = 0.0, sensitivities=(1.0, 2.0, 5.0
         b = s / epsilon
         ax.plot(t, laplace_pdf(t - true_value, b), label=f"sensitivity {s:g} (scale b = {b:g})", **line_style(i))
     ax.axvline(true_value, color=PALETTE[-1], lw=1, alpha=0.6, label="true answer")
-    ax.set(title=f"Laplace mechanism, ε = {epsilon:g}: noise grows with sensitivity",
+    ax.set(title=f"Laplace mechanism, ε = {epsilon:g}:\nnoise grows with sensitivity",
            xlabel="released value", ylabel="probability density")
-    ax.legend()
+    ax.legend(loc="upper right")
     return fig
 
 
@@ -85,12 +85,12 @@ def plot_neighbouring_laplace(value, neighbour_value, scale, width: float | None
     lo, hi = min(value, neighbour_value) - width, max(value, neighbour_value) + width
     z = np.linspace(lo, hi, 1201)
     bound = abs(value - neighbour_value) / scale
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8.0, 6.4), sharex=True)
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(MAX_WIDTH_IN, 6.4), sharex=True)
     top.plot(z, laplace_pdf(z - value, scale), label=f"output on x: f(x) = {value:g}", **line_style(0))
     top.plot(z, laplace_pdf(z - neighbour_value, scale), label=f"output on x′: f(x′) = {neighbour_value:g}",
              **line_style(1))
     top.set(ylabel="probability density", title=f"Laplace mechanism on two neighbours, b = {scale:g}")
-    top.legend(loc="upper right")
+    top.legend(loc="upper left", fontsize=10)
     bottom.plot(z, dp.laplace_log_ratio(z, value, neighbour_value, scale), color=PALETTE[2],
                 label="ln p(z) / p′(z)  (privacy loss at z)")
     for sign in (1, -1):
@@ -118,7 +118,7 @@ def plot_group_log_ratios(value, scale, sensitivity, group_sizes=(1, 2, 3), widt
     eps = sensitivity / scale
     width = 6 * scale if width is None else as_positive(width, "width")
     z = np.linspace(value - width, value + max(ks) * sensitivity + width, 1201)
-    fig, ax = plt.subplots(figsize=(8.0, 4.5))
+    fig, ax = plt.subplots(figsize=(MAX_WIDTH_IN, 4.2))
     for i, k in enumerate(ks):
         style = line_style(i)
         ax.plot(z, dp.laplace_log_ratio(z, value, value + k * sensitivity, scale),
@@ -127,7 +127,7 @@ def plot_group_log_ratios(value, scale, sensitivity, group_sizes=(1, 2, 3), widt
         ax.axhline(-k * eps, color=style["color"], lw=0.8, ls=":")
     ax.set(xlabel="released value z", ylabel="ln p(z) / p′(z)",
            title=f"Group privacy: k records cost kε (here ε = {eps:g})")
-    ax.legend(loc="upper right")
+    legend_below(fig)
     return fig
 
 
@@ -142,7 +142,7 @@ def plot_privacy_loss(samples, value, neighbour_value, scale):
     scale = as_positive(scale, "scale")
     a = abs(value - neighbour_value) / scale
     grid = np.linspace(-a - 0.25 * max(a, 0.4), a + 0.25 * max(a, 0.4), 801)
-    fig, ax = plt.subplots(figsize=(8.0, 4.5))
+    fig, ax = plt.subplots(figsize=(MAX_WIDTH_IN, 4.2))
     ax.plot(grid, dp.privacy_loss_cdf(grid, value, neighbour_value, scale), label="exact P(L ≤ value)",
             **line_style(0))
     ax.step(samples, np.arange(1, samples.size + 1) / samples.size, where="post", color=PALETTE[1],
@@ -152,6 +152,6 @@ def plot_privacy_loss(samples, value, neighbour_value, scale):
     for sign in (1, -1):
         ax.axvline(sign * a, color=PALETTE[-1], lw=1, ls=":", label=f"±ε = ±{a:g}" if sign == 1 else None)
     ax.set(xlabel="value of the privacy loss L", ylabel="P(L ≤ value)",
-           title="Privacy loss of the Laplace mechanism: never above ε")
+           title="Privacy loss of the Laplace mechanism:\nnever above ε")
     ax.legend(loc="upper left")
     return fig

@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .. import mechanisms as mech
-from .style import PALETTE, line_style
+from .style import MAX_WIDTH_IN, PALETTE, line_style
 
 __all__ = ["plot_error_histograms", "plot_ptr_tradeoff"]
 
@@ -31,14 +31,15 @@ def plot_error_histograms(errors: dict, title: str, xlabel: str, bins: int = 40)
     ax.set_title(title)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("number of releases")
-    ax.legend()
+    ax.legend(loc="upper right")
     return fig
 
 
 def plot_ptr_tradeoff(bounds, distances: dict, epsilon: float, threshold: float, title: str):
     """Probability of ⊥ and noise of the release against the proposed bound.
 
-    Chapter: *Propose-test-release*.
+    Chapter: *Propose-test-release*.  Two panels stacked (narrow enough for
+    a phone) on one axis of bounds.
 
     Parameters
     ----------
@@ -52,22 +53,21 @@ def plot_ptr_tradeoff(bounds, distances: dict, epsilon: float, threshold: float,
         The test threshold ``T``.
     """
     bounds = np.asarray(bounds, dtype=float)
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4.2))
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(MAX_WIDTH_IN, 7.0), sharex=True)
     for i, (label, d) in enumerate(distances.items()):
         fail = [1.0 - mech.ptr_accidental_pass_probability(float(di), epsilon, threshold)
                 if np.isfinite(di) else 0.0 for di in d]
         ax1.plot(bounds, fail, marker="o", ms=3, label=label, **line_style(i))
     ax1.set_xscale("log")
-    ax1.set_xlabel("proposed bound Δ̂ on the local sensitivity (years)")
     ax1.set_ylabel("probability of ⊥ (no answer)")
     ax1.set_title("Too small a bound: the test fails")
     ax1.legend()
     ax2.plot(bounds, math.sqrt(2) * bounds / epsilon, color=PALETTE[2], label="std of Lap(Δ̂/ε)")
     ax2.set_xscale("log")
     ax2.set_yscale("log")
-    ax2.set_xlabel("proposed bound Δ̂ on the local sensitivity (years)")
+    ax2.set_xlabel("proposed bound Δ̂ on the local sensitivity\n(years, log scale)")
     ax2.set_ylabel("noise standard deviation (years)")
     ax2.set_title("Too large a bound: more noise")
-    ax2.legend()
+    ax2.legend(loc="upper left")
     fig.suptitle(title)
     return fig

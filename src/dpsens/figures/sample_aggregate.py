@@ -2,7 +2,7 @@
 
 Chapter: *Sample and aggregate*.
 
-The measurements come from :mod:`dpsens.aggregate`; :func:`plot_saa_explorer`
+The measurements come from :mod:`dpsens.mechanisms.sample_aggregate`; :func:`plot_saa_explorer`
 keeps the chunk answers of its last settings in a small cache, so moving the
 explorer's ε slider does not split the data again.
 """
@@ -17,7 +17,7 @@ import numpy as np
 from .._validate import as_data, as_int, as_positive
 from ..mechanisms.sample_aggregate import partition_aggregates
 from ..queries import check_query
-from .style import PALETTE, line_style
+from .style import MAX_WIDTH_IN, PALETTE, legend_below, line_style
 
 __all__ = ["plot_saa_tradeoff", "plot_saa_explorer", "plot_error_comparison", "plot_pct_histograms"]
 
@@ -40,7 +40,7 @@ def plot_saa_tradeoff(profiles, epsilon, marker_k=None, title=None, ax=None):
     """
     fig = None
     if ax is None:
-        fig, ax = plt.subplots()
+        fig, ax = plt.subplots(figsize=(MAX_WIDTH_IN, 3.6 + 0.2 * (2 * len(profiles) + 2)))
     for i, (lab, prof) in enumerate(profiles.items()):
         st = line_style(2 * i)
         ax.plot(prof["k"], prof["rmse"], marker="o", ms=3, lw=2, color=st["color"], label=f"{lab}: total RMSE")
@@ -54,7 +54,10 @@ def plot_saa_tradeoff(profiles, epsilon, marker_k=None, title=None, ax=None):
     ax.set_yscale("log")
     ax.set(xlabel="number of chunks m (log scale)", ylabel="error in years (log scale)",
            title=title or f"Sample and aggregate on the ages, ε = {epsilon:g}: noise against bias")
-    ax.legend(fontsize=10, loc="upper center")
+    if fig is not None:   # a figure of its own: the legend below, off the curves
+        legend_below(fig, ax)
+    else:
+        ax.legend(loc="upper center")
     return fig if fig is not None else ax.figure
 
 
@@ -74,9 +77,9 @@ def plot_saa_explorer(x, n_chunks: int = 600, epsilon: float = 1.0, func: str = 
 
     Chapter: *Sample and aggregate* (the explorer over m and ε).
 
-    Left: histogram of ``n_partitions × draws`` seeded releases (random
+    Top: histogram of ``n_partitions × draws`` seeded releases (random
     partition, then Laplace noise), the true value and the mean release.
-    Right (if ``profile`` is given): the RMSE curve of
+    Below it (if ``profile`` is given): the RMSE curve of
     :func:`plot_saa_tradeoff` rescaled to this ε, with m marked.
 
     Returns
@@ -94,23 +97,26 @@ def plot_saa_explorer(x, n_chunks: int = 600, epsilon: float = 1.0, func: str = 
     rel = (agg[:, None] + rng.laplace(0.0, scale, size=(agg.size, draws))).ravel()
     _, f = check_query(func, allow_callable=False)
     truth = float(f(x))
-    # two panels stacked, not side by side: at the page's width the text stays legible
-    fig, axes = plt.subplots(2 if profile is not None else 1, 1, figsize=(8, 8.4) if profile is not None else None,
-                             squeeze=False)
+    # two panels stacked, not side by side: on a phone the text stays legible
+    fig, axes = plt.subplots(2 if profile is not None else 1, 1,
+                             figsize=(MAX_WIDTH_IN, 8.0) if profile is not None else None, squeeze=False)
     ax = axes[0, 0]
     ax.hist(rel, bins=40, color=PALETTE[0], alpha=0.8, label=f"{rel.size} seeded releases")
+    ax.set_ylim(top=1.6 * ax.get_ylim()[1])         # room for the legend above the histogram
     ax.axvline(truth, color=PALETTE[-1], lw=2, label=f"true {func}: {truth:.2f}")
     ax.axvline(rel.mean(), color=PALETTE[1], lw=2, ls="--", label=f"mean release: {rel.mean():.2f}")
     rmse = float(np.sqrt(np.mean((rel - truth) ** 2)))
     ax.set(xlabel=f"released {func} of age (years)", ylabel="number of releases",
            title=f"m = {n_chunks} chunks (about {len(x) / n_chunks:.0f} records each), ε = {epsilon:g}: "
                  f"RMSE {rmse:.3f}")
-    ax.legend(fontsize=10, loc="upper center")
+    ax.legend(loc="upper left")
     if profile is not None:
         prof = profile.copy()
         prof["noise_sd"] = math.sqrt(2) * (upper - lower) / (prof["k"] * epsilon)
         prof["rmse"] = np.sqrt(prof["bias"] ** 2 + prof["partition_sd"] ** 2 + prof["noise_sd"] ** 2)
         plot_saa_tradeoff({func: prof}, epsilon, marker_k=n_chunks, ax=axes[1, 0], title=f"error against m, ε = {epsilon:g}")
+        axes[1, 0].get_legend().remove()      # below the figure, off the curves
+        legend_below(fig, axes[1, 0], ncols=2)
     return fig
 
 
@@ -162,13 +168,14 @@ def plot_error_comparison(errors, title=None, xlabel="absolute error (years, log
     panels = list(dict.fromkeys(q for q, _ in split))
     rows = {q: [i for i, (qq, _) in enumerate(split) if qq == q] for q in panels}
     fig, axes = plt.subplots(len(panels), 1, sharex=True, squeeze=False,
-                             figsize=(8.0, 0.45 * len(labels) + 1.1 * len(panels) + 1.6),
+                             figsize=(MAX_WIDTH_IN, 0.45 * len(labels) + 1.1 * len(panels) + 2.0),
                              height_ratios=[len(rows[q]) for q in panels])
     for ax, q in zip(axes[:, 0], panels):
         idx = rows[q]
         data = [np.maximum(np.asarray(errors[labels[i]], float), 1e-12) for i in idx]
         bp = ax.boxplot(data, orientation="horizontal", whis=(5, 95), showfliers=False, patch_artist=True,
-                        tick_labels=[split[i][1] for i in idx], medianprops={"color": PALETTE[-1]})
+                        tick_labels=[textwrap.fill(split[i][1], 22) for i in idx],   # narrow: room for the boxes
+                        medianprops={"color": PALETTE[-1]})
         for box, i in zip(bp["boxes"], idx):
             box.set_facecolor(colour[colour_keys[i]])
             box.set_alpha(0.6)
@@ -184,9 +191,9 @@ def plot_error_comparison(errors, title=None, xlabel="absolute error (years, log
     for key in order:
         first.fill_between([], [], color=colour[key], alpha=0.6, label=key)
     title = title or "Error of the mechanisms (box: quartiles, whiskers: 5–95 %)"
-    fig.suptitle(title if "\n" in title else "\n".join(textwrap.wrap(title, 60)))
+    fig.suptitle(title if "\n" in title else "\n".join(textwrap.wrap(title, 45)))
     handles, names = first.get_legend_handles_labels()
-    fig.legend(handles, names, loc="outside lower center", ncols=2, fontsize=10)
+    fig.legend(handles, names, loc="outside lower center", ncols=2)
     return fig
 
 
@@ -225,8 +232,9 @@ def plot_pct_histograms(errors, title, floor=1e-4):
     for i, (label, v) in enumerate(arrays.items()):
         ax.hist(np.maximum(v, floor), bins=edges, histtype="stepfilled", alpha=0.5, color=PALETTE[i % 7],
                 edgecolor=PALETTE[i % 7], label=label)
+    ax.set_ylim(top=(1.25 + 0.15 * len(arrays)) * ax.get_ylim()[1])   # room for the legend above the bars
     ax.set_xscale("log")
     ax.set(title=title, ylabel="number of releases",
            xlabel=f"error (% of the true mean age, log scale;\nbelow {floor:g} % in the first bin)")
-    ax.legend()
+    ax.legend(loc="upper left")
     return fig

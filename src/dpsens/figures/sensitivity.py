@@ -16,7 +16,7 @@ import numpy as np
 
 from .._validate import as_int
 from ..queries import QUERIES
-from .style import PALETTE, line_style
+from .style import MAX_WIDTH_IN, PALETTE, legend_below, line_style
 
 __all__ = ["QUERY_MARKERS", "SAME_UNITS", "OTHER_UNITS", "query_style", "plot_sensitivity_vs_k",
            "plot_local_vs_global", "plot_local_global_log", "plot_enumeration_cost", "plot_local_global_gap"]
@@ -27,8 +27,8 @@ QUERY_MARKERS = {"mean": "o", "median": "s", "count": "^", "sum": "v", "std": "D
                  "percentile_25": "<", "percentile_50": "X", "percentile_75": ">", "percentile_90": "*"}
 
 
-#: The queries measured in the units of the data (first row of
-#: :func:`plot_sensitivity_vs_k`) and those on other scales (second row).
+#: The queries measured in the units of the data (left column of
+#: :func:`plot_sensitivity_vs_k`) and those on other scales (right column).
 SAME_UNITS = ("mean", "median", "std", "percentile_25", "percentile_50", "percentile_75", "percentile_90")
 
 
@@ -44,15 +44,17 @@ def query_style(query: str, i: int) -> dict:
 
 
 def plot_sensitivity_vs_k(tables, title: str, ylabel: str = "sensitivity"):
-    """Sensitivity of each query against the group size k, one panel column per data column.
+    """Sensitivity of each query against the group size k, one row of two panels per data column.
 
     Chapter: *Global sensitivity from scratch* (also *Local sensitivity*).
 
-    The queries are split in two rows so that no line is flattened by
-    another's scale: the top row holds the queries measured in the units of
-    the data (mean, median, standard deviation, percentiles), the bottom row
-    count, sum and variance.  Every line has its own colour, line style and
-    marker; the k axis shows whole numbers only.
+    The queries are split in two columns so that no line is flattened by
+    another's scale: the left panel holds the queries measured in the units
+    of the data (mean, median, standard deviation, percentiles), the right
+    one count, sum and variance.  Every line has its own colour, line style
+    and marker; the k axis shows whole numbers only; one legend below the
+    panels names them all.  Two panels side by side keep the figure narrow
+    enough for a phone.
 
     Parameters
     ----------
@@ -71,31 +73,27 @@ def plot_sensitivity_vs_k(tables, title: str, ylabel: str = "sensitivity"):
     if not isinstance(tables, dict) or not tables:
         raise TypeError("tables must be a non-empty dict {panel title: DataFrame indexed by k}")
     n = len(tables)
-    fig, axes = plt.subplots(2, n, figsize=(3.6 * n + 2.2, 6.2), squeeze=False, sharex="col")
-    for c, (panel, df) in enumerate(tables.items()):
+    fig, axes = plt.subplots(n, 2, figsize=(MAX_WIDTH_IN, 2.6 * n + 2.2), squeeze=False)
+    for r, (panel, df) in enumerate(tables.items()):
         ks = np.asarray(df.index, dtype=int)
-        for r, group in enumerate((SAME_UNITS, OTHER_UNITS)):
+        for c, group in enumerate((SAME_UNITS, OTHER_UNITS)):
             ax = axes[r, c]
-            shown = [q for q in df.columns if (q in group) or (r == 0 and q not in OTHER_UNITS
+            shown = [q for q in df.columns if (q in group) or (c == 0 and q not in OTHER_UNITS
                                                                and q not in SAME_UNITS)]
-            for i, q in enumerate(shown):  # colours counted within a row: seven distinct at most
+            for i, q in enumerate(shown):  # colours counted within a column: seven distinct at most
                 ax.plot(ks, df[q].to_numpy(float), label=q, **query_style(q, i))
-            ax.set_xticks(ks)
+            ax.set_xticks(ks if len(ks) <= 6 else ks[::2])
             ax.set_ylim(bottom=0)
-            if r == 0:
-                ax.set_title(panel)
-            else:
-                ax.set_xlabel("group size k (records changed)")
-            if c == 0:
-                ax.set_ylabel(f"{ylabel}\n({'data units' if r == 0 else 'count, sum, variance'})")
-    for r in range(2):
-        handles, labels = axes[r, 0].get_legend_handles_labels()
-        axes[r, -1].legend(handles, labels, loc="center left", bbox_to_anchor=(1.02, 0.5))
+            ax.set_title(f"{panel}: {'data units' if c == 0 else 'count, sum, var'}", fontsize=10)
+            ax.set_ylabel(ylabel)
+            if r == n - 1:
+                ax.set_xlabel("group size k")
+    legend_below(fig, [axes[0, 0], axes[0, 1]], ncols=3)
     fig.suptitle(title)
     return fig
 
 
-def plot_local_vs_global(local, global_, title: str, queries=None, ncols: int = 4):
+def plot_local_vs_global(local, global_, title: str, queries=None, ncols: int = 2):
     """Local next to global sensitivity against k, one small panel per query.
 
     Chapter: *Local sensitivity*.
@@ -109,8 +107,8 @@ def plot_local_vs_global(local, global_, title: str, queries=None, ncols: int = 
     queries : sequence of str, optional
         Which queries to show (default: every column of ``local``).
     ncols : int
-        Panels per row (default 4: at the page's width the text stays at
-        least 9 px high).
+        Panels per row (default 2: on a phone the text stays at least 9 px
+        high).
 
     Returns
     -------
@@ -122,8 +120,8 @@ def plot_local_vs_global(local, global_, title: str, queries=None, ncols: int = 
     queries = list(local.columns if queries is None else queries)
     ncols = min(as_int(ncols, "ncols", minimum=1), len(queries))
     nrows = int(np.ceil(len(queries) / ncols))
-    fig, axes = plt.subplots(nrows, ncols, figsize=(2.6 * ncols, 2.3 * nrows + 0.9), squeeze=False,
-                             sharex=True)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(min(2.5 * ncols, MAX_WIDTH_IN), 1.7 * nrows + 1.2),
+                             squeeze=False, sharex=True)
     ks = np.asarray(local.index, dtype=int)
     for ax, q in zip(axes.flat, queries):
         ax.plot(ks, global_[q].to_numpy(float), color=PALETTE[-1], linestyle="--", marker="s",
@@ -144,7 +142,7 @@ def plot_local_vs_global(local, global_, title: str, queries=None, ncols: int = 
     return fig
 
 
-def plot_local_global_log(local, global_, title: str, relation: str, ncols: int = 4):
+def plot_local_global_log(local, global_, title: str, relation: str, ncols: int = 2):
     """Local and global sensitivity against k on log scales, one panel per query, one relation.
 
     Chapter: *Local sensitivity* (the Adult ages, k = 1..10).
@@ -159,7 +157,8 @@ def plot_local_global_log(local, global_, title: str, relation: str, ncols: int 
     relation : str
         Which relation (key of ``local`` and ``global_``) to draw.
     ncols : int
-        Panels per row.
+        Panels per row (default 2: on a phone the text stays at least 9 px
+        high).
 
     Returns
     -------
@@ -176,8 +175,8 @@ def plot_local_global_log(local, global_, title: str, relation: str, ncols: int 
     ncols = as_int(ncols, "ncols", minimum=1)
     queries = list(QUERIES)
     nrows = int(np.ceil(len(queries) / ncols))
-    fig, axes = plt.subplots(nrows, ncols, figsize=(2.6 * ncols, 2.2 * nrows + 1.0), squeeze=False,
-                             sharex=True)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(min(2.5 * ncols, MAX_WIDTH_IN), 1.8 * nrows + 1.2),
+                             squeeze=False, sharex=True)
     ks = np.asarray(local[relation].index, dtype=int)
     for ax, q in zip(axes.flat, queries):
         loc, glo = local[relation][q].to_numpy(float), global_[relation][q].to_numpy(float)
@@ -185,7 +184,10 @@ def plot_local_global_log(local, global_, title: str, relation: str, ncols: int 
         ax.plot(ks, np.where(loc > 0, loc, np.nan), color=PALETTE[0], marker="o", markersize=3, label="local")
         if (glo > 0).any():
             ax.set_yscale("log")
-            ax.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
+            shown = np.concatenate([glo[glo > 0], loc[loc > 0]])
+            decades = np.log10(shown.max() / shown.min())
+            # a small panel has room for few labels: 1, 2, 5 per decade only over a short range
+            ax.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5) if decades < 1.2 else (1,), numticks=5))
             ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
             ax.yaxis.set_minor_formatter(NullFormatter())
         else:
@@ -233,7 +235,7 @@ def plot_enumeration_cost(sizes, brute_seconds, exact_seconds, xlabel: str, titl
     matplotlib.figure.Figure
     """
     sizes = np.asarray(sizes)
-    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    fig, ax = plt.subplots(figsize=(MAX_WIDTH_IN, 4.2))
     ax.plot(sizes, brute_seconds, marker="o", color=PALETTE[3], label="brute force (measured)")
     if extrapolated is not None:
         ax.plot(sizes, extrapolated, marker=".", color=PALETTE[3], linestyle=":",
@@ -241,7 +243,7 @@ def plot_enumeration_cost(sizes, brute_seconds, exact_seconds, xlabel: str, titl
     ax.plot(sizes, exact_seconds, marker="s", label="exact engine (measured)", **line_style(0))
     ax.set(yscale="log", xlabel=xlabel, ylabel="time (seconds, log scale)", title=title)
     ax.set_xticks(sizes)
-    ax.legend()
+    ax.legend(loc="upper left")
     return fig
 
 
@@ -261,19 +263,20 @@ def plot_local_global_gap(panels, title: str):
     Returns
     -------
     matplotlib.figure.Figure
-        One row per query; a filled blue circle for the local sensitivity, a
+        One panel per entry of ``panels``, stacked (narrow enough for a
+        phone), one row per query; a filled blue circle for the local sensitivity, a
         black square for the global one, joined by a grey bar (the gap).  A
         local sensitivity of exactly 0 cannot sit on a log scale: it is drawn
         as an open circle at the left edge and labelled "0".
     """
     if not isinstance(panels, dict) or not panels:
         raise TypeError("panels must be a non-empty dict {title: (local Series, global Series)}")
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels) + 0.8, 4.6), sharey=True,
+    fig, axes = plt.subplots(len(panels), 1, figsize=(MAX_WIDTH_IN, 3.4 * len(panels) + 1.4), sharex=True,
                              squeeze=False)
     positive = [v for loc, glo in panels.values() for v in np.concatenate([loc.to_numpy(float), glo.to_numpy(float)])
                 if v > 0]
     floor = 10 ** np.floor(np.log10(min(positive))) / 10 if positive else 1e-6
-    for ax, (panel, (loc, glo)) in zip(axes[0], panels.items()):
+    for ax, (panel, (loc, glo)) in zip(axes[:, 0], panels.items()):
         queries = list(loc.index)
         y = np.arange(len(queries))
         lv, gv = loc.to_numpy(float), glo.loc[queries].to_numpy(float)
@@ -291,14 +294,9 @@ def plot_local_global_gap(panels, title: str):
         ax.set_xscale("log")
         ax.set_xlim(floor / 2, None)
         ax.set_yticks(y, queries)
-        ax.set(title=panel, xlabel="sensitivity (log scale)")
-    axes[0, 0].invert_yaxis()  # shared y axis: invert once, first query on top
-    handles, labels = axes[0, 0].get_legend_handles_labels()
-    for ax in axes[0, 1:]:  # a zero may appear in another panel only
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            if lab not in labels:
-                handles.append(h)
-                labels.append(lab)
-    fig.legend(handles, labels, loc="outside lower center", ncols=len(labels))
+        ax.invert_yaxis()  # first query on top
+        ax.set(title=panel)
+    axes[-1, 0].set_xlabel("sensitivity (log scale)")
+    legend_below(fig, list(axes[:, 0]), ncols=2)  # a zero may appear in one panel only
     fig.suptitle(title)
     return fig

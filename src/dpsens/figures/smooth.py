@@ -15,7 +15,7 @@ import numpy as np
 from .. import smooth as sm
 from ..data import N_AGES
 from ..dp import laplace_privacy_loss
-from .style import PALETTE, line_style
+from .style import MAX_WIDTH_IN, PALETTE, legend_below, line_style
 
 __all__ = ["plot_smooth_curve", "plot_error_vs_epsilon", "plot_smooth_explorer", "plot_leak_closed"]
 
@@ -59,7 +59,9 @@ def plot_smooth_curve(ks, curves: dict, title: str, ylabel: str = r"$e^{-\beta t
     ax.set_xlabel("distance t (records changed)")
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    ax.legend()
+    rows = len(curves) + len(marks or {})
+    fig.set_size_inches(MAX_WIDTH_IN, 3.4 + 0.2 * rows)
+    legend_below(fig)
     return fig
 
 
@@ -76,7 +78,8 @@ def plot_error_vs_epsilon(epsilons, errors: dict, title: str, ylabel: str):
     ax.set_xlabel("privacy budget ε")
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    ax.legend()
+    fig.set_size_inches(MAX_WIDTH_IN, 3.4 + 0.2 * len(errors))
+    legend_below(fig)
     return fig
 
 
@@ -87,8 +90,8 @@ def plot_smooth_explorer(data, epsilon: float = 1.0, delta_exp: int = 2, sample_
 
     Chapter: *Smooth sensitivity* (the interactive explorer).
 
-    Left: ``e^{-βk} A(k)`` with ``β = ε / (2 ln(2/δ))`` and ``δ = 1/n^delta_exp``
-    (n the sample size), its maximum ``S`` marked.  Right: the density of the
+    Top: ``e^{-βk} A(k)`` with ``β = ε / (2 ln(2/δ))`` and ``δ = 1/n^delta_exp``
+    (n the sample size), its maximum ``S`` marked.  Bottom: the density of the
     released value's noise ``Lap(2S/ε)``, with the global-sensitivity Laplace
     noise ``Lap((upper-lower)/ε)`` for comparison.
 
@@ -126,7 +129,7 @@ def plot_smooth_explorer(data, epsilon: float = 1.0, delta_exp: int = 2, sample_
     positive = a[a > 0]
     top = float(positive.max()) if positive.size else 1.0
     floor = min(s if s > 0 else top, float(positive.min()) if positive.size else top) / 1e3
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4.2))
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(MAX_WIDTH_IN, 7.4))
     ax1.plot(ks, np.where(a > 0, a, np.nan), label="$A^{(t)}(x)$ (0 not drawn)", **line_style(1))
     ax1.plot(ks, np.where(w >= floor, w, np.nan), label=r"$e^{-\beta t} A^{(t)}(x)$", **line_style(0))
     if s > 0:
@@ -156,10 +159,11 @@ def plot_smooth_explorer(data, epsilon: float = 1.0, delta_exp: int = 2, sample_
              **line_style(2))
     ax2.set_yscale("log")
     ax2.set_ylim(low, high)
+    ax2.locator_params(axis="x", nbins=5)           # tick labels such as -0.0004 must not run together
     ax2.set_xlabel("noise added to the release (years)")
     ax2.set_ylabel("density (log scale)")
     ax2.set_title(f"noise, ε = {epsilon:g}, δ = 1/n^{delta_exp}")
-    ax2.legend(loc="upper right", fontsize=10)
+    ax2.legend(loc="upper right")
     fig.suptitle(f"Smooth sensitivity of the {query} of {n} ages")
     return fig
 
@@ -190,13 +194,13 @@ def plot_leak_closed(locs, local_scales, smooth_scales, labels, epsilon: float, 
     matplotlib.figure.Figure
         Two panels: the four release densities (log scale; local dashed,
         smooth solid, one colour per dataset), and the privacy loss ``L(t)``
-        of each mechanism against the band ``[-ε, ε]``.
+        of each mechanism against the band ``[-ε, ε]``; one legend below.
     """
     epsilon = float(epsilon)
     if not (epsilon > 0 and math.isfinite(epsilon)):
         raise ValueError(f"epsilon must be a finite number > 0, got {epsilon!r}")
     t = np.linspace(float(xlim[0]), float(xlim[1]), 2001)
-    fig, axes = plt.subplots(2, 1, figsize=(7.5, 7.2), sharex=True)
+    fig, axes = plt.subplots(2, 1, figsize=(MAX_WIDTH_IN, 7.4), sharex=True)
     for name, scales, ls in (("local", local_scales, "--"), ("smooth", smooth_scales, "-")):
         for i, (loc, b, lab) in enumerate(zip(locs, scales, labels)):
             dens = np.exp(-np.abs(t - loc) / b) / (2 * b)
@@ -205,7 +209,6 @@ def plot_leak_closed(locs, local_scales, smooth_scales, labels, epsilon: float, 
     axes[0].set_yscale("log")
     axes[0].set(ylim=(1e-12, 2), ylabel="probability density (log)",
                 title="released value: median + Laplace noise")
-    axes[0].legend(loc="lower center", ncols=2, fontsize=10)
     axes[1].axhspan(-epsilon, epsilon, color=PALETTE[2], alpha=0.15, label=f"|L| ≤ ε = {epsilon:g}")
     for j, (name, scales, ls) in enumerate((("local sensitivity", local_scales, "--"),
                                             ("smooth sensitivity", smooth_scales, "-"))):
@@ -213,6 +216,6 @@ def plot_leak_closed(locs, local_scales, smooth_scales, labels, epsilon: float, 
                      label=f"noise scaled to {name}")
     axes[1].set(ylim=(-4 * epsilon, 8 * epsilon), xlim=xlim, xlabel="released value t",
                 ylabel="privacy loss L(t)", title="privacy loss ln p_x(t) / p_x′(t)")
-    axes[1].legend(loc="upper center", fontsize=10)
+    legend_below(fig, ncols=2)
     fig.suptitle(title or "Local against smooth sensitivity on one pair of neighbours")
     return fig
