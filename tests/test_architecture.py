@@ -145,6 +145,13 @@ def test_renamed_names_still_work_with_a_warning_naming_the_new_one():
     with pytest.warns(DeprecationWarning, match="neighbours was renamed to neighbor_datasets"):
         old = g.neighbours
     assert old is g.neighbor_datasets and old[0] == ((1,), (2,), (1, 2, 3))   # [1, 2]: remove one, add the 3
+    import matplotlib.pyplot as plt
+    with pytest.warns(DeprecationWarning, match="plot_neighbouring_laplace was renamed to plot_neighboring_laplace"):
+        with pytest.warns(DeprecationWarning, match="the keyword neighbour_value= was renamed to neighbor_value="):
+            fig = ds.figures.dp.plot_neighbouring_laplace(100.0, neighbour_value=101.0, scale=1.0)
+    # the log-ratio panel of f(x) = 100, f(x') = 101, b = 1 is bounded by |100 - 101| / 1 = 1
+    assert max(abs(y) for y in fig.axes[1].lines[0].get_ydata()) == pytest.approx(1.0)
+    plt.close(fig)
     films = tr.films_table(np.random.default_rng(0), 6).assign(user_id=[0, 0, 1, 1, 2, 2])
     new_row = lambda g: tr.films_table(g, 1).iloc[0].to_dict()  # noqa: E731
     cases = [(tr.row_neighbour, tr.row_neighbor, lambda f, rng: f(films, rng, new_row)),
@@ -176,8 +183,7 @@ def test_figures_moved_to_dpsens_figures_keep_working_from_their_old_modules():
         "dpsens.smooth_plots": {"plot_error_histograms": ptr, "plot_ptr_tradeoff": ptr, "plot_smooth_curve": smooth,
                                 "plot_error_vs_epsilon": smooth, "plot_smooth_explorer": smooth,
                                 "plot_leak_closed": smooth, "laplace_privacy_loss": ds.dp},
-        "dpsens.dp_plots": {name: dp for name in ("plot_neighbouring_laplace", "plot_group_log_ratios",
-                                                  "plot_privacy_loss")},
+        "dpsens.dp_plots": {name: dp for name in ("plot_group_log_ratios", "plot_privacy_loss")},
         "dpsens.audit": {name: audit for name in ("plot_release_densities", "plot_attack_roc", "plot_privacy_loss",
                                                   "plot_audit", "plot_posterior", "plot_leak_pair")},
         "dpsens.proportions": {name: proportions for name in ("plot_proportion_source_figures", "plot_proportion_errors",
@@ -195,6 +201,11 @@ def test_figures_moved_to_dpsens_figures_keep_working_from_their_old_modules():
             with pytest.warns(DeprecationWarning, match=f"{old_name}.{name} moved to {home.__name__}.{name};"):
                 got = getattr(old, name)
             assert got is getattr(home, name), (old_name, name)
+    # moved and renamed (British spelling): the old home serves the new name
+    with pytest.warns(DeprecationWarning, match="dpsens.dp_plots.plot_neighbouring_laplace moved to "
+                                                "dpsens.figures.dp.plot_neighboring_laplace;"):
+        from dpsens.dp_plots import plot_neighbouring_laplace
+    assert plot_neighbouring_laplace is ds.figures.dp.plot_neighboring_laplace
     with pytest.warns(DeprecationWarning, match="dpsens.plots.use_style moved to dpsens.figures.style.use_style"):
         from dpsens.plots import use_style
     assert use_style is ds.use_style

@@ -182,7 +182,7 @@ def _phone_figures():
     series = pd.Series({"mean": 0.1, "median": 0.0}), pd.Series({"mean": 1.0, "median": 50.0})
     return {
         "dp.plot_laplace_mechanism": lambda: f.dp.plot_laplace_mechanism(100, (1, 2, 5), 1.0),
-        "dp.plot_neighbouring_laplace": lambda: f.dp.plot_neighbouring_laplace(100.0, 101.0, 1.0),
+        "dp.plot_neighboring_laplace": lambda: f.dp.plot_neighboring_laplace(100.0, 101.0, 1.0),
         "dp.plot_group_log_ratios": lambda: f.dp.plot_group_log_ratios(100.0, 2.0, 1.0, (1, 2, 3)),
         "dp.plot_privacy_loss": lambda: f.dp.plot_privacy_loss([-0.5, 0.2, 1.0], 100.0, 101.0, 1.0),
         "sensitivity.plot_sensitivity_vs_k": lambda: f.sensitivity.plot_sensitivity_vs_k(

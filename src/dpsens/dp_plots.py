@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from .deprecation import moved
 
-_NEW_HOMES = {name: f"dpsens.figures.dp.{name}"
-              for name in ("plot_neighbouring_laplace", "plot_group_log_ratios", "plot_privacy_loss")}
+_NEW_HOMES = {"plot_neighbouring_laplace": "dpsens.figures.dp.plot_neighboring_laplace",
+              **{name: f"dpsens.figures.dp.{name}" for name in ("plot_group_log_ratios", "plot_privacy_loss")}}
 
 __all__ = list(_NEW_HOMES)
 __getattr__ = moved(__name__, _NEW_HOMES)

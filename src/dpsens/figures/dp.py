@@ -17,10 +17,11 @@ import numpy as np
 
 from .. import dp
 from .._validate import as_int, as_positive
+from ..deprecation import renamed, renamed_keyword
 from ..mechanisms.laplace import laplace_pdf
 from .style import MAX_WIDTH_IN, PALETTE, legend_below, line_style
 
-__all__ = ["plot_laplace_mechanism", "plot_neighbouring_laplace", "plot_group_log_ratios", "plot_privacy_loss"]
+__all__ = ["plot_laplace_mechanism", "plot_neighboring_laplace", "plot_group_log_ratios", "plot_privacy_loss"]
 
 
 def plot_laplace_mechanism(true_value: float = 0.0, sensitivities=(1.0, 2.0, 5.0), epsilon: float = 1.0,
@@ -62,7 +63,8 @@ def plot_laplace_mechanism(true_value: float = 0.0, sensitivities=(1.0, 2.0, 5.0
     return fig
 
 
-def plot_neighbouring_laplace(value, neighbour_value, scale, width: float | None = None):
+@renamed_keyword("neighbour_value", "neighbor_value")
+def plot_neighboring_laplace(value, neighbor_value, scale, width: float | None = None):
     """The two output densities of the Laplace mechanism on neighbours, and their log-ratio.
 
     Chapter: *Differential privacy in one chapter*.
@@ -73,7 +75,7 @@ def plot_neighbouring_laplace(value, neighbour_value, scale, width: float | None
 
     Parameters
     ----------
-    value, neighbour_value : float
+    value, neighbor_value : float
         The exact answers ``f(x)`` and ``f(x')``.
     scale : float
         The Laplace scale ``b > 0``.
@@ -82,16 +84,16 @@ def plot_neighbouring_laplace(value, neighbour_value, scale, width: float | None
     """
     scale = as_positive(scale, "scale")
     width = 6 * scale if width is None else as_positive(width, "width")
-    lo, hi = min(value, neighbour_value) - width, max(value, neighbour_value) + width
+    lo, hi = min(value, neighbor_value) - width, max(value, neighbor_value) + width
     z = np.linspace(lo, hi, 1201)
-    bound = abs(value - neighbour_value) / scale
+    bound = abs(value - neighbor_value) / scale
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(MAX_WIDTH_IN, 6.4), sharex=True)
     top.plot(z, laplace_pdf(z - value, scale), label=f"output on x: f(x) = {value:g}", **line_style(0))
-    top.plot(z, laplace_pdf(z - neighbour_value, scale), label=f"output on x′: f(x′) = {neighbour_value:g}",
+    top.plot(z, laplace_pdf(z - neighbor_value, scale), label=f"output on x′: f(x′) = {neighbor_value:g}",
              **line_style(1))
     top.set(ylabel="probability density", title=f"Laplace mechanism on two neighbours, b = {scale:g}")
     top.legend(loc="upper left", fontsize=10)
-    bottom.plot(z, dp.laplace_log_ratio(z, value, neighbour_value, scale), color=PALETTE[2],
+    bottom.plot(z, dp.laplace_log_ratio(z, value, neighbor_value, scale), color=PALETTE[2],
                 label="ln p(z) / p′(z)  (privacy loss at z)")
     for sign in (1, -1):
         bottom.axhline(sign * bound, color=PALETTE[-1], lw=1, ls="--",
@@ -131,7 +133,8 @@ def plot_group_log_ratios(value, scale, sensitivity, group_sizes=(1, 2, 3), widt
     return fig
 
 
-def plot_privacy_loss(samples, value, neighbour_value, scale):
+@renamed_keyword("neighbour_value", "neighbor_value")
+def plot_privacy_loss(samples, value, neighbor_value, scale):
     """Empirical distribution function of privacy-loss draws against the exact one.
 
     Chapter: *Differential privacy in one chapter* (the privacy loss random variable).
@@ -140,14 +143,14 @@ def plot_privacy_loss(samples, value, neighbour_value, scale):
     if samples.size == 0:
         raise ValueError("samples must not be empty")
     scale = as_positive(scale, "scale")
-    a = abs(value - neighbour_value) / scale
+    a = abs(value - neighbor_value) / scale
     grid = np.linspace(-a - 0.25 * max(a, 0.4), a + 0.25 * max(a, 0.4), 801)
     fig, ax = plt.subplots(figsize=(MAX_WIDTH_IN, 4.2))
-    ax.plot(grid, dp.privacy_loss_cdf(grid, value, neighbour_value, scale), label="exact P(L ≤ value)",
+    ax.plot(grid, dp.privacy_loss_cdf(grid, value, neighbor_value, scale), label="exact P(L ≤ value)",
             **line_style(0))
     ax.step(samples, np.arange(1, samples.size + 1) / samples.size, where="post", color=PALETTE[1],
             ls="--", label=f"{samples.size:,} simulated releases")
-    mean = dp.expected_privacy_loss(value, neighbour_value, scale)
+    mean = dp.expected_privacy_loss(value, neighbor_value, scale)
     ax.axvline(mean, color=PALETTE[2], lw=1, ls="-.", label=f"mean E[L] = {mean:.3f}")
     for sign in (1, -1):
         ax.axvline(sign * a, color=PALETTE[-1], lw=1, ls=":", label=f"±ε = ±{a:g}" if sign == 1 else None)
@@ -155,3 +158,7 @@ def plot_privacy_loss(samples, value, neighbour_value, scale):
            title="Privacy loss of the Laplace mechanism:\nnever above ε")
     ax.legend(loc="upper left")
     return fig
+
+
+#: Old name (British spelling) of :func:`plot_neighboring_laplace`; works, with a warning.
+plot_neighbouring_laplace = renamed(plot_neighboring_laplace, "plot_neighbouring_laplace")
