@@ -76,7 +76,6 @@ get_ipython().events.register("post_run_cell", _post)
 PROBE = r'''
 import json as _json
 from dpsens.widgets import Explorer as _Explorer
-from dpsens.grid import GridExplorer as _GridExplorer
 _report = []
 for _n, _obj in sorted(Out.items()):
     if isinstance(_obj, _Explorer):
@@ -91,11 +90,6 @@ for _n, _obj in sorted(Out.items()):
                         "first_ms": _first, "next_ms": _obj.compute_ms.get(_step, 0.0),
                         "first_cpu_ms": _obj.compute_cpu_ms.get(_obj.default, float("nan")),
                         "next_cpu_ms": _obj.compute_cpu_ms.get(_step, 0.0)})
-    elif isinstance(_obj, _GridExplorer):
-        _c0 = _time.process_time()
-        _report.append({"cell": _n, "name": "grid_explorer", "views": "any", "computed": 1,
-                        "first_ms": _obj.last_ms, "next_ms": (_obj.redraw(n=4), _obj.last_ms)[1],
-                        "first_cpu_ms": float("nan"), "next_cpu_ms": 1000 * (_time.process_time() - _c0)})
 print("DPSENS-PROBE" + _json.dumps({"explorers": _report, "cpu": [b - a for a, b in _cpu[:-1]],
                                      "kernel_cpu": _time.process_time()}))
 '''

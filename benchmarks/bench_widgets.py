@@ -14,13 +14,13 @@ from dpsens.timing import Stopwatch  # noqa: E402
 
 ds.use_style()
 epsilons = [0.25, 0.5, 1.0, 2.0, 4.0]
-widgets.explorer(ds.plots.plot_laplace_mechanism, {"epsilon": [1.0]})  # warm up fonts and caches
+widgets.explorer(ds.figures.dp.plot_laplace_mechanism, {"epsilon": [1.0]})  # warm up fonts and caches
 with Stopwatch() as sw:
-    ex = widgets.explorer(ds.plots.plot_laplace_mechanism, {"epsilon": epsilons, "true_value": [0.0, 10.0]})
+    ex = widgets.explorer(ds.figures.dp.plot_laplace_mechanism, {"epsilon": epsilons, "true_value": [0.0, 10.0]})
 per_view = sw.seconds / len(ex)
 with Stopwatch() as sw:
     for eps in epsilons:
-        fig = ds.plots.plot_laplace_mechanism(epsilon=eps)
+        fig = ds.figures.dp.plot_laplace_mechanism(epsilon=eps)
         fig.savefig("/dev/null", format="png")
         plt.close(fig)
 matplotlib_png = sw.seconds / len(epsilons)

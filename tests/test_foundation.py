@@ -86,8 +86,8 @@ def test_query_functions_agree_with_numpy():
     (lambda: nb_mod.count_submultisets({"a": 1}, 1), TypeError, "finite numbers as keys"),
     (lambda: ds.load_adult(["train"]), TypeError, "split must be the string"),
     (lambda: ds.load_adult("validation"), ValueError, "split must be one of"),
-    (lambda: ds.plots.line_style("a"), TypeError, "i must be an integer"),
-    (lambda: ds.plots.line_style(-1), ValueError, "i must be an integer in"),
+    (lambda: ds.figures.style.line_style("a"), TypeError, "i must be an integer"),
+    (lambda: ds.figures.style.line_style(-1), ValueError, "i must be an integer in"),
 ])
 def test_helpers_refuse_bad_input(call, exc, msg):
     with pytest.raises(exc, match=msg):
@@ -285,19 +285,19 @@ def test_style_and_laplace_figure():
     import matplotlib
     matplotlib.use("Agg")
     ds.use_style()
-    fig = ds.plots.plot_laplace_mechanism(100, (1, 2), epsilon=0.5)
+    fig = ds.figures.dp.plot_laplace_mechanism(100, (1, 2), epsilon=0.5)
     ax = fig.axes[0]
     assert ax.get_title() and ax.get_xlabel() and ax.get_ylabel()
     assert len(ax.get_legend().get_texts()) == 3
     # the density integrates to one and has the right peak 1/(2b), b = 2/0.5
     t = np.linspace(-200, 200, 400001)
-    pdf = ds.plots.laplace_pdf(t, 4.0)
+    pdf = ds.mechanisms.laplace_pdf(t, 4.0)
     assert np.trapezoid(pdf, t) == pytest.approx(1, abs=1e-6)
     assert pdf.max() == pytest.approx(1 / 8)
     with pytest.raises(ValueError, match="epsilon must be a finite number > 0"):
-        ds.plots.plot_laplace_mechanism(0, (1,), epsilon=0)
+        ds.figures.dp.plot_laplace_mechanism(0, (1,), epsilon=0)
     with pytest.raises(ValueError, match="sensitivities"):
-        ds.plots.plot_laplace_mechanism(0, (-1,), epsilon=1)
+        ds.figures.dp.plot_laplace_mechanism(0, (-1,), epsilon=1)
 
 
 # ---------------------------------------------------------------- exercises of the neighbours chapter

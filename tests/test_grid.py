@@ -18,6 +18,7 @@ import pytest  # noqa: E402
 
 import dpsens as ds  # noqa: E402
 from dpsens import grid  # noqa: E402
+from dpsens.figures import grid as grid_figures  # noqa: E402
 from dpsens.exercises import median_grid as ex  # noqa: E402
 
 X = ds.Pool([1, 2, 3, 10, 11])
@@ -84,10 +85,10 @@ def test_cells_are_absolute_changes_of_listed_neighbours():
     g = grid.sensitivity_grid(X, 3, 1, "median", "bounded")
     for i, x in enumerate(g.rows):
         fx = np.median(x)
-        for j, y in enumerate(g.neighbours[i]):
+        for j, y in enumerate(g.neighbor_datasets[i]):
             assert g.cells[i, j] == abs(fx - np.median(y))
             assert len(y) == 3 and y != x
-        assert np.all(np.isnan(g.cells[i, len(g.neighbours[i]):]))
+        assert np.all(np.isnan(g.cells[i, len(g.neighbor_datasets[i]):]))
 
 
 def test_include_self_adds_a_zero_cell_only():
@@ -119,7 +120,7 @@ def test_count_grid_is_constant():
 def test_domain_universe_lets_values_repeat():
     g = grid.sensitivity_grid(ds.Domain([1, 2]), 2, 1, "sum", "unbounded")
     assert g.rows == ((1.0, 1.0), (1.0, 2.0), (2.0, 2.0))
-    assert (2.0, 2.0, 2.0) in g.neighbours[2]            # a domain can add a third 2
+    assert (2.0, 2.0, 2.0) in g.neighbor_datasets[2]            # a domain can add a third 2
     assert g.global_sensitivity == 2.0
 
 
@@ -189,7 +190,7 @@ def test_unknown_preset_lists_presets():
 
 
 def test_plot_default_has_two_panels_and_marks_the_maxima():
-    fig = grid.plot_sensitivity_grid()
+    fig = grid_figures.plot_sensitivity_grid()
     titles = [ax.get_title() for ax in fig.axes]
     assert titles == ["unbounded: global sensitivity 4.5", "bounded: global sensitivity 8"]
     unb, bnd = fig.dpsens_cells
@@ -203,7 +204,7 @@ def test_plot_default_has_two_panels_and_marks_the_maxima():
 
 def test_plot_draws_every_cell_text_as_one_path():
     """Cells, labels and captions are glyph outlines in one artist; titles stay Text."""
-    fig = grid.plot_sensitivity_grid(neighbors="unbounded")
+    fig = grid_figures.plot_sensitivity_grid(neighbors="unbounded")
     fig.canvas.draw()
     ink = [a for a in fig.artists if a.get_path().vertices.size]
     assert len(ink) == 1
@@ -216,21 +217,21 @@ def test_plot_draws_every_cell_text_as_one_path():
 
 
 def test_compact_counts():
-    assert grid._compact(792) == "792"
-    assert grid._compact(12_650) == "12,650"
-    assert grid._compact(123_456_789_012_345_678) == "1.2e+17"
-    assert grid._compact(9_960_000) == "1.0e+07"
-    assert grid._compact(10**150) == "1.0e+150"
+    assert grid_figures._compact(792) == "792"
+    assert grid_figures._compact(12_650) == "12,650"
+    assert grid_figures._compact(123_456_789_012_345_678) == "1.2e+17"
+    assert grid_figures._compact(9_960_000) == "1.0e+07"
+    assert grid_figures._compact(10**150) == "1.0e+150"
 
 
 @pytest.mark.parametrize("kwargs,says", [
     ({"universe": list(range(12)), "n": 5}, "792 rows:"),
     ({"universe": "Domain {1, 2, 3} (values reusable)", "n": 4, "k": 2, "neighbors": "bounded"},
      "15 rows and up to 24 neighbours per row"),
-    ({"n": 3, "k": 3}, "k must be"),                       # invalid k
+    ({"n": 3, "k": 3}, "group size k (records changed) must be from 1 to n − 1 = 2"),   # invalid k
     ({"n": 1}, "n must be"),                               # n >= 2 (used to raise)
     ({"n": 0, "k": 1}, "n must be"),
-    ({"n": 6}, "n must be"),                               # more records than the pool holds
+    ({"n": 6}, "A pool of 5 values has no release of n = 6 records"),   # more records than the pool holds
     ({"n": 2.5}, "n must be an integer"),
     ({"query": "mode"}, "mode"),
     ({"neighbors": "replace"}, "replace"),
@@ -240,7 +241,7 @@ def test_compact_counts():
     ({"universe": [123456789.123, 2e9, 3.5e-7, 4, 5]}, "too long to read"),
 ])
 def test_plot_refuses_unreadable_or_invalid_grids_with_a_message(kwargs, says):
-    fig = grid.plot_sensitivity_grid(**kwargs)
+    fig = grid_figures.plot_sensitivity_grid(**kwargs)
     assert fig.axes[0].get_title() == "Cannot draw this grid"
     text = fig.axes[0].texts[0].get_text()
     assert text and says in text
@@ -258,10 +259,11 @@ def test_grid_size_checks_n_like_sensitivity_grid():
 
 
 def test_plot_source_comparison_shades_the_four_rows():
-    fig = grid.plot_source_comparison()
+    fig = grid_figures.plot_source_comparison()
     ax = fig.axes[0]
     assert len(ax.patches) == 4
-    assert ax.get_legend() is not None and ax.get_xlabel()
+    assert fig.legends and ax.get_xlabel()
+    assert ax.get_yticklabels()[0].get_text() == "x = [1, 2, 3]"          # a dataset: square brackets
     plt.close(fig)
 
 
@@ -295,7 +297,7 @@ def test_exercise_answers_are_not_printed_before_the_exercises():
     from pathlib import Path
     text = (Path(__file__).resolve().parents[1] / "chapters" / "median_grid.md").read_text()
     row_ex = text.index(":label: ex-median_grid-row")
-    assert text.index("grid.plot_sensitivity_grid(universe") > row_ex     # the grid comes after
+    assert text.index("grid.grid_table(universe") > row_ex                # the grid comes after
     assert text.index("LS unbounded") > row_ex                            # so does the table
     top_ex = text.index(":label: ex-median_grid-top")
     assert "k=2" not in text[:top_ex].replace(" ", "")                    # no k = 2 grid above it
@@ -345,85 +347,145 @@ def test_parse_values_refuses_with_a_message(text, match):
 @pytest.mark.parametrize("kwargs,says", [
     ({"values": "1, 2, x"}, "Cannot read the universe: 'x' is not a number"),
     ({"values": ""}, "Cannot read the universe"),
-    ({"values": "5"}, "n must be"),                                 # a pool of one value, n = 3
+    ({"values": "5"}, "A pool of 1 value has no release"),           # a pool of one value, n = 3
     ({"values": "1, 2, 3", "kind": "set"}, "kind must be"),
     ({"values": "1, 2, 3", "kind": "domain", "n": 8, "k": 7}, "rows"),
-    ({"n": 3, "k": 3}, "k must be"),
+    ({"n": 3, "k": 3}, "must be from 1 to n − 1 = 2"),
 ])
 def test_plot_grid_from_text_answers_bad_input_with_a_message(kwargs, says):
-    fig = grid.plot_grid_from_text(**kwargs)
+    fig = grid_figures.plot_grid_from_text(**kwargs)
     assert fig.axes[0].get_title() == "Cannot draw this grid"
     assert says in fig.axes[0].texts[0].get_text()
     plt.close(fig)
 
 
 def test_plot_grid_from_text_draws_a_domain():
-    fig = grid.plot_grid_from_text("1, 2, 3", kind="domain", n=2, query="sum", neighbors="unbounded")
+    fig = grid_figures.plot_grid_from_text("1, 2, 3", kind="domain", n=2, query="sum", neighbors="unbounded")
     assert fig.axes[0].get_title() == "unbounded: global sensitivity 3"
     assert fig.dpsens_cells[0][0][:2] == ["−1: 1", "+1: 1"]       # {1,1}: remove a 1, add a 1
     plt.close(fig)
 
 
-def test_live_explorer_redraws_on_every_control():
+# --- the grid as a table -------------------------------------------------
+
+def _cells(table_html):
+    """(style, text) of every neighbour cell of an HTML table, row by row (tags stripped)."""
+    import html as htmlmod
+    import re
+    rows = re.findall(r"<tr><th scope=\"row\"[^>]*>(.*?)</th><td[^>]*>(.*?)</td>(.*?)</tr>", table_html)
+    return [(htmlmod.unescape(x), fx, [(s, htmlmod.unescape(re.sub(r"<[^>]+>", "", c)))
+                                      for s, c in re.findall(r'<td style="([^"]*)">(.*?)</td>', rest)])
+            for x, fx, rest in rows]
+
+
+def test_grid_table_shows_the_source_grid_with_its_maxima_marked():
+    t = grid_figures.grid_table()
+    tables = t.html.split("</table>")[:-1]
+    assert len(tables) == 2                                          # unbounded, then bounded
+    assert "unbounded neighbours (records added or removed): global sensitivity 4.5" in tables[0]
+    assert "bounded neighbours (records replaced): global sensitivity 8" in tables[1]
+    unb, bnd = _cells(tables[0]), _cells(tables[1])
+    assert [x for x, _, _ in unb] == ["[1, 2, 3]", "[1, 2, 10]", "[1, 2, 11]", "[1, 3, 10]", "[1, 3, 11]",
+                                      "[1, 10, 11]", "[2, 3, 10]", "[2, 3, 11]", "[2, 10, 11]", "[3, 10, 11]"]
+    x, fx, cells = unb[0]                                            # [1, 2, 3], median 2: by hand
+    assert fx == "2" and [c for _, c in cells] == ["−3: 0.5▲", "−2: 0", "−1: 0.5▲", "+10: 0.5▲", "+11: 0.5▲"]
+    assert ["dashed" in s for s, _ in cells] == [True, False, True, True, True]
+    solid = [c for _, _, row in unb + bnd for s, c in row if "outline:2px solid" in s]
+    assert len(solid) == 2 + 8 and all(c.endswith("★") for c in solid)   # as in the figure: 2 and 8 cells
+    assert [c for _, _, row in unb for s, c in row if "outline:2px solid" in s] == ["−1: 4.5★", "−11: 4.5★"]
+    # darker is larger: the shade of a 0 change is lighter than that of the global maximum
+    zero = next(s for s, c in cells if c == "−2: 0")
+    assert "background:#f7fbff" in zero                             # the lightest blue of the colour map
+    assert t.dpsens_cells[0][0] == [c for _, c in cells]
+
+
+def test_grid_table_answers_bad_input_with_a_sentence():
+    assert grid_figures.grid_table(list(range(12)), n=5).dpsens_alt.startswith(
+        "Cannot draw this grid: This grid would have 792 rows")
+    msg = grid_figures.grid_table_from_text("1, 2, x")
+    assert "<table" not in msg.html and "&#x27;x&#x27; is not a number" in msg.html
+    assert msg.dpsens_alt.startswith("Cannot draw this grid: Cannot read the universe: 'x' is not a number")
+
+
+def test_grid_table_text_is_the_pages_own():
+    """No font size is set inside the tables: they are as legible as the page's text, on any screen."""
+    t = grid_figures.grid_table()
+    for table in t.html.split("</table>")[:-1]:
+        assert "font-size" not in table[table.index("<table"):]
+
+
+def _live():
+    """The live explorer's widget, and a function that sets a control to a value (not an index)."""
     pytest.importorskip("ipywidgets")
-    ex = grid.grid_explorer()
+    ex = grid_figures.grid_explorer()
     box = ex.widget()
-    c, image = box._dpsens_controls, box._dpsens_image
-    assert set(c) == {"values", "kind", "n", "k", "neighbors", "query"}
-    assert list(c["query"].options) == list(ds.QUERIES)               # all ten queries
-    assert list(c["neighbors"].options) == ["unbounded", "bounded", "both"]
-    first = image.value
-    assert first[:4] == b"\x89PNG" and ex.message is None
-    c["neighbors"].value = "bounded"
-    assert image.value != first and ex.settings["neighbors"] == "bounded"
-    c["query"].value = "mean"
-    assert ex.settings["query"] == "mean" and ex.message is None
-    c["values"].value = "1, 2, oops"                                  # a typo: a message, no exception
-    assert ex.message.startswith("Cannot read the universe") and image.value[:4] == b"\x89PNG"
-    c["values"].value = "1, 2, 3, 4, 100"
-    assert ex.message is None
-    c["n"].value = 4                                                  # k follows n: 1..n-1
-    assert c["k"].max == 3 and ex.settings["n"] == 4
-    c["k"].value = 3
-    assert "too many to read" in ex.message                           # 16 bounded choices per row
-    c["n"].value = 2                                                  # clamps k to 1, draws once
-    assert c["k"].value == 1 and ex.settings["k"] == 1 and ex.message is None
-    c["kind"].value = "domain"
-    assert ex.settings["kind"] == "domain" and ex.message is None
+    controls = dict(zip(ex.names, box._dpsens_controls))
+
+    def choose(name, value):
+        i = ex.names.index(name)
+        if i in ex.texts:
+            controls[name].value = value
+        else:
+            controls[name].value = next(j for j, (_, v) in enumerate(ex.options[i]) if v == value)
+
+    def shown():
+        """The alt text of the view the explorer shows (a table: an HTML view)."""
+        return next(alt for content, alt in ex.views.values() if content == box._dpsens_html.value)
+
+    return ex, box, controls, choose, shown
+
+
+def test_live_explorer_is_the_one_explorer_class_with_lazy_views():
+    ex, box, controls, choose, shown = _live()
+    assert isinstance(ex, ds.widgets.Explorer) and ex.lazy and list(ex.views) == [ex.default]
+    assert list(controls) == ["values", "kind", "n", "k", "neighbors", "query"]
+    assert [v for _, v in ex.options[ex.names.index("query")]] == list(ds.QUERIES)      # all ten queries
+    assert [v for _, v in ex.options[ex.names.index("neighbors")]] == ["unbounded", "bounded", "both"]
+    assert "<table" in box._dpsens_html.value and box._dpsens_image.layout.display == "none"
     assert "drawn in" in box._dpsens_status.value
-    assert ex.last_ms > 0
+    assert shown().startswith("Sensitivity grid, f = median on Pool([1, 2, 3, 10, 11])")
 
 
-def test_live_explorer_outside_a_kernel_shows_the_figure_and_a_note():
-    ex = grid.grid_explorer(neighbors="both")
+def test_live_explorer_redraws_on_every_control_and_answers_slips_with_a_message():
+    ex, box, controls, choose, shown = _live()
+    first = box._dpsens_html.value
+    choose("neighbors", "bounded")
+    assert box._dpsens_html.value != first and "neighbours = bounded" in shown()
+    choose("query", "mean")
+    assert shown().startswith("Sensitivity grid, f = mean")
+    controls["values"].value = "1, 2, oops"                            # a typo: a message, no exception
+    assert shown().startswith("Cannot draw this grid: Cannot read the universe: 'oops' is not a number")
+    controls["values"].value = "1, 2, 3, 4, 100"
+    assert shown().startswith("Sensitivity grid, f = mean on Pool([1, 2, 3, 4, 100])")
+    choose("n", 4)
+    choose("k", 3)
+    assert "too many to read" in shown()                               # 16 bounded choices per row
+    choose("n", 2)                                                     # k = 3 > n - 1: said in words
+    assert "must be from 1 to n − 1 = 1" in shown()
+    choose("k", 1)
+    choose("kind", "domain")
+    assert shown().startswith("Sensitivity grid, f = mean on Domain([1, 2, 3, 4, 100]), n = 2, k = 1")
+    assert "drawn in" in box._dpsens_status.value
+    assert all(ms > 0 for ms in ex.compute_ms.values())
+    typed = [v for _, v in ex.options[0]]
+    assert typed == ["1, 2, 3, 10, 11", "1, 2, oops", "1, 2, 3, 4, 100"]   # each text typed once
+
+
+def test_live_explorer_text_box_and_reader_labels():
+    ex, box, controls, choose, shown = _live()
+    import ipywidgets as w
+
+    assert isinstance(controls["values"], w.Text) and controls["values"].placeholder == "e.g. 1, 2, 3, 10, 11"
+    assert [c.description for c in controls.values()] == [
+        "universe values", "universe is a", "release size n", "group size k", "neighbours", "query f"]
+    assert [label for label, _ in controls["kind"].options] == ["Pool (each value once)", "Domain (values reusable)"]
+
+
+def test_live_explorer_outside_a_kernel_shows_its_first_view():
+    ex = grid_figures.grid_explorer(neighbors="both")
     bundle = ex._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" not in bundle    # no kernel in pytest
-    assert "Binder or Colab" in bundle["text/html"] and "data:image/png;base64," in bundle["text/html"]
-    assert bundle["text/plain"].startswith("<dpsens live grid explorer")
-
-
-
-def test_live_explorer_layout_natural_size_and_full_labels():
-    """JupyterLab polish (measured in headless Chromium too, see benchmarks/README.md):
-    the image at the PNG's own size and never wider than the cell, the toggle labels in
-    full (not "Pool (each value ..."), the controls above the image."""
-    pytest.importorskip("ipywidgets")
-    import io
-
-    from PIL import Image
-
-    ex = grid.grid_explorer()
-    box = ex.widget()
-    image = box._dpsens_image
-    width, _ = Image.open(io.BytesIO(ex.png)).size
-    assert image.layout.width == f"{width}px" and image.layout.height == "auto"
-    assert image.layout.max_width == "100%" and box.layout.align_items == "flex-start"
-    toggle = box._dpsens_controls["kind"]
-    assert toggle.style.button_width == "auto"
-    assert [label for label, _ in toggle.options] == ["Pool (each value once)", "Domain (values reusable)"]
-    assert list(box.children[0].children) == list(box._dpsens_controls.values())
-    assert box.children[1] is image and box.children[2] is box._dpsens_status
-    # a redraw to a wider figure resizes the image to the new figure's own width
-    box._dpsens_controls["neighbors"].value = "both"
-    new_width, _ = Image.open(io.BytesIO(ex.png)).size
-    assert new_width > width and image.layout.width == f"{new_width}px"
+    page = bundle["text/html"]
+    assert 'data-views="1"' in page                                    # the first view only
+    assert '<div class="dpsens-explorer-html"' in page and "<img" not in page   # a table, not an image
+    assert '<option value="0" selected>1, 2, 3, 10, 11</option>' in page     # the text box, as typed so far

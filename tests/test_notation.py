@@ -105,7 +105,8 @@ def test_transformations_writes_the_books_letters():
 
 
 def test_transformations_checkers_and_figures_write_the_books_letters():
-    from dpsens import exercises, transformations as tr
+    from dpsens import exercises
+    from dpsens.figures import transformations as tr
 
     hint = str(exercises.check_private_join_sensitivity(3))
     assert "q₁·κ₂·t₂" in hint and "T_l" not in hint
@@ -114,7 +115,7 @@ def test_transformations_checkers_and_figures_write_the_books_letters():
     fig = tr.plot_contribution_noise(2, 1.0, 1e-6, 8)
     ax = fig.axes[0]
     assert ax.get_title() == "Noise on per-group counts, q = 2 row(s) per group"
-    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    labels = ax.get_legend_handles_labels()[1]
     assert labels[0] == "Laplace: scale g·q/ε, std √2·g·q/ε" and labels[1].startswith("Gaussian: L2 sensitivity √g·q,")
     plt.close(fig)
 
@@ -165,18 +166,60 @@ def test_the_dp_chapter_comes_before_neighbours_and_defines_what_they_use():
 
 def test_figures_label_distance_t_chunks_m_and_the_proposed_bound():
     import dpsens as ds
-    from dpsens import smooth_plots as sp
     from dpsens.mechanisms import sample_aggregate as saa
 
-    fig = sp.plot_smooth_curve(np.arange(5), {"curve": np.ones(5)}, title="t")
+    fig = ds.figures.smooth.plot_smooth_curve(np.arange(5), {"curve": np.ones(5)}, title="t")
     assert fig.axes[0].get_xlabel() == "distance t (records changed)"
-    fig2 = sp.plot_ptr_tradeoff([0.1, 1.0], {"d": [0, 5]}, 1.0, 3.0, title="x")
-    assert all("Δ̂" in ax.get_xlabel() for ax in fig2.axes)
+    fig2 = ds.figures.ptr.plot_ptr_tradeoff([0.1, 1.0], {"d": [0, 5]}, 1.0, 3.0, title="x")
+    assert "Δ̂" in fig2.axes[-1].get_xlabel()              # stacked panels: the shared x axis, labelled below
     prof = saa.saa_error_profile(np.arange(20.0, 80.0), "mean", [2, 4], 20.0, 80.0, 1.0,
                                  np.random.default_rng(0), n_partitions=2)
-    fig3 = saa.plot_saa_tradeoff({"mean": prof}, 1.0)
+    fig3 = ds.figures.sample_aggregate.plot_saa_tradeoff({"mean": prof}, 1.0)
     assert "chunks m" in fig3.axes[0].get_xlabel()
-    fig4 = ds.dp_plots.plot_group_log_ratios(0.0, 1.0, 1.0, (1, 2))
+    fig4 = ds.figures.dp.plot_group_log_ratios(0.0, 1.0, 1.0, (1, 2))
     assert fig4.axes[0].get_xlabel() == "released value z"
     for f in (fig, fig2, fig3, fig4):
         plt.close(f)
+
+
+def _explorer_calls(path: Path):
+    """(controls, labels) of every ``ds.widgets.explorer(...)`` call in a chapter's code cells:
+    the control names, and the labels dict (names -> reader's label)."""
+    import ast
+
+    for cell in FENCE.findall(path.read_text(encoding="utf-8")):
+        code = "\n".join(line for line in cell.splitlines()[1:-1] if not line.startswith(":"))
+        for node in ast.walk(ast.parse(code)):
+            if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("widgets.explorer"):
+                controls = node.args[1]
+                labels = next((kw.value for kw in node.keywords if kw.arg == "labels"), None)
+                names = [k.value for k in controls.keys] if isinstance(controls, ast.Dict) else []
+                shown = dict(zip([k.value for k in labels.keys], [v.value for v in labels.values])) if labels else {}
+                yield names, shown
+
+
+#: What the notation page calls the symbols an explorer's control may set.
+CONTROL_WORDS = {"k": "group size k", "n_chunks": "number of chunks m", "epsilon": "ε", "delta": "δ"}
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_explorer_controls_show_the_readers_words(path):
+    """Every control of every explorer has a label for the reader (not the argument's Python name),
+    and the controls for k, m, ε and δ use the notation page's words."""
+    for names, labels in _explorer_calls(path):
+        assert names, f"{path.stem}: an explorer whose controls the test cannot read"
+        assert set(names) <= set(labels), f"{path.stem}: controls without a reader's label: {set(names) - set(labels)}"
+        for name, word in CONTROL_WORDS.items():
+            if name in labels:
+                assert labels[name] == word, f"{path.stem}: control {name!r} labelled {labels[name]!r}, not {word!r}"
+        if "n" in labels:                                    # n, the number of records, says so
+            assert labels["n"].endswith(" n"), f"{path.stem}: the control for n is labelled {labels['n']!r}"
+
+
+def test_the_live_grid_explorer_shows_the_readers_words():
+    from dpsens.figures import grid
+
+    ex = grid.grid_explorer()
+    assert dict(zip(ex.names, ex.labels)) == {
+        "values": "universe values", "kind": "universe is a", "n": "release size n", "k": "group size k",
+        "neighbors": "neighbours", "query": "query f"}

@@ -23,18 +23,19 @@ And at a desktop (1280 px) and a phone (390 px) viewport, for every page
 * at 1280 px nothing scrolls sideways at all: no code, output, table or
   equation is wider than the column; at 390 px no equation does (a wide
   table may scroll inside the column there);
-* at 1280 px the smallest text of every figure, *as displayed*, is at least
-  9 px high.  Method: :func:`dpsens.widgets.figure_png`, which renders every
+* at both widths the smallest text of every figure, *as displayed*, is at
+  least 9 px high (on a phone too: the figures are at most 5 in wide, see
+  :data:`dpsens.figures.style.MAX_WIDTH_IN`).  Method: :func:`dpsens.figures.style.figure_png`, which renders every
   figure of the site (plain figures through the alt-text formatter and every
   view of every explorer), stores the height of the figure's smallest text in
   image pixels in the PNG (text chunk ``dpsens:min-text-px``: the smallest
-  font size found by :func:`dpsens.plots.smallest_text_pt`, in points, times
+  font size found by :func:`dpsens.figures.style.smallest_text_pt`, in points, times
   dpi/72).  The browser gives each image's displayed width; the text as
   displayed is that height times displayed width / natural width.  Explorer
   views other than the one shown are scaled as the shown one would be
-  (``max-width: 100%`` of the same box).  At 390 px a figure is scaled to the
-  phone's width like any image, and a reader zooms; the phone check is the
-  layout one.
+  (``max-width: 100%`` of the same box).  At 390 px a figure is scaled down
+  to the phone's column as laid out (358 px, less inside an output area's
+  padding), and its text must still be 9 px high there.
 
 Also: the search page finds "smooth sensitivity", and no HTML page refers to
 a script, style sheet or font on another host.
@@ -226,18 +227,27 @@ def check_solutions(page) -> tuple[int, int]:
 
 
 def check_explorers(page) -> int:
-    """Move every control of every explorer; the image must follow. Returns the number of explorers."""
+    """Move every control of every explorer; the view must follow: the image, or for an explorer of
+    HTML views (the grid tables) the HTML box. Returns the number of explorers."""
     explorers = page.locator("div.dpsens-explorer")
     for e in range(explorers.count()):
         ex = explorers.nth(e)
         ex.scroll_into_view_if_needed()
         data = ex.evaluate("el => JSON.parse(el.querySelector('script.dpsens-explorer-data').textContent)")
         img = ex.locator("img.dpsens-explorer-image")
+        box = ex.locator("div.dpsens-explorer-html")
         controls = ex.locator("[data-index]")
         changed_any = False
+
+        def showing():
+            """(what the explorer shows, its alt text): an image's src, or the index of an HTML view."""
+            if box.count() and box.is_visible():
+                return int(box.get_attribute("data-source")), box.get_attribute("aria-label")
+            return img.get_attribute("src"), img.get_attribute("alt")
+
         for c in range(controls.count()):
             ctrl = controls.nth(c)
-            before_src = img.get_attribute("src")
+            before = showing()[0]
             if ctrl.evaluate("el => el.tagName") == "SELECT":
                 n = ctrl.locator("option").count()
                 if n < 2:
@@ -253,11 +263,17 @@ def check_explorers(page) -> int:
             key = "-".join(controls.nth(k).input_value() for k in range(controls.count()))
             assert ex.get_attribute("data-current") == key, (
                 f"explorer {e + 1}: moving control {c + 1} did not update the view (wanted {key})")
-            want = data["sources"][data["views"][key][0]]
-            assert img.get_attribute("src") == want, f"explorer {e + 1}: the image is not the view {key}"
-            assert img.get_attribute("alt") == data["views"][key][1]
-            changed_any |= img.get_attribute("src") != before_src
-            assert img.evaluate("i => i.complete && i.naturalWidth > 0")
+            source, alt = data["views"][key]
+            html_view = not data["sources"][source].startswith("data:image/")
+            shown, shown_alt = showing()
+            assert shown == (source if html_view else data["sources"][source]), (
+                f"explorer {e + 1}: the view shown is not the view {key}")
+            assert shown_alt == alt
+            changed_any |= shown != before
+            if html_view:
+                assert box.locator("table").count() or box.inner_text().strip(), f"explorer {e + 1}: an empty view"
+            else:
+                assert img.evaluate("i => i.complete && i.naturalWidth > 0")
         assert changed_any, f"explorer {e + 1}: no control changed the picture"
     return explorers.count()
 
@@ -404,7 +420,7 @@ def test_favicon_and_logo(open_page, site):
 
 # --------------------------------------------------------------------------- layout and legibility
 WIDTHS = (1280, 390)
-#: Smallest height, in CSS pixels, of a figure's text as displayed at 1280 px.
+#: Smallest height, in CSS pixels, of a figure's text as displayed, at 1280 px and at 390 px.
 MIN_FIGURE_TEXT_PX = 9.0
 
 LAYOUT_JS = """() => {
@@ -455,7 +471,7 @@ def png_min_text_px(src: str) -> tuple[int, float | None]:
 
     from PIL import Image
 
-    from dpsens.widgets import MIN_TEXT_KEY
+    from dpsens.figures.style import MIN_TEXT_KEY
     head, _, b64 = src.partition(",")
     assert head.startswith("data:image/png"), f"a figure that is not an inline PNG: {head[:60]}"
     im = Image.open(io.BytesIO(base64.b64decode(b64)))
@@ -483,10 +499,7 @@ def figure_problems(figures: list[dict], column: float) -> list[str]:
 
 
 #: Known layout problems, each an open item (strict: the test fails once it is fixed, so the entry goes).
-KNOWN_LAYOUT_PROBLEMS = {
-    ("chapters/median_grid", 1280): "one view of a grid explorer is 8.6 in wide: its cell text is 7.7 px "
-                                    "as displayed",
-}
+KNOWN_LAYOUT_PROBLEMS: dict[tuple[str, int], str] = {}
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -500,9 +513,9 @@ def test_layout(open_page, path, width, request):
     load_all_images(page)
     found = page.evaluate(LAYOUT_JS)
     problems = list(found["outside"])
+    problems += figure_problems(found["figures"], found["column"])
     if width >= 1280:
         problems += found["scrollers"]
-        problems += figure_problems(found["figures"], found["column"])
     else:   # on a phone a wide table may scroll inside the column; an equation must fit
         problems += [s for s in found["scrollers"] if s.startswith("mjx-container")]
     stem = path.rsplit("/", 1)[-1]

@@ -19,6 +19,7 @@ from nbclient import NotebookClient  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from dpsens import widgets  # noqa: E402
+from dpsens.figures.style import figure_png  # noqa: E402
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
@@ -63,7 +64,7 @@ def test_views_are_the_figures_of_their_arguments():
     for index, (png, alt) in ex.views.items():
         kwargs = ex.kwargs(index)
         fig = demo_plot(**kwargs)
-        expected = widgets.figure_png(fig)
+        expected = figure_png(fig)
         plt.close(fig)
         assert png == expected, f"view {index} is the figure of {kwargs}"
         assert f"slope = {kwargs['slope']:g}" in alt and f"colour = {kwargs['colour']}" in alt
@@ -262,7 +263,7 @@ def test_in_a_kernel_an_explorer_displays_widget_view_and_html(python, tmp_path,
         "print(sorted(ex.views), CALLS, box._dpsens_image.value == ex.views[(2,)][0])\n"
         "box._dpsens_controls[0].value = 0; box._dpsens_controls[0].value = 2\n"
         "print(CALLS)",
-        "from dpsens import grid\ngrid.grid_explorer()",
+        "from dpsens.figures import grid\ngrid.grid_explorer()",
     ], python, tmp_path)
     (kinds,) = shown(nb.cells[0].outputs)
     assert {"application/vnd.jupyter.widget-view+json", "text/html", "text/plain"} <= kinds
@@ -335,6 +336,112 @@ def test_lazy_default_and_bad_flag(monkeypatch):
     monkeypatch.setenv("DPSENS_EXPLORERS", "sometimes")
     with pytest.raises(ValueError, match="DPSENS_EXPLORERS must be 'precompute', 'lazy' or unset"):
         widgets.explorer(demo_plot, {"slope": [1.0]})
+
+
+def line_titled(title="a", slope=1.0):
+    """A line whose title is the text typed in a text box."""
+    CALLS.append({"title": title, "slope": slope})
+    fig, ax = plt.subplots(figsize=(2, 2), dpi=40)
+    ax.plot([0, 1], [0, slope])
+    ax.set(title=title, xlabel="x", ylabel="y")
+    if title == "bad":
+        fig.dpsens_alt = "A message: this title cannot be drawn."
+    return fig
+
+
+def test_a_text_box_gives_the_typed_text_and_one_view_per_text():
+    CALLS.clear()
+    ex = widgets.explorer(line_titled, {"title": widgets.TextBox("first", placeholder="a title"),
+                                        "slope": [1.0, 2.0]}, lazy=True)
+    assert CALLS == [{"title": "first", "slope": 1.0}] and ex.shape == (1, 2)
+    assert ex.view(title="second", slope=2.0)[1].startswith("Figure: second.")
+    assert CALLS[-1] == {"title": "second", "slope": 2.0} and ex.shape == (2, 2)
+    ex.view(title="second", slope=2.0)                                   # cached: not drawn again
+    assert len(CALLS) == 2
+    assert ex.view(title="bad")[1] == "A message: this title cannot be drawn. Shown for title = bad, slope = 1."
+    with pytest.raises(TypeError, match="title is a text box: its value must be a string"):
+        ex.view(title=3)
+    # the static page offers the texts computed so far
+    page = ex.to_html()
+    assert [htmlmod.unescape(s) for s in re.findall(r"<option value=\"\d\"[^>]*>([^<]*)</option>", page)][:3] == [
+        "first", "second", "bad"]
+    ex2 = widgets.explorer(line_titled, {"title": widgets.TextBox("x")}, defaults={"title": "y"})
+    assert CALLS[-1]["title"] == "y" and ex2.options[0] == [("y", "y")]
+    with pytest.raises(TypeError, match="default must be the text the box starts with"):
+        widgets.TextBox(3)
+    with pytest.raises(TypeError, match=r"defaults\['title'\] is the text of a text box"):
+        widgets.explorer(line_titled, {"title": widgets.TextBox("x")}, defaults={"title": 3})
+
+
+def test_a_text_box_is_a_text_field_in_the_live_widget():
+    pytest.importorskip("ipywidgets")
+    import ipywidgets as w
+
+    CALLS.clear()
+    ex = widgets.explorer(line_titled, {"title": widgets.TextBox("first", placeholder="a title"),
+                                        "slope": [1.0, 2.0]}, lazy=True)
+    box = ex.widget()
+    text, slope = box._dpsens_controls
+    assert isinstance(text, w.Text) and text.placeholder == "a title" and text.value == "first"
+    assert "drawn in" in box._dpsens_status.value
+    text.value = "typed"
+    assert CALLS[-1] == {"title": "typed", "slope": 1.0} and box._dpsens_image.value == ex.view(title="typed")[0]
+    assert box._dpsens_status.value.startswith("Showing title = typed, slope = 1; drawn in ")
+    slope.value = 1
+    text.value = "first"                                                 # back to a text seen before
+    assert CALLS[-1] == {"title": "first", "slope": 2.0}
+    slope.value = 0                                                      # cached: no timing, not drawn
+    assert box._dpsens_status.value == "Showing title = first, slope = 1" and len(CALLS) == 4
+
+
+class Table:
+    """An HTML view: a one-cell table."""
+
+    def __init__(self, text):
+        self.text, self.dpsens_alt = text, f"A table holding {text}."
+
+    def _repr_html_(self):
+        return f"<table><tr><td>{htmlmod.escape(self.text)}</td></tr></table>"
+
+
+def table_of(word="a", n=1):
+    CALLS.append({"word": word, "n": n})
+    return Table(word * n)
+
+
+def test_an_explorer_of_html_views_shows_them_in_place_of_an_image():
+    CALLS.clear()
+    ex = widgets.explorer(table_of, {"word": ["a", "b"], "n": [1, 2]})
+    assert len(CALLS) == 4 and ex.views[(1, 1)] == ("<table><tr><td>bb</td></tr></table>",
+                                                    "A table holding bb. Shown for word = b, n = 2.")
+    page = ex.to_html()
+    assert "<img" not in page                                          # no image element for HTML views
+    m = re.search(r'<div class="dpsens-explorer-html" data-source="(\d+)" aria-label="([^"]*)" '
+                  r'style="max-width:100%">(.*?)</div>', page)
+    assert m and m.group(3) == "<table><tr><td>a</td></tr></table>"   # the default view, in place
+    assert htmlmod.unescape(m.group(2)) == "A table holding a. Shown for word = a, n = 1."
+    data = parse_html(page)
+    assert data["sources"][data["views"]["1-1"][0]] == "<table><tr><td>bb</td></tr></table>"
+    with pytest.raises(TypeError, match="Figure or an HTML view .*returned int"):
+        widgets.explorer(lambda word: 3, {"word": ["a"]})
+
+
+def test_the_live_widget_shows_html_views_in_an_html_widget():
+    pytest.importorskip("ipywidgets")
+    ex = widgets.explorer(table_of, {"word": ["a", "b"], "n": [1, 2]}, lazy=True)
+    box = ex.widget()
+    word, n = box._dpsens_controls
+    assert box._dpsens_html.value == "<table><tr><td>a</td></tr></table>"
+    assert box._dpsens_image.layout.display == "none" and box._dpsens_html.layout.display is None
+    n.value = 1
+    assert box._dpsens_html.value == "<table><tr><td>aa</td></tr></table>"
+
+
+def test_a_lazy_explorer_may_have_more_views_than_a_page_could_hold():
+    CALLS.clear()
+    ex = widgets.explorer(demo_plot, {"slope": list(range(11)), "colour": [f"C{i}" for i in range(11)]},
+                          lazy=True)
+    assert len(ex) == 121 and len(ex.views) == 1 and len(CALLS) == 1
 
 
 # --------------------------------------------------------------------------- alt text
@@ -416,7 +523,7 @@ def test_lazy_explorer_computes_the_default_then_what_is_asked():
     # a view asked for is the figure of its arguments, computed once
     png, alt = ex.view(slope=1.0, colour="C1")
     fig = demo_plot(slope=1.0, colour="C1")
-    assert png == widgets.figure_png(fig)
+    assert png == figure_png(fig)
     plt.close(fig)
     assert alt.endswith("Shown for slope = 1, colour = C1.")
     CALLS.clear()
@@ -451,7 +558,7 @@ def test_lazy_live_widget_computes_on_demand_and_reports_errors():
     (slope,) = box._dpsens_controls
     slope.value = 1
     assert box._dpsens_image.value == ex.views[(1,)][0] and set(ex.views) == {(0,), (1,)}
-    assert box._dpsens_status.value == "Showing slope = 2"
+    assert re.fullmatch(r"Showing slope = 2; drawn in \d+ ms", box._dpsens_status.value)   # a new view: its time
     slope.value = 2
     assert "Could not draw this view: ValueError: slope 3 is not drawable" in box._dpsens_status.value
     assert box._dpsens_image.value == ex.views[(1,)][0], "the last good view stays"
@@ -474,9 +581,12 @@ def test_widget_layout_natural_size_full_labels_controls_on_top():
         assert c.style.description_width == "24.5em" == widgets.label_width(["x" * 40, "colour"])
         assert c.layout.width == "calc(24.5em + 24em)" and c.layout.max_width == "100%"
     assert box._dpsens_controls[0].description == "Pool (each value once) slope of the line"
-    # order: title, controls, image, status -- the controls above the figure
+    # order: title, controls, image (or, for HTML views, the HTML widget after it: hidden here), status --
+    # the controls above the figure
     kinds = [type(c).__name__ for c in box.children]
-    assert kinds == ["HTML", "VBox", "Image", "HTML"]
+    assert kinds == ["HTML", "VBox", "Image", "HTML", "HTML"]
+    assert box.children[3] is box._dpsens_html and box._dpsens_html.layout.display == "none"
+    assert box.children[4] is box._dpsens_status
     assert list(box.children[1].children) == box._dpsens_controls
     assert widgets.image_layout(ex.views[ex.default][0], max_height="50vh")["max_height"] == "50vh"
 

@@ -5,10 +5,10 @@ chapters use most.  The rest lives in one module per concept (the module map
 is in the README's *Layout* section), and every function's docstring names the
 chapter that explains it.
 """
-from . import data, exercises, neighbors, plots, queries, widgets  # noqa: F401  (ds.plots.*, ds.exercises.*, ds.widgets.*)
+from . import data, exercises, figures, neighbors, queries, widgets  # noqa: F401  (ds.figures.*, ds.exercises.*, ds.widgets.*)
 from .data import load_adult, load_ages
 from .neighbors import Domain, Pool, count_neighbors, count_releases, enumerate_neighbors, releases
-from .plots import use_style
+from .figures.style import use_style
 from .queries import QUERIES, evaluate
 from . import mechanisms  # noqa: F401,E402  (ds.mechanisms.*)
 from .mechanisms import (gaussian_mechanism, laplace_mechanism, propose_test_release, ptr_threshold,  # noqa: E402
@@ -17,11 +17,14 @@ from .mechanisms import (gaussian_mechanism, laplace_mechanism, propose_test_rel
 from . import proportions, transformations  # noqa: F401,E402  (ds.proportions.*, ds.transformations.*)
 from . import grid  # noqa: F401,E402  (ds.grid.*: the sensitivity grid)
 from . import smooth  # noqa: F401,E402  (ds.smooth.*: A(t), distance, smooth sensitivity)
-from . import dp, dp_plots  # noqa: F401,E402  (ds.dp.*: privacy loss, composition, group privacy)
+from . import dp  # noqa: F401,E402  (ds.dp.*: privacy loss, composition, group privacy)
 from .smooth import distance_to_high_ls, ls_at_distance, smooth_sensitivity  # noqa: E402
 from . import bruteforce, globalsens, local, sensitivity  # noqa: F401,E402  (exact engine + oracle)
 from .sensitivity import global_sensitivity, local_sensitivity  # noqa: E402
 from .bruteforce import bruteforce_global_sensitivity, bruteforce_local_sensitivity  # noqa: E402
+
+# the old homes of the figures, kept for saved notebooks: their names forward with a warning
+from . import dp_plots, plots, smooth_plots  # noqa: F401,E402
 
 __version__ = "0.1.0"
 
@@ -31,7 +34,7 @@ __all__ = [
     "mechanisms", "laplace_mechanism", "gaussian_mechanism", "propose_test_release", "ptr_threshold",
     "smooth_sensitivity_mechanism", "sample_and_aggregate",
     "proportions", "transformations", "grid",
-    "dp", "dp_plots", "smooth", "ls_at_distance", "distance_to_high_ls", "smooth_sensitivity",
+    "figures", "dp", "smooth", "ls_at_distance", "distance_to_high_ls", "smooth_sensitivity",
     "local_sensitivity", "global_sensitivity", "bruteforce_local_sensitivity", "bruteforce_global_sensitivity",
     "bruteforce", "local", "globalsens", "sensitivity",
 ]

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from .deprecation import moved
 
-__all__ = ["source_chunks", "partition_aggregates", "saa_error_profile", "bootstrap_multiplicity",
-           "positional_median_counterexample", "plot_saa_tradeoff", "plot_saa_explorer",
-           "plot_error_comparison", "plot_pct_histograms"]
+_FIGURES = ("plot_saa_tradeoff", "plot_saa_explorer", "plot_error_comparison", "plot_pct_histograms")
 
-__getattr__ = moved(__name__, {name: f"dpsens.mechanisms.sample_aggregate.{name}" for name in __all__})
+__all__ = ["source_chunks", "partition_aggregates", "saa_error_profile", "bootstrap_multiplicity",
+           "positional_median_counterexample", *_FIGURES]
+
+__getattr__ = moved(__name__, {name: (f"dpsens.figures.sample_aggregate.{name}" if name in _FIGURES
+                                      else f"dpsens.mechanisms.sample_aggregate.{name}") for name in __all__})

@@ -6,8 +6,11 @@ student handouts of earlier editions working (*Neighbouring datasets*,
 *Sample and aggregate*).  Code identifiers use one spelling, ``neighbor``
 (the ``neighbors=`` keyword is the published contract); calling an old name
 works, with a :class:`DeprecationWarning` naming the new one.  Names that
-moved to another module keep working from their old module through
-:func:`moved`; an old keyword argument through :func:`renamed_keyword`.
+moved to another module (the figures, now all in :mod:`dpsens.figures`; the
+sample-and-aggregate helpers, now in :mod:`dpsens.mechanisms.sample_aggregate`)
+keep working from their old module through :func:`moved`; an old keyword
+argument through :func:`renamed_keyword`; an old attribute through
+:func:`renamed_attribute`.
 """
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ import importlib
 import warnings
 from collections.abc import Mapping
 
-__all__ = ["renamed", "moved", "renamed_keyword"]
+__all__ = ["renamed", "renamed_attribute", "moved", "renamed_keyword"]
 
 
 def renamed(func, old_name: str):
@@ -48,6 +51,31 @@ def renamed(func, old_name: str):
     alias.__doc__ = f"Deprecated alias of :func:`{func.__name__}` (same arguments)."
     alias.renamed_to = func.__name__
     return alias
+
+
+def renamed_attribute(new_name: str, old_name: str) -> property:
+    """A read-only property ``old_name`` that gives attribute ``new_name``, warning that it was renamed.
+
+    Chapter: none (see the module docstring).  Put it in the class body:
+    ``old_name = renamed_attribute("new_name", "old_name")``.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> class Grid:
+    ...     neighbor_datasets = ((1,), (2,))
+    ...     neighbours = renamed_attribute("neighbor_datasets", "neighbours")
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     Grid().neighbours, str(caught[0].message)
+    (((1,), (2,)), 'neighbours was renamed to neighbor_datasets; neighbours will be removed in a future edition')
+    """
+    def getter(self):
+        warnings.warn(f"{old_name} was renamed to {new_name}; {old_name} will be removed in a future edition",
+                      DeprecationWarning, stacklevel=2)
+        return getattr(self, new_name)
+
+    return property(getter, doc=f"Deprecated name of :attr:`{new_name}`.")
 
 
 def moved(old_module: str, new_homes: Mapping[str, str]):

@@ -7,7 +7,9 @@ chapter talk about: the log-ratio of the two output densities (the privacy
 loss at an output), its distribution when the output is drawn from the
 mechanism, the exact distribution of a rounded and clamped release (a
 post-processing), and the budgets given by sequential composition and group
-privacy.  Figures of the chapter are in :mod:`dpsens.dp_plots`.
+privacy; and the privacy loss between two Laplace releases of different
+scales (:func:`laplace_privacy_loss`, used by *Smooth sensitivity*).  Figures of
+the chapter are in :mod:`dpsens.figures.dp`.
 
 Notation (see the book's *Notation* page): ``b`` is the Laplace scale, ``ε``
 the privacy parameter, ``k`` the group size.
@@ -25,6 +27,7 @@ from .mechanisms import check_rng
 __all__ = [
     "laplace_log_ratio", "privacy_loss_samples", "privacy_loss_cdf", "expected_privacy_loss",
     "rounded_laplace_pmf", "sequential_composition", "group_privacy", "empirical_log_ratios",
+    "laplace_privacy_loss",
 ]
 
 
@@ -297,3 +300,29 @@ def empirical_log_ratios(outputs, neighbor_outputs, edges, min_count: int = 1000
     out = np.full(c1.shape, np.nan)
     out[keep] = np.log((c1[keep] / outputs.size) / (c2[keep] / neighbor_outputs.size))
     return out
+
+
+def laplace_privacy_loss(t, locs, scales) -> np.ndarray:
+    """Privacy loss ``ln p_x(t) / p_x'(t)`` between two Laplace releases.
+
+    Chapter: *Smooth sensitivity* (the leak chapter's pair).
+
+    Parameters
+    ----------
+    t : array_like
+        Released values.
+    locs : pair of float
+        The true answers ``f(x)`` and ``f(x')``.
+    scales : pair of float
+        The Laplace scales used on ``x`` and on ``x'`` (both > 0).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``ln(b' / b) - |t - f(x)| / b + |t - f(x')| / b'``, same shape as ``t``.
+    """
+    (mx, my), (bx, by) = (float(v) for v in locs), (float(v) for v in scales)
+    if not (bx > 0 and by > 0 and math.isfinite(bx) and math.isfinite(by)):
+        raise ValueError(f"scales must be two finite numbers > 0, got {scales!r}")
+    t = np.asarray(t, dtype=float)
+    return np.log(by / bx) - np.abs(t - mx) / bx + np.abs(t - my) / by

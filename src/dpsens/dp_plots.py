@@ -1,114 +1,16 @@
-"""Figures of the chapter *Differential privacy in one chapter*.
+"""Old home of the figures of *Differential privacy in one chapter*; they now live in :mod:`dpsens.figures.dp`.
 
-Chapter: *Differential privacy in one chapter* (part "Foundations").
-
-Every function is pure: plain arguments in, a :class:`matplotlib.figure.Figure`
-out, with a title, labelled axes and a legend; the computations come from
-:mod:`dpsens.dp`.  Symbols follow the book's *Notation* page: ``b`` the
-Laplace scale, ``ε`` the privacy parameter, ``k`` the group size.
+Chapter: none any more (*Differential privacy in one chapter* uses
+:mod:`dpsens.figures.dp`).  Readers' saved notebooks that use
+``ds.dp_plots.<name>`` keep working: every name below is served from its new
+home with a :class:`DeprecationWarning` naming it.
 """
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
-import numpy as np
+from .deprecation import moved
 
-from . import dp
-from ._validate import as_int, as_positive
-from .plots import PALETTE, laplace_pdf, line_style
+_NEW_HOMES = {"plot_neighbouring_laplace": "dpsens.figures.dp.plot_neighboring_laplace",
+              **{name: f"dpsens.figures.dp.{name}" for name in ("plot_group_log_ratios", "plot_privacy_loss")}}
 
-__all__ = ["plot_neighbouring_laplace", "plot_group_log_ratios", "plot_privacy_loss"]
-
-
-def plot_neighbouring_laplace(value, neighbour_value, scale, width: float | None = None):
-    """The two output densities of the Laplace mechanism on neighbours, and their log-ratio.
-
-    Chapter: *Differential privacy in one chapter*.
-
-    Top: densities of ``f(x) + Lap(b)`` and ``f(x') + Lap(b)``.  Bottom: the
-    log-ratio of the two (the privacy loss at each output) between the lines
-    ``±|f(x) - f(x')|/b``, which it never crosses.
-
-    Parameters
-    ----------
-    value, neighbour_value : float
-        The exact answers ``f(x)`` and ``f(x')``.
-    scale : float
-        The Laplace scale ``b > 0``.
-    width : float, optional
-        Half-width of the output range around the two answers; six scales by default.
-    """
-    scale = as_positive(scale, "scale")
-    width = 6 * scale if width is None else as_positive(width, "width")
-    lo, hi = min(value, neighbour_value) - width, max(value, neighbour_value) + width
-    z = np.linspace(lo, hi, 1201)
-    bound = abs(value - neighbour_value) / scale
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8.0, 6.4), sharex=True)
-    top.plot(z, laplace_pdf(z - value, scale), label=f"output on x: f(x) = {value:g}", **line_style(0))
-    top.plot(z, laplace_pdf(z - neighbour_value, scale), label=f"output on x′: f(x′) = {neighbour_value:g}",
-             **line_style(1))
-    top.set(ylabel="probability density", title=f"Laplace mechanism on two neighbours, b = {scale:g}")
-    top.legend(loc="upper right")
-    bottom.plot(z, dp.laplace_log_ratio(z, value, neighbour_value, scale), color=PALETTE[2],
-                label="ln p(z) / p′(z)  (privacy loss at z)")
-    for sign in (1, -1):
-        bottom.axhline(sign * bound, color=PALETTE[-1], lw=1, ls="--",
-                       label=f"±ε = ±{bound:g}" if sign == 1 else None)
-    bottom.set(xlabel="released value z", ylabel="log-ratio of densities", ylim=(-1.6 * bound - 0.1, 1.6 * bound + 0.1),
-               title="Their log-ratio never leaves [−ε, ε]")
-    bottom.legend(loc="upper right")
-    return fig
-
-
-def plot_group_log_ratios(value, scale, sensitivity, group_sizes=(1, 2, 3), width: float | None = None):
-    """Log-ratio of the output densities on ``x`` and on a dataset ``k`` records away, for several ``k``.
-
-    Chapter: *Differential privacy in one chapter* (group privacy).
-
-    The dataset ``k`` records away has answer ``f(x) + k·Δ`` at worst, with
-    ``Δ = sensitivity``; its curve stays within ``±kε``, ``ε = Δ/b``.
-    """
-    scale = as_positive(scale, "scale")
-    sensitivity = as_positive(sensitivity, "sensitivity")
-    ks = [as_int(k, "group_sizes", minimum=1) for k in group_sizes]
-    if not ks:
-        raise ValueError("group_sizes must hold at least one group size k >= 1")
-    eps = sensitivity / scale
-    width = 6 * scale if width is None else as_positive(width, "width")
-    z = np.linspace(value - width, value + max(ks) * sensitivity + width, 1201)
-    fig, ax = plt.subplots(figsize=(8.0, 4.5))
-    for i, k in enumerate(ks):
-        style = line_style(i)
-        ax.plot(z, dp.laplace_log_ratio(z, value, value + k * sensitivity, scale),
-                label=f"k = {k} records changed: within ±{k * eps:g}", **style)
-        ax.axhline(k * eps, color=style["color"], lw=0.8, ls=":")
-        ax.axhline(-k * eps, color=style["color"], lw=0.8, ls=":")
-    ax.set(xlabel="released value z", ylabel="ln p(z) / p′(z)",
-           title=f"Group privacy: k records cost kε (here ε = {eps:g})")
-    ax.legend(loc="upper right")
-    return fig
-
-
-def plot_privacy_loss(samples, value, neighbour_value, scale):
-    """Empirical distribution function of privacy-loss draws against the exact one.
-
-    Chapter: *Differential privacy in one chapter* (the privacy loss random variable).
-    """
-    samples = np.sort(np.asarray(samples, dtype=float))
-    if samples.size == 0:
-        raise ValueError("samples must not be empty")
-    scale = as_positive(scale, "scale")
-    a = abs(value - neighbour_value) / scale
-    grid = np.linspace(-a - 0.25 * max(a, 0.4), a + 0.25 * max(a, 0.4), 801)
-    fig, ax = plt.subplots(figsize=(8.0, 4.5))
-    ax.plot(grid, dp.privacy_loss_cdf(grid, value, neighbour_value, scale), label="exact P(L ≤ value)",
-            **line_style(0))
-    ax.step(samples, np.arange(1, samples.size + 1) / samples.size, where="post", color=PALETTE[1],
-            ls="--", label=f"{samples.size:,} simulated releases")
-    mean = dp.expected_privacy_loss(value, neighbour_value, scale)
-    ax.axvline(mean, color=PALETTE[2], lw=1, ls="-.", label=f"mean E[L] = {mean:.3f}")
-    for sign in (1, -1):
-        ax.axvline(sign * a, color=PALETTE[-1], lw=1, ls=":", label=f"±ε = ±{a:g}" if sign == 1 else None)
-    ax.set(xlabel="value of the privacy loss L", ylabel="P(L ≤ value)",
-           title="Privacy loss of the Laplace mechanism: never above ε")
-    ax.legend(loc="upper left")
-    return fig
+__all__ = list(_NEW_HOMES)
+__getattr__ = moved(__name__, _NEW_HOMES)

@@ -15,7 +15,7 @@ calibrated to it is not differentially private.  This module computes
   (:func:`proportion_global_sensitivity`),
 * the releases compared in the chapter: the source's (not private) and three
   private ones, with ``n`` public or private, and their errors,
-* the figures of the chapter.
+* (the figures of the chapter are in :mod:`dpsens.figures.proportions`).
 
 Counts are integers >= 0 with ``n >= 2``; the labels are fixed (a label with
 count 0 is still a label), except in the source's formula, which ranges over
@@ -25,22 +25,19 @@ from __future__ import annotations
 
 import math
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from ._validate import as_data, as_int, as_positive, as_probability, check_relation
-from .deprecation import renamed
+from .deprecation import moved
 from .mechanisms import check_rng, laplace_mechanism, local_sensitivity_laplace
-from .plots import PALETTE, laplace_pdf, line_style
 
 __all__ = [
     "as_counts", "source_proportion_sensitivity", "proportion_changes", "proportion_local_sensitivity",
     "proportion_global_sensitivity", "laplace_halfwidth", "laplace_coverage",
     "source_release", "counts_release", "n_public_release", "histogram_release", "count_and_total_release",
     "proportion_errors", "threshold_attack",
-    "plot_proportion_source_figures", "plot_proportion_errors", "plot_proportion_leak", "plot_proportion_explorer",
 ]
 
 METHODS = {
@@ -414,141 +411,11 @@ def threshold_attack(release_x, release_xprime, centre: float, radius: float, co
             "ratio_lower": float(low_a / high_b)}
 
 
-# ---------------------------------------------------------------------------
-# figures
-# ---------------------------------------------------------------------------
-def plot_proportion_source_figures(n: int = 1000, k_min: int = 100, epsilon: float = 1.0, trials: int = 20000,
-                                   seed: int = 0):
-    """The source's two figures for one setting: histograms and a Q-Q plot.
 
-    Chapter: *Proportions vs frequencies*.  Two labels with counts
-    ``k_min`` and ``n - k_min``; the proportion of the smaller one is
-    released (a) from noisy counts, ``(k + Lap(1/ε)) / n``, and (b) the
-    source's way, ``k/n + Lap(Δ/ε)`` with its local Δ.  In the Q-Q plot the
-    points lie on a line of slope ``Δ n`` (< 1): the source's noise is
-    narrower -- only because its Δ is a local sensitivity.
-    """
-    n = as_int(n, "n", minimum=2)
-    k_min = as_int(k_min, "k_min", minimum=1, maximum=n // 2)
-    counts = np.array([k_min, n - k_min])
-    rng = np.random.default_rng(as_int(seed, "seed", minimum=0))
-    freq = counts_release(counts, epsilon, rng, size=trials)[:, 0]
-    prop = source_release(counts, epsilon, rng, size=trials)[:, 0]
-    delta = source_proportion_sensitivity(counts)
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4.2))
-    bins = np.linspace(*np.quantile(np.concatenate([freq, prop]), [0.001, 0.999]), 60)
-    ax1.hist(freq, bins=bins, density=True, alpha=0.55, color=PALETTE[0],
-             label="Laplace on counts, / n (scale 1/(nε))")
-    ax1.hist(prop, bins=bins, density=True, alpha=0.55, color=PALETTE[1],
-             label=f"Laplace on proportions (scale Δ/ε, Δ = {delta:.3g})")
-    ax1.axvline(k_min / n, color=PALETTE[-1], lw=1, label=f"true proportion {k_min / n:g}")
-    ax1.set(title=f"Noisy proportion, n = {n}, smallest count {k_min}, ε = {epsilon:g}",
-            xlabel="released proportion of the smaller label", ylabel="density")
-    ax1.legend(loc="upper left", fontsize=10)
-    q = np.linspace(0.005, 0.995, 199)
-    qf, qp = np.quantile(freq, q), np.quantile(prop, q)
-    ax2.plot(qf, qp, ".", color=PALETTE[2], ms=4, label="quantiles (0.5 % ... 99.5 %)")
-    lims = [qf.min(), qf.max()]
-    ax2.plot(lims, lims, color=PALETTE[-1], lw=1, ls="--", label="y = x (same distribution)")
-    centre = k_min / n
-    ax2.plot(lims, [centre + delta * n * (v - centre) for v in lims], color=PALETTE[3], lw=1,
-             label=f"slope Δ·n = {delta * n:.3f}")
-    ax2.set(title="Q-Q plot: proportions vs counts", xlabel="quantile, Laplace on counts / n",
-            ylabel="quantile, Laplace on proportions")
-    ax2.legend(loc="upper left", fontsize=10)
-    return fig
-
-
-plot_source_comparison = renamed(plot_proportion_source_figures, "plot_source_comparison")
-
-
-def plot_proportion_errors(counts=(100, 900), epsilons=(0.1, 0.2, 0.5, 1.0, 2.0, 5.0), trials: int = 4000,
-                           seed: int = 0, label: int = 0):
-    """Error of one released proportion against ε, for the four releases.
-
-    Chapter: *Proportions vs frequencies*.  Log-log axes; the source's
-    release is drawn dashed because it is not private.
-    """
-    errs = proportion_errors(counts, epsilons, trials, np.random.default_rng(as_int(seed, "seed", minimum=0)),
-                             label=label)
-    k = as_counts(counts)
-    fig, ax = plt.subplots()
-    markers = {"source": "x", "n_public": "o", "histogram": "s", "count_and_total": "^"}
-    for i, name in enumerate(METHODS):
-        style = line_style(i)
-        if name == "source":
-            style["linestyle"] = ":"
-        ax.plot(errs.index, errs[name], marker=markers[name], label=METHODS[name], **style)
-    ax.set(xscale="log", yscale="log",
-           title=f"Error of the released proportion {k[label]}/{k.sum()} (seeded, {trials} releases per point)",
-           xlabel="privacy parameter ε (log scale)", ylabel="root-mean-square error (log scale)")
-    ax.legend()
-    return fig
-
-
-def plot_proportion_leak(counts_x=(1, 500, 499), counts_xprime=(0, 500, 499), label: int = 1,
-                         epsilon: float = 1.0):
-    """The source's release of one proportion under two neighbouring datasets.
-
-    Chapter: *Proportions vs frequencies*.  Left: the two densities of the
-    release (Laplace, centred on each dataset's proportion, with each
-    dataset's own local scale).  Right: the privacy loss ``ln(p_x / p_x')``
-    against the released value, with the band ``[-ε, ε]`` that differential
-    privacy would impose.
-    """
-    kx, kxp = as_counts(counts_x, "counts_x"), as_counts(counts_xprime, "counts_xprime")
-    epsilon = as_positive(epsilon, "epsilon")
-    label = as_int(label, "label", minimum=0, maximum=kx.size - 1)
-    px, pxp = kx[label] / kx.sum(), kxp[label] / kxp.sum()
-    bx = source_proportion_sensitivity(kx) / epsilon
-    bxp = source_proportion_sensitivity(kxp) / epsilon
-    width = 6 * max(bx, bxp)
-    t = np.linspace(min(px, pxp) - width, max(px, pxp) + width, 1201)
-    fx, fxp = laplace_pdf(t - px, bx), laplace_pdf(t - pxp, bxp)
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4.2))
-    ax1.plot(t, fx, label=f"x: counts {tuple(kx.tolist())}, scale {bx:.2e}", **line_style(0))
-    ax1.plot(t, fxp, label=f"x': counts {tuple(kxp.tolist())}, scale {bxp:.2e}", **line_style(1))
-    ax1.set(title=f"Released proportion of label {label}, ε = {epsilon:g}", xlabel="released proportion",
-            ylabel="density")
-    ax1.legend(fontsize=10)
-    loss = (np.log(bxp / bx) - np.abs(t - px) / bx + np.abs(t - pxp) / bxp)
-    ax2.plot(t, loss, color=PALETTE[2], label="privacy loss ln(p_x(t) / p_x'(t))")
-    ax2.axhspan(-epsilon, epsilon, color=PALETTE[5], alpha=0.25, label=f"allowed by ε-DP: [−{epsilon:g}, {epsilon:g}]")
-    ax2.set(title="Privacy loss leaves the ε band", xlabel="released proportion", ylabel="ln of density ratio")
-    ax2.legend(fontsize=10)
-    return fig
-
-
-def plot_proportion_explorer(n: int = 1000, share: float = 0.1, epsilon: float = 1.0, seed: int = 0):
-    """Distributions of the released proportion of the smaller label, four ways, with 99 % intervals.
-
-    Chapter: *Proportions vs frequencies* (the interactive explorer).  Two
-    labels; the smaller has ``k_min = round(share * n)`` records (at least 1),
-    the other ``n - k_min``.
-    """
-    n = as_int(n, "n", minimum=2)
-    share = as_probability(share, "share")
-    if share > 0.5:
-        raise ValueError(f"share must be the share of the *smaller* label, in (0, 0.5], got {share!r}")
-    k_min = max(1, int(round(share * n)))
-    epsilon = as_positive(epsilon, "epsilon")
-    counts = np.array([k_min, n - k_min])
-    rng = np.random.default_rng(as_int(seed, "seed", minimum=0))
-    draws = {"source": source_release(counts, epsilon, rng, size=20000)[:, 0],
-             "n_public": n_public_release(counts, epsilon, rng, size=20000, label=0),
-             "histogram": histogram_release(counts, epsilon, rng, size=20000)[:, 0],
-             "count_and_total": count_and_total_release(counts, epsilon, rng, size=20000)[:, 0]}
-    truth = k_min / n
-    allv = np.concatenate(list(draws.values()))
-    bins = np.linspace(*np.quantile(allv, [0.002, 0.998]), 70)
-    fig, ax = plt.subplots(figsize=(10, 4.5))
-    for i, (name, d) in enumerate(draws.items()):
-        lo, hi = np.quantile(d, [0.005, 0.995])
-        ax.hist(d, bins=bins, density=True, histtype="step", lw=1.6, color=line_style(i)["color"],
-                linestyle=line_style(i)["linestyle"],
-                label=f"{METHODS[name]}; 99 %: ±{(hi - lo) / 2:.2g}")
-    ax.axvline(truth, color=PALETTE[-1], lw=1, label=f"true proportion {truth:.3g}")
-    ax.set(title=f"n = {n}, smallest count {k_min}, ε = {epsilon:g}", xlabel="released proportion",
-           ylabel="density (20,000 seeded draws)")
-    ax.legend(fontsize=10, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    return fig
+# The chapter's figures moved to dpsens.figures.proportions; their old names keep working, with a warning.
+__getattr__ = moved(__name__, {
+    **{name: f"dpsens.figures.proportions.{name}" for name in (
+        "plot_proportion_source_figures", "plot_proportion_errors", "plot_proportion_leak",
+        "plot_proportion_explorer")},
+    "plot_source_comparison": "dpsens.figures.proportions.plot_proportion_source_figures",  # its older name
+})

@@ -6,16 +6,17 @@ every chapter with a "move the slider" figure uses :func:`explorer`.
 Design
 ------
 A chapter writes its figure as a **pure** function -- plain arguments in, a
-:class:`matplotlib.figure.Figure` out -- and hands it to :func:`explorer`
+:class:`matplotlib.figure.Figure` out (or an HTML view, such as the table of
+*The median visualisation grid*) -- and hands it to :func:`explorer`
 with a small grid of values for each argument::
 
-    ds.widgets.explorer(ds.plots.plot_laplace_mechanism,
+    ds.widgets.explorer(ds.figures.dp.plot_laplace_mechanism,
                         {"epsilon": [0.5, 1.0, 2.0], "true_value": [0, 10]})
 
 :func:`explorer` calls the function once for **every** combination of values
 (refusing with a ``ValueError`` above ``max_views`` combinations, 120 by
 default) -- or only the default one, see *Lazy views* -- and renders each
-figure to a PNG.  The returned :class:`Explorer` displays itself through
+figure to a PNG (:func:`dpsens.figures.style.figure_png`).  The returned :class:`Explorer` displays itself through
 :func:`IPython.display.display` (``_ipython_display_``, one ``display_data``
 output) with two representations of the same views:
 
@@ -63,8 +64,13 @@ otherwise:
   in any view raises in the cell (and fails the book build).
   ``DPSENS_EXPLORERS=lazy`` forces lazy views everywhere.
 
+``lazy=True`` makes an explorer lazy everywhere.  Such an explorer may have
+any number of views (``max_views`` is not checked), and a control may be a
+:class:`TextBox` the reader types into -- the live grid explorer of *The
+median visualisation grid*, where the reader types a universe.
+
 The live widget reuses the views it has, so moving back to a view costs no
-redraw; a new view is one call of the plotting function plus one PNG
+redraw, and says under the image how long a new view took; a new view is one call of the plotting function plus one PNG
 encoding (see ``benchmarks/bench_widgets.py`` and
 ``benchmarks/bench_notebooks.py``).
 
@@ -93,20 +99,15 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 
 import matplotlib.pyplot as plt
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure, FigureBase
 from PIL import Image
-from PIL.PngImagePlugin import PngInfo
 
-from .plots import smallest_text_pt
+from .figures.style import figure_png
 from .timing import Stopwatch
 
-__all__ = ["Explorer", "explorer", "describe_figure", "enable_alt_text", "figure_png", "show", "MAX_VIEWS",
+__all__ = ["Explorer", "explorer", "TextBox", "describe_figure", "enable_alt_text", "show", "MAX_VIEWS",
            "ENV_VAR", "CONTROL_WIDTH", "in_kernel", "label_width", "lazy_default", "live_bundle", "display_live", "widget_view_bundle",
-           "image_layout", "MIN_TEXT_KEY"]
-
-#: PNG text key of :func:`figure_png`: the smallest text of the figure, in image pixels.
-MIN_TEXT_KEY = "dpsens:min-text-px"
+           "image_layout"]
 
 #: Default cap on the number of precomputed views of one explorer.
 MAX_VIEWS = 120
@@ -115,46 +116,6 @@ _counter = itertools.count()
 
 
 # --------------------------------------------------------------------------- figures
-def figure_png(fig: Figure, dpi: float | None = None) -> bytes:
-    """Render ``fig`` to compact PNG bytes (256-colour palette, white background).
-
-    The PNG carries a text chunk :data:`MIN_TEXT_KEY`: the height of the
-    figure's smallest text (:func:`dpsens.plots.smallest_text_pt`) in pixels
-    of the image, which the browser test scales by the displayed width.
-
-    Drawing the figure dominates the cost; the palette PNG is about a third
-    of the size of matplotlib's RGBA PNG and indistinguishable for line and
-    bar charts, which keeps pages with many precomputed views light.
-    """
-    if not isinstance(fig, Figure):
-        raise TypeError(f"fig must be a matplotlib.figure.Figure, got {type(fig).__name__}")
-    old_dpi = fig.dpi
-    if dpi is not None:
-        fig.set_dpi(dpi)
-    try:
-        # draw on the figure's own Agg canvas when it has one (figures pyplot
-        # manages stay usable), else on a fresh Agg canvas
-        canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
-        canvas.draw()
-        rgba = Image.frombuffer("RGBA", canvas.get_width_height(physical=True),
-                                bytes(canvas.buffer_rgba()), "raw", "RGBA", 0, 1)
-        # the smallest text, in pixels of this image: the browser test scales it
-        # by the displayed width to check legibility on the page
-        smallest = smallest_text_pt(fig)
-        info = PngInfo()
-        if smallest is not None:
-            info.add_text(MIN_TEXT_KEY, f"{smallest * fig.dpi / 72:.3f}")
-    finally:
-        if dpi is not None:
-            fig.set_dpi(old_dpi)
-    white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
-    rgb = Image.alpha_composite(white, rgba).convert("RGB")
-    buf = io.BytesIO()
-    rgb.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(buf, format="png", compress_level=6,
-                                                                     pnginfo=info)
-    return buf.getvalue()
-
-
 def describe_figure(fig: Figure) -> str:
     """An alt text for ``fig`` from its titles, axis labels and legend entries.
 
@@ -212,6 +173,10 @@ def describe_figure(fig: Figure) -> str:
     if len(panels) > 1:
         panels = [f"panel {i + 1}: {p}" for i, p in enumerate(panels)]
     parts.extend(panels)
+    for legend in fig.legends:      # a legend of the whole figure (below its panels)
+        labels = [t.get_text() for t in legend.get_texts() if t.get_text()]
+        if labels:
+            parts.append("legend: " + ", ".join(labels))
     body = ". ".join(p.rstrip(".") for p in parts) if parts else "a figure"
     return f"Figure: {body}."
 
@@ -442,6 +407,36 @@ def _image_widget(w, png: bytes):
     return w.Image(value=png, format="png", layout=w.Layout(**image_layout(png)))
 
 
+class TextBox:
+    """A control the reader types into, for :func:`explorer`: ``{"values": TextBox("1, 2, 3")}``.
+
+    Chapter: *The median visualisation grid* (the live explorer's universe).
+
+    The plotting function receives the text as typed (it should answer text
+    it cannot read with a figure that says so).  Every text is a view of its
+    own, computed when the reader types it -- which needs a running kernel --
+    so an explorer with a text box should be lazy (``lazy=True``); on the
+    static page the box is a list of the texts computed so far.
+
+    Parameters
+    ----------
+    default : str
+        The text the box starts with.
+    placeholder : str
+        A hint shown in the empty box, e.g. ``"e.g. 1, 2, 3, 10, 11"``.
+    """
+
+    def __init__(self, default: str, placeholder: str = ""):
+        if not isinstance(default, str):
+            raise TypeError(f"default must be the text the box starts with (a string), got {default!r}")
+        if not isinstance(placeholder, str):
+            raise TypeError(f"placeholder must be a string, got {placeholder!r}")
+        self.default, self.placeholder = default, placeholder
+
+    def __repr__(self) -> str:
+        return f"TextBox({self.default!r})"
+
+
 class Explorer:
     """Views of a pure plotting function over a grid of arguments.
 
@@ -457,7 +452,8 @@ class Explorer:
     default : tuple of int
         Index of the default value of each argument.
     views : dict
-        Maps a tuple of indices (one per argument) to ``(png_bytes, alt_text)``:
+        Maps a tuple of indices (one per argument) to ``(png_bytes, alt_text)``, or
+        ``(html, alt_text)`` for a view the plotting function gave as HTML:
         every combination once all are computed (``lazy=False`` or after
         :meth:`precompute`), else those computed so far (the default first).
     lazy : bool
@@ -468,9 +464,11 @@ class Explorer:
     """
 
     def __init__(self, plot_func, names, options, default, views, title=None, labels=None,
-                 render=None, lazy=False):
+                 render=None, lazy=False, texts=None):
         self.plot_func = plot_func
         self.names = names
+        #: the text boxes among the controls: {position: TextBox}; their options grow as readers type
+        self.texts = {names.index(n): box for n, box in (texts or {}).items()}
         #: display label of each control (the argument name unless ``labels`` gave one)
         self.labels = [(labels or {}).get(n, n) for n in names]
         self.options = options
@@ -489,7 +487,8 @@ class Explorer:
         h = hashlib.sha1()
         for key in sorted(self.views):
             h.update(repr(key).encode())
-            h.update(self.views[key][0])
+            content = self.views[key][0]
+            h.update(content.encode() if isinstance(content, str) else content)
         return h.hexdigest()[:10]
 
     @property
@@ -542,6 +541,16 @@ class Explorer:
         """Whether every view has been computed."""
         return len(self.views) == len(self)
 
+    def text_index(self, i: int, text: str) -> int:
+        """The position of ``text`` among the values of the text box ``i``, added if new."""
+        if not isinstance(text, str):
+            raise TypeError(f"{self.names[i]} is a text box: its value must be a string, got {text!r}")
+        for j, (_, value) in enumerate(self.options[i]):
+            if value == text:
+                return j
+        self.options[i].append((text, text))
+        return len(self.options[i]) - 1
+
     def view(self, **kwargs) -> tuple[bytes, str]:
         """The ``(png, alt)`` for the given argument values (computed if not yet cached)."""
         index = list(self.default)
@@ -549,6 +558,9 @@ class Explorer:
             if name not in self.names:
                 raise ValueError(f"unknown control {name!r}; the controls are {self.names}")
             i = self.names.index(name)
+            if i in self.texts:
+                index[i] = self.text_index(i, value)
+                continue
             values = [v for _, v in self.options[i]]
             try:
                 index[i] = next(j for j, v in enumerate(values) if _same(v, value))
@@ -564,16 +576,17 @@ class Explorer:
         precomputes (the website); with lazy views (a reader's kernel) a view
         not computed yet says so under the controls.
         """
-        default_png, default_alt = self.view_at(self.default)
+        default_content, default_alt = self.view_at(self.default)
         if self._id is None:
             self._id = f"dpsens-explorer-{next(_counter)}-{self._digest()}"
         uid = self._id
         sources, src_index, table = [], {}, {}
-        for key, (png, alt) in self.views.items():
-            if png not in src_index:
-                src_index[png] = len(sources)
-                sources.append("data:image/png;base64," + base64.b64encode(png).decode("ascii"))
-            table["-".join(map(str, key))] = [src_index[png], alt]
+        for key, (content, alt) in self.views.items():
+            if content not in src_index:
+                src_index[content] = len(sources)
+                sources.append(content if isinstance(content, str)
+                               else "data:image/png;base64," + base64.b64encode(content).decode("ascii"))
+            table["-".join(map(str, key))] = [src_index[content], alt]
         controls = []
         for i, name in enumerate(self.names):
             opts = self.options[i]
@@ -604,8 +617,7 @@ class Explorer:
             f'style="border:1px solid #ccc;border-radius:6px;padding:0.6em;margin:0.5em 0">'
             f"{title}"
             f'<div class="dpsens-explorer-controls" role="group" aria-label="figure controls">{"".join(controls)}</div>'
-            f'<img class="dpsens-explorer-image" src="{sources[src_index[default_png]]}" '
-            f'alt="{html.escape(default_alt, quote=True)}" style="max-width:100%;height:auto">'
+            f"{self._view_elements(sources, src_index, default_content, default_alt)}"
             f'<div class="dpsens-explorer-status" aria-live="polite" style="font-size:0.85em;color:#555">'
             f"{html.escape(self._status(self.default))}</div>"
             f'<script type="application/json" class="dpsens-explorer-data">{data}</script>'
@@ -613,9 +625,31 @@ class Explorer:
             f"</div>"
         )
 
+    @staticmethod
+    def _view_elements(sources, src_index, default_content, default_alt) -> str:
+        """The element(s) that show a view: an ``<img>`` if any view is a PNG, a ``<div>`` if any is HTML."""
+        esc = html.escape
+        is_html = isinstance(default_content, str)
+        out = ""
+        pngs = [s for s in sources if s.startswith("data:image/png;base64,")]
+        if pngs:
+            src = pngs[0] if is_html else sources[src_index[default_content]]
+            out += (f'<img class="dpsens-explorer-image" src="{src}" alt="{esc(default_alt, quote=True)}" '
+                    f'style="max-width:100%;height:auto{";display:none" if is_html else ""}">')
+        if len(pngs) < len(sources):
+            out += (f'<div class="dpsens-explorer-html" data-source="{src_index[default_content] if is_html else ""}" '
+                    f'aria-label="{esc(default_alt, quote=True)}" '
+                    f'style="max-width:100%{"" if is_html else ";display:none"}">'
+                    f'{default_content if is_html else ""}</div>')
+        return out
+
     def _status(self, index) -> str:
         return "Showing " + ", ".join(
             f"{n} = {self.options[i][j][0]}" for i, (n, j) in enumerate(zip(self.labels, index)))
+
+    def _drawn_in(self, index) -> str:
+        """How long the view at ``index`` took (live widget only: the static page has no timings)."""
+        return f"; drawn in {self.compute_ms[index]:.0f} ms" if index in self.compute_ms else ""
 
     # ---- live widget ---------------------------------------------------------
     def widget(self):
@@ -624,15 +658,22 @@ class Explorer:
         A title, the controls (labels in full) above the image, the image at
         the PNG's natural size, and a status line.  Moving a control shows
         the cached view, or computes it first (the status line says
-        "Computing ..." meanwhile).
+        "Computing ..." meanwhile, then how long the view took to draw).
+        A :class:`TextBox` control is a text field; the view follows the
+        text once the reader presses Enter or leaves the field.
         """
         if self._widget is not None:
             return self._widget
         import ipywidgets as w
 
-        default_png = self.view_at(self.default)[0]
-        image = _image_widget(w, default_png)
-        status = w.HTML(html.escape(self._status(self.default)))
+        default_content = self.view_at(self.default)[0]
+        # a view is a PNG (shown by an Image) or HTML (shown by an HTML widget); the other one hides
+        is_html = isinstance(default_content, str)
+        image = (w.Image(value=b"", format="png", layout=w.Layout(display="none")) if is_html
+                 else _image_widget(w, default_content))
+        table = w.HTML(default_content if is_html else "",
+                       layout=w.Layout(max_width="100%", overflow="auto", display=None if is_html else "none"))
+        status = w.HTML(html.escape(self._status(self.default) + self._drawn_in(self.default)))
         controls = []
         desc = label_width(self.labels)
         for i, name in enumerate(self.names):
@@ -642,36 +683,51 @@ class Explorer:
                       style={"description_width": desc},
                       # a fixed width: with "auto" JupyterLab collapses a slider's track
                       layout=w.Layout(width=f"calc({desc} + {CONTROL_WIDTH})", max_width="100%"))
-            if all(_is_number(v) for _, v in opts) and len(opts) > 1:
+            if i in self.texts:
+                del kw["options"]
+                kw["value"] = opts[self.default[i]][1]
+                control = w.Text(placeholder=self.texts[i].placeholder, continuous_update=False, **kw)
+            elif all(_is_number(v) for _, v in opts) and len(opts) > 1:
                 control = w.SelectionSlider(continuous_update=False, **kw)
             else:
                 control = w.Dropdown(**kw)
             controls.append(control)
 
+        def current():
+            return tuple(self.text_index(i, c.value) if i in self.texts else c.value
+                         for i, c in enumerate(controls))
+
         def update(_change=None):
-            key = tuple(c.value for c in controls)
-            if key not in self.views:
+            key = current()
+            fresh = key not in self.views
+            if fresh:
                 status.value = html.escape("Computing: " + self._status(key)[len("Showing "):] + " ...")
             try:
-                png = self.view_at(key)[0]
+                content = self.view_at(key)[0]
             except Exception as exc:  # noqa: BLE001 - shown to the reader, not lost in the log
                 status.value = html.escape(f"Could not draw this view: {type(exc).__name__}: {exc}")
                 return
-            if key == tuple(c.value for c in controls):  # still the reader's choice
-                image.layout = w.Layout(**image_layout(png))
-                image.value = png
-                status.value = html.escape(self._status(key))
+            if key == current():  # still the reader's choice
+                if isinstance(content, str):
+                    table.value = content
+                else:
+                    image.layout = w.Layout(**image_layout(content))
+                    image.value = content
+                table.layout.display = None if isinstance(content, str) else "none"
+                image.layout.display = "none" if isinstance(content, str) else None
+                status.value = html.escape(self._status(key) + (self._drawn_in(key) if fresh else ""))
 
         for c in controls:
             c.observe(update, names="value")
         children = []
         if self.title:
             children.append(w.HTML(f"<b>{html.escape(self.title)}</b>"))
-        children += [w.VBox(controls, layout=w.Layout(align_items="flex-start", width="100%")), image, status]
+        children += [w.VBox(controls, layout=w.Layout(align_items="flex-start", width="100%")), image, table, status]
         box = w.VBox(children, layout=w.Layout(align_items="flex-start", width="100%"))
         box.add_class("dpsens-explorer-widget")
         box._dpsens_controls = controls  # for tests
         box._dpsens_image = image
+        box._dpsens_html = table
         box._dpsens_status = status
         self._widget = box
         return box
@@ -701,6 +757,7 @@ _JS = r"""(function(){
 var root=document.getElementById("__ID__");if(!root)return;
 var data=JSON.parse(root.querySelector("script.dpsens-explorer-data").textContent);
 var img=root.querySelector("img.dpsens-explorer-image");
+var box=root.querySelector(".dpsens-explorer-html");
 var status=root.querySelector(".dpsens-explorer-status");
 var ctrls=Array.prototype.slice.call(root.querySelectorAll("[data-index]"));
 function label(c){if(c.tagName==="SELECT")return c.options[c.selectedIndex].text;
@@ -708,11 +765,16 @@ function label(c){if(c.tagName==="SELECT")return c.options[c.selectedIndex].text
 function update(){
  var key=ctrls.map(function(c){return c.value;}).join("-");
  var v=data.views[key];
+ var shown=(img&&img.style.display!=="none")?img:box;
  if(!v){status.textContent="This view is computed only when a reader asks for it in a running kernel "+
-  "with ipywidgets; this copy of the page holds the views computed so far.";img.style.opacity="0.35";
+  "with ipywidgets; this copy of the page holds the views computed so far.";shown.style.opacity="0.35";
   root.setAttribute("data-current",key);return;}
- img.style.opacity="";
- img.src=data.sources[v[0]];img.alt=v[1];
+ shown.style.opacity="";
+ var src=data.sources[v[0]];
+ if(src.lastIndexOf("data:image/",0)===0){if(box)box.style.display="none";img.style.display="";
+  img.src=src;img.alt=v[1];}
+ else{if(img)img.style.display="none";box.style.display="";box.innerHTML=src;
+  box.setAttribute("aria-label",v[1]);box.setAttribute("data-source",v[0]);}
  var parts=[];
  ctrls.forEach(function(c){var l=label(c);
   if(c.tagName!=="SELECT"){c.nextElementSibling.textContent=l;c.setAttribute("aria-valuetext",l);}
@@ -748,13 +810,17 @@ def _check_explorer_arguments(plot_func, controls, max_views, alt, lazy, title, 
             raise ValueError(f"labels names {unknown}, which are not controls; the controls are {list(controls)}")
 
 
-def _control_options(controls) -> tuple[list, list]:
-    """``(names, options)``: the control names, and for each a list of ``(label, value)`` pairs."""
-    names, options = [], []
+def _control_options(controls) -> tuple[list, list, dict]:
+    """``(names, options, texts)``: the control names, for each a list of ``(label, value)`` pairs,
+    and the text boxes ``{name: TextBox}`` (their one pair is the default text)."""
+    names, options, texts = [], [], {}
     for name, values in controls.items():
         if not isinstance(name, str) or not name.isidentifier():
             raise ValueError(f"control names must be argument names (identifiers), got {name!r}")
-        if isinstance(values, Mapping):
+        if isinstance(values, TextBox):
+            texts[name] = values
+            pairs = [(values.default, values.default)]
+        elif isinstance(values, Mapping):
             pairs = [(str(k), v) for k, v in values.items()]
         elif isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, range)) \
                 and not hasattr(values, "tolist"):
@@ -771,11 +837,12 @@ def _control_options(controls) -> tuple[list, list]:
             raise ValueError(f"controls[{name!r}] has repeated values {dup}; each value must appear once")
         names.append(name)
         options.append(pairs)
-    return names, options
+    return names, options, texts
 
 
-def _default_indices(defaults, names, options) -> list:
-    """The index of each control's default value: its first, or the one ``defaults`` names."""
+def _default_indices(defaults, names, options, texts) -> list:
+    """The index of each control's default value: its first, or the one ``defaults`` names
+    (for a text box, any string: it becomes the box's text)."""
     default = [0] * len(names)
     if defaults is not None:
         if not isinstance(defaults, Mapping):
@@ -784,6 +851,11 @@ def _default_indices(defaults, names, options) -> list:
             if name not in names:
                 raise ValueError(f"defaults names {name!r}, which is not a control; the controls are {names}")
             i = names.index(name)
+            if name in texts:
+                if not isinstance(value, str):
+                    raise TypeError(f"defaults[{name!r}] is the text of a text box: a string, got {value!r}")
+                options[i][0] = (value, value)
+                continue
             values = [v for _, v in options[i]]
             match = [j for j, v in enumerate(values) if _same(v, value)]
             if not match:
@@ -817,12 +889,14 @@ def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence |
     ----------
     plot_func : callable
         A pure function: keyword arguments in, :class:`matplotlib.figure.Figure`
-        out.  It is called once per combination of control values.
+        out -- or an HTML view, any object with ``_repr_html_`` (a table, say;
+        its ``dpsens_alt`` attribute, if any, describes it).  It is called
+        once per combination of control values.
     controls : dict
         ``{argument_name: values}`` where ``values`` is a non-empty list of
-        distinct values (numbers get a slider, anything else a dropdown), or a
-        dict ``{label: value}`` to show custom labels.  The first value is the
-        default.
+        distinct values (numbers get a slider, anything else a dropdown), a
+        dict ``{label: value}`` to show custom labels, or a :class:`TextBox`
+        (the reader types the value).  The first value is the default.
     defaults : dict, optional
         ``{argument_name: value}`` overriding the first-value default; every
         value must be one of that control's values.
@@ -840,7 +914,8 @@ def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence |
     max_views : int
         Refuse (``ValueError``) grids with more combinations than this
         (default 120: on the website every view is precomputed and embedded
-        in the page).
+        in the page).  Not checked with ``lazy=True``: such an explorer
+        computes only the views readers ask for.
     dpi : float, optional
         Resolution of the images; the figure's own dpi by default.
     lazy : bool, optional
@@ -880,34 +955,39 @@ def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence |
     """
     _check_explorer_arguments(plot_func, controls, max_views, alt, lazy, title, labels)
     display = dict(labels) if labels is not None else None
-    names, options = _control_options(controls)
-    default = _default_indices(defaults, names, options)
-    _check_view_count(names, options, max_views)
+    names, options, texts = _control_options(controls)
+    default = _default_indices(defaults, names, options, texts)
+    if lazy is not True:  # views that may all be computed: each one is embedded in the page
+        _check_view_count(names, options, max_views)
 
     def render(index):
         kwargs = {n: options[i][j][1] for i, (n, j) in enumerate(zip(names, index))}
         fig = plot_func(**kwargs)
-        if not isinstance(fig, Figure):
-            raise TypeError(f"plot_func must return a matplotlib.figure.Figure; {getattr(plot_func, '__name__', plot_func)}"
+        is_figure = isinstance(fig, Figure)
+        if not is_figure and not callable(getattr(fig, "_repr_html_", None)):
+            raise TypeError(f"plot_func must return a matplotlib.figure.Figure or an HTML view (an object with "
+                            f"_repr_html_); {getattr(plot_func, '__name__', plot_func)}"
                             f"({', '.join(f'{k}={v!r}' for k, v in kwargs.items())}) returned "
                             f"{type(fig).__name__}")
         try:
-            png = figure_png(fig, dpi)
+            content = figure_png(fig, dpi) if is_figure else str(fig._repr_html_())
             value_labels = {n: options[i][j][0] for i, (n, j) in enumerate(zip(names, index))}
             setting = ", ".join(f"{(display or {}).get(n, n)} = {lab}" for n, lab in value_labels.items())
             if alt is None:
-                text = f"{describe_figure(fig)} Shown for {setting}."
+                own = getattr(fig, "dpsens_alt", None) or (describe_figure(fig) if is_figure else "A table.")
+                text = f"{own} Shown for {setting}."
             elif isinstance(alt, str):
                 text = alt.format(**value_labels)
             else:
                 text = str(alt(**kwargs))
         finally:
-            plt.close(fig)
-        return png, text
+            if is_figure:
+                plt.close(fig)
+        return content, text
 
     lazy = lazy_default() if lazy is None else lazy
     ex = Explorer(plot_func, names, options, tuple(default), {}, title=title, labels=display,
-                  render=render, lazy=lazy)
+                  render=render, lazy=lazy, texts=texts)
     ex.view_at(ex.default)  # the first view, computed now: an error shows in the cell
     if not lazy:
         ex.precompute()

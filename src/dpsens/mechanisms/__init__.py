@@ -14,8 +14,8 @@ reproduced exactly.  Inputs are validated: ``epsilon > 0``, ``0 < delta < 1``,
 ==================================  ==========================================================
 module                              holds
 ==================================  ==========================================================
-:mod:`~dpsens.mechanisms.laplace`   Laplace mechanism, noisy mean (sum / count), the broken
-                                    local-sensitivity variant
+:mod:`~dpsens.mechanisms.laplace`   Laplace mechanism and its density, noisy mean (sum / count),
+                                    the broken local-sensitivity variant
 :mod:`~dpsens.mechanisms.gaussian`  Gaussian mechanism (classic and analytic σ)
 :mod:`~dpsens.mechanisms.heavy_tailed`  noise ``∝ 1/(1+|z|^γ)`` for pure-ε smooth sensitivity
 :mod:`~dpsens.mechanisms.ptr`       propose-test-release
@@ -55,7 +55,7 @@ from .checks import add_noise, as_nonnegative, as_size, as_value, check_rng
 from .gaussian import gaussian_delta, gaussian_mechanism, gaussian_sigma
 from .heavy_tailed import (check_gamma, heavy_tailed_constants, polynomial_tail_cdf, polynomial_tail_pdf,
                            sample_polynomial_tail)
-from .laplace import laplace_mechanism, laplace_noise_scale, local_sensitivity_laplace, noisy_mean_sum_count
+from .laplace import laplace_mechanism, laplace_noise_scale, laplace_pdf, local_sensitivity_laplace, noisy_mean_sum_count
 from .ptr import PTR_THRESHOLDS, propose_test_release, ptr_accidental_pass_probability, ptr_from_distance, ptr_threshold
 from .sample_aggregate import chunk_answers, sample_and_aggregate, split_reduce
 from .smooth_noise import smooth_sensitivity_beta, smooth_sensitivity_mechanism
@@ -66,5 +66,5 @@ __all__ = [
     "heavy_tailed_constants", "ptr_threshold", "ptr_accidental_pass_probability", "ptr_from_distance",
     "propose_test_release", "smooth_sensitivity_beta", "smooth_sensitivity_mechanism", "chunk_answers",
     "sample_and_aggregate", "noisy_mean_sum_count", "local_sensitivity_laplace", "PTR_THRESHOLDS",
-    "split_reduce", "add_noise", "as_nonnegative", "as_size", "as_value", "check_gamma",
+    "split_reduce", "add_noise", "as_nonnegative", "as_size", "as_value", "check_gamma", "laplace_pdf",
 ]

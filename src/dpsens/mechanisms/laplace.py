@@ -1,10 +1,12 @@
-"""The Laplace mechanism, its use for a mean (noisy sum over noisy count), and its broken local-sensitivity variant.
+"""The Laplace mechanism and its density, its use for a mean (noisy sum over noisy count), its broken local-sensitivity variant.
 
 Chapters: the Laplace mechanism throughout the book (*Introduction*, *Why
 local sensitivity leaks*, *Proportions*); :func:`noisy_mean_sum_count` is the
 global-sensitivity baseline of *Propose-test-release*, *Smooth sensitivity*
 and *Sample and aggregate*; :func:`local_sensitivity_laplace` is the attack
-target of *Why local sensitivity leaks*.
+target of *Why local sensitivity leaks*; :func:`laplace_pdf` is the noise's
+density the figures draw (*Introduction*, *Differential privacy in one
+chapter*, *Proportions*, *Sensitivity of transformations*).
 """
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ import numpy as np
 from .._validate import as_bounds, as_data, as_positive
 from .checks import add_noise, as_nonnegative, as_size, as_value, check_rng
 
-__all__ = ["laplace_noise_scale", "laplace_mechanism", "noisy_mean_sum_count", "local_sensitivity_laplace"]
+__all__ = ["laplace_noise_scale", "laplace_mechanism", "noisy_mean_sum_count", "local_sensitivity_laplace",
+           "laplace_pdf"]
 
 
 def laplace_noise_scale(sensitivity, epsilon) -> float:
@@ -159,3 +162,13 @@ def local_sensitivity_laplace(value, local_sensitivity, epsilon, rng, size=None)
     ls = as_nonnegative(local_sensitivity, "local_sensitivity")
     epsilon = as_positive(epsilon, "epsilon")
     return add_noise(value, lambda rng, size: rng.laplace(0.0, ls / epsilon, size=size), rng, size)
+
+
+def laplace_pdf(t, scale: float) -> np.ndarray:
+    """Density of the Laplace distribution with location 0: ``exp(-|t|/b) / (2b)``.
+
+    Chapter: *Introduction*.
+    """
+    scale = as_positive(scale, "scale")
+    t = np.asarray(t, dtype=float)
+    return np.exp(-np.abs(t) / scale) / (2 * scale)

@@ -7,28 +7,24 @@ parts: the mechanism (:func:`chunk_answers` on a data-independent partition,
 reproduced (:func:`source_chunks`, its chunk means, its ``saa_avg_age``,
 ``gs_avg`` and ``plot_results`` lists); what the chapter measures (noiseless
 answers of random partitions, the bias/noise trade-off
-:func:`saa_error_profile`, overlapping chunks, the positional counterexample);
-and the chapter's figures.
+:func:`saa_error_profile`, overlapping chunks, the positional counterexample).
+Its figures are in :mod:`dpsens.figures.sample_aggregate`.
 """
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
 from .._validate import as_bounds, as_data, as_int, as_positive
-from ..plots import PALETTE, line_style
 from ..queries import check_query
 from .checks import check_rng
 
 __all__ = ["chunk_answers", "split_reduce", "sample_and_aggregate", "VECTORISED",
            "source_chunks", "pct_error", "source_chunk_means", "source_saa_avg_age", "source_gs_avg",
            "source_plot_results", "partition_aggregates", "saa_error_profile", "bootstrap_multiplicity",
-           "positional_median_counterexample", "plot_saa_tradeoff", "plot_saa_explorer",
-           "plot_error_comparison", "plot_pct_histograms"]
+           "positional_median_counterexample"]
 
 # ------------------------------------------------------------------------------------------ the mechanism
 
@@ -416,215 +412,3 @@ def positional_median_counterexample(n_pairs: int = 50):
     x = np.tile([80.0, 80.0, 20.0, 20.0, 20.0, 20.0], n_pairs)
     x_prime = np.append(x[1:], 20.0)
     return x, x_prime
-
-
-# ------------------------------------------------------------------------------------------ figures
-
-def plot_saa_tradeoff(profiles, epsilon, marker_k=None, title=None, ax=None):
-    """Root-mean-square error of sample-and-aggregate against the number of chunks, with its parts.
-
-    Chapter: *Sample and aggregate*.
-
-    Parameters
-    ----------
-    profiles : dict
-        ``label -> DataFrame`` from :func:`saa_error_profile`.
-    epsilon : float
-        Only for the title.
-    marker_k : int, optional
-        Mark this chunk count with a vertical line.
-    ax : matplotlib Axes, optional
-        Draw into it (used by :func:`plot_saa_explorer`); a new figure otherwise.
-    """
-    fig = None
-    if ax is None:
-        fig, ax = plt.subplots()
-    for i, (lab, prof) in enumerate(profiles.items()):
-        st = line_style(2 * i)
-        ax.plot(prof["k"], prof["rmse"], marker="o", ms=3, lw=2, color=st["color"], label=f"{lab}: total RMSE")
-        ax.plot(prof["k"], np.sqrt(prof["bias"] ** 2 + prof["partition_sd"] ** 2), lw=1.5, ls="--",
-                color=st["color"], label=f"{lab}: bias and chunking spread")
-    first = next(iter(profiles.values()))
-    ax.plot(first["k"], first["noise_sd"], lw=1.5, ls=":", color=PALETTE[-1], label="Laplace noise sd (all)")
-    if marker_k is not None:
-        ax.axvline(marker_k, color=PALETTE[3], lw=1, alpha=0.7, label=f"m = {marker_k}")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set(xlabel="number of chunks m (log scale)", ylabel="error in years (log scale)",
-           title=title or f"Sample and aggregate on the ages, ε = {epsilon:g}: noise against bias")
-    ax.legend(fontsize=10, loc="upper center")
-    return fig if fig is not None else ax.figure
-
-
-@lru_cache(maxsize=16)
-def _cached_aggregates(data_key, n_chunks, func, lower, upper, seed, n_partitions):
-    x = _DATA[data_key]
-    return partition_aggregates(x, func, n_chunks, lower, upper, np.random.default_rng(seed), n_partitions)
-
-
-_DATA: dict = {}
-
-
-def plot_saa_explorer(x, n_chunks: int = 600, epsilon: float = 1.0, func: str = "mean", lower: float = 20.0,
-                      upper: float = 80.0, n_partitions: int = 40, draws: int = 25, seed: int = 0,
-                      profile=None):
-    """Releases of sample-and-aggregate at one (m, ε), with the error curve beside it.
-
-    Chapter: *Sample and aggregate* (the explorer over m and ε).
-
-    Left: histogram of ``n_partitions × draws`` seeded releases (random
-    partition, then Laplace noise), the true value and the mean release.
-    Right (if ``profile`` is given): the RMSE curve of
-    :func:`plot_saa_tradeoff` rescaled to this ε, with m marked.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-    """
-    x = as_data(x)
-    epsilon = as_positive(epsilon, "epsilon")
-    n_chunks = as_int(n_chunks, "n_chunks", minimum=1, maximum=len(x))
-    key = (len(x), float(x.sum()), float((x * x).sum()))
-    _DATA[key] = x
-    agg = _cached_aggregates(key, n_chunks, func, float(lower), float(upper), seed, n_partitions)
-    rng = np.random.default_rng(seed + 1)
-    scale = (upper - lower) / (n_chunks * epsilon)
-    rel = (agg[:, None] + rng.laplace(0.0, scale, size=(agg.size, draws))).ravel()
-    _, f = check_query(func, allow_callable=False)
-    truth = float(f(x))
-    # two panels stacked, not side by side: at the page's width the text stays legible
-    fig, axes = plt.subplots(2 if profile is not None else 1, 1, figsize=(8, 8.4) if profile is not None else None,
-                             squeeze=False)
-    ax = axes[0, 0]
-    ax.hist(rel, bins=40, color=PALETTE[0], alpha=0.8, label=f"{rel.size} seeded releases")
-    ax.axvline(truth, color=PALETTE[-1], lw=2, label=f"true {func}: {truth:.2f}")
-    ax.axvline(rel.mean(), color=PALETTE[1], lw=2, ls="--", label=f"mean release: {rel.mean():.2f}")
-    rmse = float(np.sqrt(np.mean((rel - truth) ** 2)))
-    ax.set(xlabel=f"released {func} of age (years)", ylabel="number of releases",
-           title=f"m = {n_chunks} chunks (about {len(x) / n_chunks:.0f} records each), ε = {epsilon:g}: "
-                 f"RMSE {rmse:.3f}")
-    ax.legend(fontsize=10, loc="upper center")
-    if profile is not None:
-        prof = profile.copy()
-        prof["noise_sd"] = math.sqrt(2) * (upper - lower) / (prof["k"] * epsilon)
-        prof["rmse"] = np.sqrt(prof["bias"] ** 2 + prof["partition_sd"] ** 2 + prof["noise_sd"] ** 2)
-        plot_saa_tradeoff({func: prof}, epsilon, marker_k=n_chunks, ax=axes[1, 0], title=f"error against m, ε = {epsilon:g}")
-    return fig
-
-
-def plot_error_comparison(errors, title=None, xlabel="absolute error (years, log scale)", colour_keys=None):
-    """Distributions of absolute errors of several mechanisms (box plots on a log axis).
-
-    Chapter: *Sample and aggregate* (and the comparisons of the part).
-
-    Parameters
-    ----------
-    errors : dict
-        ``label -> array`` of absolute errors (⊥ answers removed beforehand).
-        Labels of the form ``"query: mechanism"`` are drawn in one panel per
-        query (in order of first appearance), each box labelled by its
-        mechanism; other labels share one panel.
-    title : str, optional
-        The figure's title; long titles are wrapped to the figure's width.
-    xlabel : str
-        Label of the error axis (shared by the panels).
-    colour_keys : list of str, optional
-        One key per label: boxes with the same key get the same colour in
-        every panel, so a mechanism keeps its colour across queries.  By
-        default the mechanism up to its first ``":"`` or ``","``
-        (``"sample and aggregate, k = 600"`` and ``"..., k = 2"`` share one).
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-        One horizontal box per label (box: quartiles, whiskers: 5--95 %),
-        a diamond at the root-mean-square error, one legend naming the colours.
-    """
-    import textwrap
-
-    labels = list(errors)
-    if not labels:
-        raise ValueError("errors must hold at least one label -> array of absolute errors")
-    split = [label.split(": ", 1) if ": " in label else ["", label] for label in labels]
-    if colour_keys is None:
-        colour_keys = []
-        for _, method in split:
-            for sep in (":", ","):
-                method = method.split(sep, 1)[0]
-            colour_keys.append(method.strip())
-    colour_keys = [str(key) for key in colour_keys]
-    if len(colour_keys) != len(labels):
-        raise ValueError(f"colour_keys must have one key per label ({len(labels)}), got {len(colour_keys)}")
-    order = list(dict.fromkeys(colour_keys))
-    colour = {key: PALETTE[i % 7] for i, key in enumerate(order)}
-    panels = list(dict.fromkeys(q for q, _ in split))
-    rows = {q: [i for i, (qq, _) in enumerate(split) if qq == q] for q in panels}
-    fig, axes = plt.subplots(len(panels), 1, sharex=True, squeeze=False,
-                             figsize=(8.0, 0.45 * len(labels) + 1.1 * len(panels) + 1.6),
-                             height_ratios=[len(rows[q]) for q in panels])
-    for ax, q in zip(axes[:, 0], panels):
-        idx = rows[q]
-        data = [np.maximum(np.asarray(errors[labels[i]], float), 1e-12) for i in idx]
-        bp = ax.boxplot(data, orientation="horizontal", whis=(5, 95), showfliers=False, patch_artist=True,
-                        tick_labels=[split[i][1] for i in idx], medianprops={"color": PALETTE[-1]})
-        for box, i in zip(bp["boxes"], idx):
-            box.set_facecolor(colour[colour_keys[i]])
-            box.set_alpha(0.6)
-        for j, d in enumerate(data):
-            ax.plot(np.sqrt(np.mean(d**2)), j + 1, marker="D", color=PALETTE[-1], ms=5, linestyle="none",
-                    label="root-mean-square error" if j == 0 else None)
-        ax.invert_yaxis()                               # first label on top, as read
-        ax.set_xscale("log")
-        if q:
-            ax.set_title(f"{q}", loc="left", fontsize=11)
-    axes[-1, 0].set_xlabel(xlabel)
-    first = axes[0, 0]
-    for key in order:
-        first.fill_between([], [], color=colour[key], alpha=0.6, label=key)
-    title = title or "Error of the mechanisms (box: quartiles, whiskers: 5–95 %)"
-    fig.suptitle(title if "\n" in title else "\n".join(textwrap.wrap(title, 60)))
-    handles, names = first.get_legend_handles_labels()
-    fig.legend(handles, names, loc="outside lower center", ncols=2, fontsize=10)
-    return fig
-
-
-def plot_pct_histograms(errors, title, floor=1e-4):
-    """Overlaid histograms of percentage errors on a logarithmic axis.
-
-    Chapter: *Sample and aggregate* (the fixed-k comparison and the notes on
-    the source's histograms).
-
-    Parameters
-    ----------
-    errors : dict
-        ``label -> array`` of percentage errors (>= 0); one histogram each,
-        in the book's palette order.
-    title : str
-        The figure's title.
-    floor : float
-        Errors below it are counted in the first bin (a log axis has no 0).
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-        Step-filled histograms over 60 logarithmic bins from ``floor`` to the
-        largest error, with a legend.
-    """
-    floor = as_positive(floor, "floor")
-    if not errors:
-        raise ValueError("errors must hold at least one label -> array of percentage errors")
-    arrays = {label: np.asarray(v, dtype=float).ravel() for label, v in errors.items()}
-    for label, v in arrays.items():
-        if v.size == 0 or not np.all(np.isfinite(v)) or np.any(v < 0):
-            raise ValueError(f"errors[{label!r}] must be a non-empty array of finite errors >= 0")
-    top = max(float(np.max(v)) for v in arrays.values())
-    edges = np.geomspace(floor, max(top, floor * 10), 60)
-    fig, ax = plt.subplots()
-    for i, (label, v) in enumerate(arrays.items()):
-        ax.hist(np.maximum(v, floor), bins=edges, histtype="stepfilled", alpha=0.5, color=PALETTE[i % 7],
-                edgecolor=PALETTE[i % 7], label=label)
-    ax.set_xscale("log")
-    ax.set(title=title, ylabel="number of releases",
-           xlabel=f"error (% of the true mean age, log scale;\nbelow {floor:g} % in the first bin)")
-    ax.legend()
-    return fig

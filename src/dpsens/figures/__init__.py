@@ -1,0 +1,35 @@
+"""Every figure of the book: one style, and one module of figures per chapter or concept.
+
+Chapter: every chapter draws with these modules (the figure functions each
+chapter calls are in the module named after its concept), and calls
+:func:`dpsens.figures.style.use_style` -- ``ds.use_style()`` -- once at the top.
+
+Every figure function is pure: plain arguments in, a new
+:class:`matplotlib.figure.Figure` out, with a title, labelled axes and a
+legend, so that :func:`dpsens.widgets.explorer` can wrap it.  The numbers a
+figure shows are computed by the package's concept modules, not here.
+
+==========================================  =====================================================
+module                                      figures of
+==========================================  =====================================================
+:mod:`~dpsens.figures.style`                the one style (palette, line styles, ``use_style``),
+                                            the smallest-text measure, ``figure_png``
+:mod:`~dpsens.figures.dp`                   the Laplace mechanism (*Introduction*), *Differential
+                                            privacy in one chapter*
+:mod:`~dpsens.figures.sensitivity`          *Global sensitivity from scratch*, *Local sensitivity*
+:mod:`~dpsens.figures.grid`                 *The median visualisation grid* (and its live explorer);
+                                            :mod:`~dpsens.figures.glyphs` draws its text fast
+:mod:`~dpsens.figures.audit`                *Why local sensitivity leaks* (attacks, audits)
+:mod:`~dpsens.figures.ptr`                  *Propose-test-release*
+:mod:`~dpsens.figures.smooth`               *Smooth sensitivity*
+:mod:`~dpsens.figures.sample_aggregate`     *Sample and aggregate*
+:mod:`~dpsens.figures.proportions`          *Proportions vs frequencies*
+:mod:`~dpsens.figures.transformations`      *Sensitivity of transformations*
+==========================================  =====================================================
+"""
+from . import style  # noqa: F401  (first: the other modules draw with it)
+from . import (audit, dp, glyphs, grid, proportions, ptr, sample_aggregate, sensitivity, smooth,  # noqa: F401
+               transformations)
+
+__all__ = ["style", "dp", "sensitivity", "grid", "glyphs", "audit", "ptr", "smooth", "sample_aggregate", "proportions",
+           "transformations"]
