@@ -145,12 +145,30 @@ def test_group_truncation_definition():
 
 
 # ---------------------------------------------------------------------------
-# private join: T_l S_r M_r + T_r S_l M_l
+# private join: q_1 κ_2 t_2 + q_2 κ_1 t_1 (the guide's T_l S_r M_r + T_r S_l M_l)
 # ---------------------------------------------------------------------------
 def test_private_join_numbers_of_the_guide():
     assert T.private_join_stability(2, 2) == 8
     assert T.private_join_stability(1, 2, left_truncation="drop_non_unique") == 4
     assert T.private_join_stability(1, 2) == 6
+
+
+def test_private_join_pairs_each_tables_distance_with_its_own_truncation():
+    """t_1 = 2 rows added to Users (drop_excess(1), κ_1 = 2), t_2 = 1 row to Purchases (drop_excess(3),
+    κ_2 = 2).  Each added user evicts the kept user of its key: 2 · 2 changed Users rows, each joined
+    with the 3 purchases of its key, 12 rows; the added purchase evicts a kept one: 2 changed rows,
+    each joined with the 1 kept user, 2 rows.  14 = q_1 κ_2 t_2 + q_2 κ_1 t_1; pairing each t with
+    the other table's κ (1 · 2 · 2 + 3 · 2 · 1 = 10) would be too small."""
+    users = pd.DataFrame({"user_id": [2, 0, 1], "name": ["n17", "n42", "n24"]})
+    purchases = pd.DataFrame({"user_id": [0, 0, 0, 1, 1, 1, 2, 2, 2],
+                              "item": ["i21", "i17", "i16", "i5", "i23", "i44", "i26", "i7", "i42"]})
+    users2 = pd.concat([users, pd.DataFrame({"user_id": [2, 0], "name": ["n71", "n82"]})], ignore_index=True)
+    purchases2 = pd.concat([purchases, pd.DataFrame({"user_id": [1], "item": ["i67"]})], ignore_index=True)
+    moved = T.symmetric_distance(T.private_join(users, purchases, "user_id", 1, 3),
+                                 T.private_join(users2, purchases2, "user_id", 1, 3))
+    assert moved == 14
+    assert T.private_join_stability(1, 3, left_max_rows=2, right_max_rows=1) == 14
+    assert T.private_join_stability(1, 3, left_max_rows=1, right_max_rows=2) == 10
 
 
 def _join_pairs(rng, n_x, n_nb):
