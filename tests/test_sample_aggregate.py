@@ -226,3 +226,16 @@ def test_source_plot_results_ignores_k_and_draws_like_the_source():
     assert saa.pct_error(50.0, np.array([45.0, 55.0])).tolist() == [10.0, 10.0]
     with pytest.raises(ValueError, match="999"):
         saa.source_plot_results(x[:500], 10, 1.0, np.random.default_rng(0), 20, 80)
+
+
+def test_pct_histograms_width_for_a_box():
+    from dpsens.figures.style import BOXED_WIDTH_IN, MAX_WIDTH_IN, smallest_text_pt
+
+    v = {"a": np.array([0.5, 1.0, 10.0])}
+    fig = saa_figures.plot_pct_histograms(v, title="T", width_in=BOXED_WIDTH_IN)
+    assert fig.get_size_inches()[0] == pytest.approx(BOXED_WIDTH_IN)
+    # shown 320 px wide (a dropdown on a 390 px phone), its smallest text is at least 9 px: p * 320 / (72 W)
+    assert smallest_text_pt(fig) * 320 / (72 * BOXED_WIDTH_IN) >= 9.0
+    matplotlib.pyplot.close(fig)
+    with pytest.raises(ValueError, match="width_in must be at most"):
+        saa_figures.plot_pct_histograms(v, title="T", width_in=MAX_WIDTH_IN + 1)

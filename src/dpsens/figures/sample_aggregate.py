@@ -197,7 +197,7 @@ def plot_error_comparison(errors, title=None, xlabel="absolute error (years, log
     return fig
 
 
-def plot_pct_histograms(errors, title, floor=1e-4):
+def plot_pct_histograms(errors, title, floor=1e-4, width_in: float | None = None):
     """Overlaid histograms of percentage errors on a logarithmic axis.
 
     Chapter: *Sample and aggregate* (the fixed-k comparison and the notes on
@@ -212,6 +212,10 @@ def plot_pct_histograms(errors, title, floor=1e-4):
         The figure's title.
     floor : float
         Errors below it are counted in the first bin (a log axis has no 0).
+    width_in : float, optional
+        The figure's width in inches, at most :data:`~dpsens.figures.style.MAX_WIDTH_IN`
+        (the default); :data:`~dpsens.figures.style.BOXED_WIDTH_IN` for a
+        figure shown inside a dropdown.
 
     Returns
     -------
@@ -226,9 +230,13 @@ def plot_pct_histograms(errors, title, floor=1e-4):
     for label, v in arrays.items():
         if v.size == 0 or not np.all(np.isfinite(v)) or np.any(v < 0):
             raise ValueError(f"errors[{label!r}] must be a non-empty array of finite errors >= 0")
+    width_in = MAX_WIDTH_IN if width_in is None else as_positive(width_in, "width_in")
+    if width_in > MAX_WIDTH_IN:
+        raise ValueError(f"width_in must be at most {MAX_WIDTH_IN} inches (wider figures are illegible on a phone), "
+                         f"got {width_in}")
     top = max(float(np.max(v)) for v in arrays.values())
     edges = np.geomspace(floor, max(top, floor * 10), 60)
-    fig, ax = plt.subplots()
+    fig, ax = plt.subplots(figsize=(width_in, plt.rcParams["figure.figsize"][1]))
     for i, (label, v) in enumerate(arrays.items()):
         ax.hist(np.maximum(v, floor), bins=edges, histtype="stepfilled", alpha=0.5, color=PALETTE[i % 7],
                 edgecolor=PALETTE[i % 7], label=label)

@@ -30,7 +30,7 @@ from PIL.PngImagePlugin import PngInfo
 
 from .._validate import as_int
 
-__all__ = ["PALETTE", "LINESTYLES", "MAX_WIDTH_IN", "MIN_FONT_PT", "STYLE", "MIN_TEXT_KEY", "use_style",
+__all__ = ["PALETTE", "LINESTYLES", "MAX_WIDTH_IN", "BOXED_WIDTH_IN", "MIN_FONT_PT", "STYLE", "MIN_TEXT_KEY", "use_style",
            "line_style", "legend_below", "fit_titles", "smallest_text_pt", "figure_png"]
 
 
@@ -49,6 +49,12 @@ LINESTYLES = ["-", "--", "-.", ":"]
 #: leaves room for an output area's padding (text 9.9 px at 358 px, 9 px
 #: down to a 324 px column).
 MAX_WIDTH_IN = 5.0
+
+#: Width, in inches, of a figure shown inside a box (a "Notes on the source"
+#: dropdown, an admonition): the box's border and padding leave it about
+#: 320 px on a phone, where 10 pt text needs ``W <= 10 * 320 / (72 * 9)``,
+#: about 4.9 in; 4.5 in gives 9.9 px.
+BOXED_WIDTH_IN = 4.5
 
 #: Smallest font size, in points, of any text in a figure of the book.
 MIN_FONT_PT = 10
