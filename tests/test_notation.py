@@ -223,3 +223,33 @@ def test_the_live_grid_explorer_shows_the_readers_words():
     assert dict(zip(ex.names, ex.labels)) == {
         "values": "universe values", "kind": "universe is a", "n": "release size n", "k": "group size k",
         "neighbors": "neighbours", "query": "query f"}
+
+
+#: Letters the chapter *Why local sensitivity leaks* gave up, with the symbol it writes instead.
+LEAK_RETIRED = {
+    "c": "τ, the attacker's threshold (c_i are counts)",
+    "E": "λ, a level of privacy loss",
+}
+
+
+def test_leak_writes_the_books_letters():
+    path = ROOT / "chapters" / "leak.md"
+    found = sorted({(letter, LEAK_RETIRED[letter], m.strip())
+                    for m in maths(path) for letter in symbols(m) & LEAK_RETIRED.keys()})
+    assert not found, "leak: retired letters in the maths:\n" + "\n".join(map(str, found))
+    assert r"\tau" in path.read_text(encoding="utf-8")
+
+
+def test_leak_checker_and_figure_write_tau():
+    import numpy as np
+
+    from dpsens import exercises
+    from dpsens.figures import audit
+
+    # the exact threshold is (5 - ln cosh(1/8)) / 1.75 = 2.8481...: an answer of 2 is too small
+    verdict = str(exercises.check_leak_threshold(2.0))
+    assert "at τ = 2" in verdict and " c " not in verdict
+    t = np.array([0.5, 1.0, 2.0])
+    fig = audit.plot_privacy_loss(t, 1.75 * t, 1.75 * t, 1.5 * t, 1.0)
+    assert fig.axes[0].get_xlabel().startswith("attack threshold τ")
+    plt.close(fig)

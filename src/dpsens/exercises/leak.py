@@ -74,14 +74,14 @@ def check_leak_event_loss(answer) -> Verdict:
     )
 
 
-@checker("the threshold c")
+@checker("the threshold τ")
 def check_leak_threshold(answer) -> Verdict:
-    """Exercise *How far must the attacker look?*: the smallest c with loss(c) >= 5 at ε = 1.
+    """Exercise *How far must the attacker look?*: the smallest threshold τ with loss(τ) >= 5 at ε = 1.
 
-    Precision: the exercise asks for c to two decimals, so any c within 0.01 of
+    Precision: the exercise asks for τ to two decimals, so any τ within 0.01 of
     the exact threshold passes (about 0.35 % relative): both roundings of the
     exact value to two decimals, down and up (the smallest two-decimal c that
-    reaches the loss), are accepted."""
+    reaches the loss), are accepted.  (``c`` holds τ below.)"""
     c = as_number(answer)
     if c is None:
         return wrong(f"expected a finite number, got {type(answer).__name__}.")
@@ -96,11 +96,11 @@ def check_leak_threshold(answer) -> Verdict:
     if abs(c - target) <= 0.01:
         return correct("at that distance the event is e^5 times likelier under x than under x'.")
     if c > target:
-        return wrong(f"at c = {c:g} the loss already exceeds 5 by a margin; a smaller c suffices.",
-                     "for c > 0.5 the loss is a straight line in c: write both tail probabilities "
-                     "and solve loss(c) = 5.")
-    return wrong(f"at c = {c:g} the loss is still below 5.",
-                 "for c > 0.5 the loss grows by (1/0.5 − 1/4)·ε per unit of c.")
+        return wrong(f"at τ = {c:g} the loss already exceeds 5 by a margin; a smaller τ suffices.",
+                     "for τ > 0.5 the loss is a straight line in τ: write both tail probabilities "
+                     "and solve loss(τ) = 5.")
+    return wrong(f"at τ = {c:g} the loss is still below 5.",
+                 "for τ > 0.5 the loss grows by (1/0.5 − 1/4)·ε per unit of τ.")
 
 
 def _discarded(size: int = 3) -> set[tuple]:

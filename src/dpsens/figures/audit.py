@@ -85,7 +85,7 @@ def plot_attack_roc(curves, epsilon: float, delta: float = 0.0, title=None):
 
 
 def plot_privacy_loss(thresholds, exact, point, lower, epsilon: float, title=None):
-    """Privacy loss of the events ``{|Z − m| > c}``: exact, estimated, and confidence lower bound.
+    """Privacy loss of the events ``{|Z − m| > τ}``: exact, estimated, and confidence lower bound.
 
     Chapter: *Why local sensitivity leaks*.
     """
@@ -95,7 +95,7 @@ def plot_privacy_loss(thresholds, exact, point, lower, epsilon: float, title=Non
     ax.plot(c, np.where(np.isfinite(point), point, np.nan), lw=1.5, label="simulation estimate", **line_style(1))
     ax.plot(c, lower, lw=2, label="95 % lower bound (Clopper–Pearson)", **line_style(2))
     ax.axhline(epsilon, color=PALETTE[-1], lw=1.2, ls="--", label=f"promised ε = {epsilon:g}")
-    ax.set(xlabel="attack threshold c (distance of the release from 2.5)", ylabel="ln P(event | x) / P(event | x′)",
+    ax.set(xlabel="attack threshold τ (distance of the release from 2.5)", ylabel="ln P(event | x) / P(event | x′)",
            title=title or "Privacy loss of the attack event, against the promise")
     fig.set_size_inches(MAX_WIDTH_IN, 4.6)
     legend_below(fig)
