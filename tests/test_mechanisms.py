@@ -81,6 +81,8 @@ def test_other_validation_errors():
         m.sample_polynomial_tail(rng(), gamma=1.0)
     with pytest.raises(ValueError, match="noise"):
         m.smooth_sensitivity_beta(1.0, 1e-3, noise="gauss")
+    with pytest.raises(ValueError, match="heavy-tailed"):     # the name of the gamma = 4 noise (not Cauchy's gamma = 2)
+        m.smooth_sensitivity_mechanism([1.0, 2.0], "median", 1.0, None, 0, 3, rng(), noise="cauchy")
     with pytest.raises(ValueError, match="delta is required"):
         m.smooth_sensitivity_beta(1.0, None, noise="laplace")
     with pytest.raises(ValueError, match="method"):
@@ -239,7 +241,7 @@ def test_heavy_tailed_constants_are_admissible():
     assert np.max(np.abs(logh - lam - np.log(m.polynomial_tail_pdf(np.exp(lam) * z, 4.0)))) > eps / 2 + 0.2
     # gamma = 4: noise 10 S / eps, beta = eps / 10
     assert m.heavy_tailed_constants(2.0, 4.0) == pytest.approx((0.2, 0.2))
-    assert m.smooth_sensitivity_beta(2.0, noise="cauchy") == pytest.approx(0.2)
+    assert m.smooth_sensitivity_beta(2.0, noise="heavy-tailed") == pytest.approx(0.2)
 
 
 # ---------------------------------------------------------------------------- PTR
@@ -289,6 +291,45 @@ def test_ptr_release_distribution_and_determinism():
     assert m.ptr_from_distance(1.0, 100, 1.0, 1.0, 0.1, rng(1), threshold=0) is not None
     d3 = m.ptr_from_distance(1.0, 100, 1.0, 1.0, 0.1, rng(1), threshold=2.5, details=True)
     assert d3["threshold"] == 2.5
+
+
+@pytest.mark.parametrize("threshold", ["dwork-roth", "tight", "source", 1e6])
+@pytest.mark.parametrize("infinity", [math.inf, float("inf"), np.inf, np.float64("inf")])
+def test_ptr_infinite_distance_always_answers_with_laplace_noise(threshold, infinity):
+    """No dataset has local sensitivity above the bound: D = inf passes every test (chapter PTR), so
+    PTR answers every time, with the release noise Lap(bound / eps) of the Laplace mechanism."""
+    eps, delta, bound, value = 0.1, 1e-12, 2.5, 37.0      # a small eps and delta: a high threshold
+    g = rng(21)
+    runs = [m.ptr_from_distance(value, infinity, bound, eps, delta, g, threshold=threshold, details=True)
+            for _ in range(3000)]
+    assert all(r["passed"] and r["released"] is not None for r in runs)
+    assert all(r["noisy_distance"] == math.inf and r["distance"] == math.inf for r in runs)
+    released = np.array([r["released"] for r in runs])
+    assert stats.kstest(released, stats.laplace(value, bound / eps).cdf).pvalue > 0.01
+    # power: noise of a different scale is rejected
+    assert stats.kstest(released, stats.laplace(value, 2 * bound / eps).cdf).pvalue < 1e-3
+
+
+def test_ptr_infinite_distance_happens_exactly_when_the_bound_covers_the_global_sensitivity():
+    """distance_to_high_ls is inf iff the bound is at least the largest local sensitivity of every
+    dataset (brute force over a small domain), and then propose_test_release always answers."""
+    smooth = _smooth()
+    import dpsens as ds
+    x = np.array([0.0, 1, 1, 2, 3])
+    # the largest local sensitivity of the median of any dataset in [0, 3]: replacing one record moves
+    # it by u - l = 3 (an odd n, the middle record from one end to the other); adding or removing one
+    # moves numpy's median by at most (u - l) / 2 = 1.5 (one of the two middle records, then halved)
+    worst = {"bounded": 3.0, "unbounded": 1.5}
+    for relation in ("bounded", "unbounded"):
+        gs = ds.global_sensitivity("median", ds.Domain(np.arange(0.0, 4.0)), len(x), neighbors=relation)
+        assert gs <= worst[relation]
+        for bound in (0.5, 1.0, 1.49, 1.5, 2.0, 2.99, 3.0, 4.0):
+            dist = smooth.distance_to_high_ls(x, "median", bound, 0.0, 3.0, relation)
+            assert (dist == math.inf) == (bound >= worst[relation]), (relation, bound, dist)
+            if dist == math.inf:
+                assert bound >= gs
+                assert all(m.propose_test_release(x, "median", bound, 0.5, 1e-9, 0.0, 3.0, rng(s),
+                                                  neighbors=relation) is not None for s in range(200))
 
 
 @pytest.mark.parametrize("bad", [-5, -1e-9, -1e9, float("nan"), float("inf"), -float("inf")])
@@ -434,7 +475,7 @@ def test_ptr_reproduces_the_source_distance_on_the_ages():
     assert d["distance"] == smooth.distance_to_high_ls(ages, "mean", 0.005, 0, 100, "unbounded")
 
 
-def test_smooth_sensitivity_mechanism_laplace_and_cauchy():
+def test_smooth_sensitivity_mechanism_laplace_and_heavy_tailed():
     smooth = _smooth()
     x = np.sort(rng(1).integers(0, 101, size=201).astype(float))
     eps, delta = 1.0, 1e-6
@@ -449,7 +490,7 @@ def test_smooth_sensitivity_mechanism_laplace_and_cauchy():
         draws = np.array([m.smooth_sensitivity_mechanism(x, "median", eps, delta, 0, 100, g, neighbors=relation)
                           for _ in range(300)])
         assert stats.kstest(draws, stats.laplace(np.median(x), 2 * s / eps).cdf).pvalue > 0.001
-        dc = m.smooth_sensitivity_mechanism(x, "median", eps, None, 0, 100, rng(2), noise="cauchy",
+        dc = m.smooth_sensitivity_mechanism(x, "median", eps, None, 0, 100, rng(2), noise="heavy-tailed",
                                             neighbors=relation, details=True)
         s4 = smooth.smooth_sensitivity(x, "median", eps / 10, 0, 100, relation)
         assert dc["beta"] == pytest.approx(eps / 10) and dc["noise_scale"] == pytest.approx(10 * s4 / eps)

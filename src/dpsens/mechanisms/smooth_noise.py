@@ -12,7 +12,12 @@ from ..queries import check_query
 from .checks import check_rng
 from .heavy_tailed import heavy_tailed_constants, sample_polynomial_tail
 
-__all__ = ["smooth_sensitivity_beta", "smooth_sensitivity_mechanism"]
+__all__ = ["SMOOTH_NOISES", "smooth_sensitivity_beta", "smooth_sensitivity_mechanism"]
+
+
+SMOOTH_NOISES = ("laplace", "heavy-tailed")
+"""The noise distributions of :func:`smooth_sensitivity_mechanism`: Laplace, (ε, δ)-DP; the
+heavy-tailed density ``∝ 1/(1+|z|^γ)`` of :mod:`dpsens.mechanisms.heavy_tailed`, pure ε-DP."""
 
 
 def smooth_sensitivity_beta(epsilon, delta=None, noise: str = "laplace", gamma: float = 4.0) -> float:
@@ -21,8 +26,15 @@ def smooth_sensitivity_beta(epsilon, delta=None, noise: str = "laplace", gamma: 
     Chapter: *Smooth sensitivity*.
 
     ``noise="laplace"``: ``β = ε / (2 ln(2/δ))`` for (ε, δ)-DP (needs δ).
-    ``noise="cauchy"``: ``β = ε / (2(γ+1))`` for ε-DP with noise
+    ``noise="heavy-tailed"``: ``β = ε / (2(γ+1))`` for ε-DP with noise
     ``∝ 1/(1+|z|^γ)`` (δ is ignored), Nissim, Raskhodnikova & Smith 2007, Cor. 2.4.
+    (The name is the chapter's; the distribution is the Cauchy distribution only
+    for γ = 2, and the book uses γ = 4.)
+
+    The Laplace β, with noise ``Lap(2S/ε)``, is proved (ε, δ)-DP in the chapter
+    for ``β e^{ε/2 + β − 1} <= 2`` (every (ε, δ) of the book; e.g. ε <= 2 with
+    δ <= 0.1, or ε <= 4 with δ <= 10⁻³); Nissim, Raskhodnikova & Smith prove
+    the general admissible-noise version (full version, Lemmas 2.6 and 2.9).
     """
     epsilon = as_positive(epsilon, "epsilon")
     if noise == "laplace":
@@ -30,9 +42,9 @@ def smooth_sensitivity_beta(epsilon, delta=None, noise: str = "laplace", gamma: 
             raise ValueError("delta is required for noise='laplace' (the Laplace variant is (epsilon, delta)-DP)")
         delta = as_probability(delta, "delta")
         return epsilon / (2.0 * math.log(2.0 / delta))
-    if noise == "cauchy":
+    if noise == "heavy-tailed":
         return heavy_tailed_constants(epsilon, gamma)[1]
-    raise ValueError(f"noise must be 'laplace' or 'cauchy', got {noise!r}")
+    raise ValueError(f"noise must be one of {SMOOTH_NOISES}, got {noise!r}")
 
 
 def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, noise: str = "laplace",
@@ -44,7 +56,7 @@ def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, no
     * ``noise="laplace"`` -- (ε, δ)-DP: ``β = ε/(2 ln(2/δ))``,
       ``S = dpsens.smooth_sensitivity(x, query, β, lower, upper, neighbors)``,
       release ``query(x) + Lap(2S/ε)``.
-    * ``noise="cauchy"`` -- pure ε-DP (``delta`` may be None): ``β = ε/(2(γ+1))``
+    * ``noise="heavy-tailed"`` -- pure ε-DP (``delta`` may be None): ``β = ε/(2(γ+1))``
       and release ``query(x) + 2(γ+1)·S/ε · Z`` with ``Z`` of density
       ``∝ 1/(1+|z|^γ)`` (default γ = 4: noise ``10 S/ε · Z``, variance of Z = 1).
 
@@ -57,7 +69,7 @@ def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, no
     delta : float or None
     lower, upper : float
     rng : numpy.random.Generator
-    noise : {"laplace", "cauchy"}
+    noise : {"laplace", "heavy-tailed"}
     gamma : float
         Tail exponent of the heavy-tailed noise, ``> 1``.
     neighbors : {"bounded", "unbounded"}
