@@ -2,9 +2,9 @@
 
 Chapter: *Proportions vs frequencies*.
 
-A categorical attribute with counts ``k_1, ..., k_K`` (``n = sum k_i``) has
-proportions ``p_i = k_i / n``.  The source note adds Laplace noise to the
-proportions with the "global sensitivity" ``max_i (n - k_i) / (n (n - 1))``.
+A categorical attribute with counts ``c_1, ..., c_K`` (``n = sum c_i``) has
+proportions ``p_i = c_i / n``.  The source note adds Laplace noise to the
+proportions with the "global sensitivity" ``max_i (n - c_i) / (n (n - 1))``.
 That number depends on the counts, so it is a *local* sensitivity, and noise
 calibrated to it is not differentially private.  This module computes
 
@@ -78,10 +78,10 @@ def as_counts(counts, name: str = "counts") -> np.ndarray:
 # sensitivities
 # ---------------------------------------------------------------------------
 def source_proportion_sensitivity(counts) -> float:
-    """The source's "global sensitivity" of a proportion, ``max_i (n - k_i) / (n (n - 1))``.
+    """The source's "global sensitivity" of a proportion, ``max_i (n - c_i) / (n (n - 1))``.
 
     Chapter: *Proportions vs frequencies*.  The maximum runs over the labels
-    present in the data (``k_i > 0``), as the source assumes ``0 < k_i``.  It
+    present in the data (``c_i > 0``), as the source assumes ``0 < c_i``.  It
     depends on the counts: it is a **local** sensitivity (the largest change
     of one proportion when one record is removed), not a global one.
 
@@ -114,9 +114,9 @@ def proportion_changes(counts, neighbors: str = "unbounded") -> np.ndarray:
     Chapter: *Proportions vs frequencies*.
 
     * ``"unbounded"`` (one record removed or added): removing a record changes
-      ``p_i`` by ``(n - k_i) / (n (n - 1))`` if it had label ``i`` and by
-      ``k_i / (n (n - 1))`` otherwise, so the largest change is
-      ``max(n - k_i, k_i) / (n (n - 1))`` when ``0 < k_i < n``.  Additions
+      ``p_i`` by ``(n - c_i) / (n (n - 1))`` if it had label ``i`` and by
+      ``c_i / (n (n - 1))`` otherwise, so the largest change is
+      ``max(n - c_i, c_i) / (n (n - 1))`` when ``0 < c_i < n``.  Additions
       give the same with ``n (n + 1)``; the larger of the two is returned.
     * ``"bounded"`` (one record's label replaced, ``n`` fixed and public):
       one count goes down by one and another up by one, so every proportion
@@ -271,7 +271,7 @@ def source_release(counts, epsilon, rng, size=None) -> np.ndarray:
 
 
 def counts_release(counts, epsilon, rng, size=None) -> np.ndarray:
-    """The source's first release: noisy counts ``k_i + Lap(1/ε)`` divided by the true ``n``.
+    """The source's first release: noisy counts ``c_i + Lap(1/ε)`` divided by the true ``n``.
 
     Chapter: *Proportions vs frequencies*.  Private for one proportion when
     ``n`` is public (bounded neighbours), and then the same as
@@ -317,7 +317,7 @@ def histogram_release(counts, epsilon, rng, size=None) -> np.ndarray:
 
     Chapter: *Proportions vs frequencies*.  Adding or removing one record
     changes one count by one, so the count vector has L1 sensitivity 1:
-    ``k_i + Lap(1/ε)`` for every label.  Negative counts are set to 0 and the
+    ``c_i + Lap(1/ε)`` for every label.  Negative counts are set to 0 and the
     vector is divided by its sum (post-processing, no extra budget).
     """
     k, epsilon, rng, shape = _check_release_args(counts, epsilon, rng, size)

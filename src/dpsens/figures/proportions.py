@@ -19,20 +19,20 @@ __all__ = ["plot_proportion_source_figures", "plot_proportion_errors", "plot_pro
            "plot_proportion_explorer"]
 
 
-def plot_proportion_source_figures(n: int = 1000, k_min: int = 100, epsilon: float = 1.0, trials: int = 20000,
+def plot_proportion_source_figures(n: int = 1000, c_min: int = 100, epsilon: float = 1.0, trials: int = 20000,
                                    seed: int = 0):
     """The source's two figures for one setting: histograms and a Q-Q plot, stacked.
 
     Chapter: *Proportions vs frequencies*.  Two labels with counts
-    ``k_min`` and ``n - k_min``; the proportion of the smaller one is
+    ``c_min`` and ``n - c_min``; the proportion of the smaller one is
     released (a) from noisy counts, ``(k + Lap(1/ε)) / n``, and (b) the
     source's way, ``k/n + Lap(Δ/ε)`` with its local Δ.  In the Q-Q plot the
     points lie on a line of slope ``Δ n`` (< 1): the source's noise is
     narrower -- only because its Δ is a local sensitivity.
     """
     n = as_int(n, "n", minimum=2)
-    k_min = as_int(k_min, "k_min", minimum=1, maximum=n // 2)
-    counts = np.array([k_min, n - k_min])
+    c_min = as_int(c_min, "c_min", minimum=1, maximum=n // 2)
+    counts = np.array([c_min, n - c_min])
     rng = np.random.default_rng(as_int(seed, "seed", minimum=0))
     freq = counts_release(counts, epsilon, rng, size=trials)[:, 0]
     prop = source_release(counts, epsilon, rng, size=trials)[:, 0]
@@ -43,8 +43,8 @@ def plot_proportion_source_figures(n: int = 1000, k_min: int = 100, epsilon: flo
              label="Laplace on counts, / n\n(scale 1/(nε))")
     ax1.hist(prop, bins=bins, density=True, alpha=0.55, color=PALETTE[1],
              label=f"Laplace on proportions\n(scale Δ/ε, Δ = {delta:.3g})")
-    ax1.axvline(k_min / n, color=PALETTE[-1], lw=1, label=f"true proportion {k_min / n:g}")
-    ax1.set(title=f"Noisy proportion, n = {n}, smallest count {k_min}, ε = {epsilon:g}",
+    ax1.axvline(c_min / n, color=PALETTE[-1], lw=1, label=f"true proportion {c_min / n:g}")
+    ax1.set(title=f"Noisy proportion, n = {n}, smallest count {c_min}, ε = {epsilon:g}",
             xlabel="released proportion of the smaller label", ylabel="density")
     ax1.set_ylim(top=1.7 * ax1.get_ylim()[1])      # room for the legend above the histograms
     ax1.legend(loc="upper left")
@@ -53,7 +53,7 @@ def plot_proportion_source_figures(n: int = 1000, k_min: int = 100, epsilon: flo
     ax2.plot(qf, qp, ".", color=PALETTE[2], ms=4, label="quantiles (0.5 % ... 99.5 %)")
     lims = [qf.min(), qf.max()]
     ax2.plot(lims, lims, color=PALETTE[-1], lw=1, ls="--", label="y = x (same distribution)")
-    centre = k_min / n
+    centre = c_min / n
     ax2.plot(lims, [centre + delta * n * (v - centre) for v in lims], color=PALETTE[3], lw=1,
              label=f"slope Δ·n = {delta * n:.3f}")
     ax2.set(title="Q-Q plot: proportions vs counts", xlabel="quantile, Laplace on counts / n",
@@ -122,22 +122,22 @@ def plot_proportion_explorer(n: int = 1000, share: float = 0.1, epsilon: float =
     """Distributions of the released proportion of the smaller label, four ways, with 99 % intervals.
 
     Chapter: *Proportions vs frequencies* (the interactive explorer).  Two
-    labels; the smaller has ``k_min = round(share * n)`` records (at least 1),
-    the other ``n - k_min``.
+    labels; the smaller has ``c_min = round(share * n)`` records (at least 1),
+    the other ``n - c_min``.
     """
     n = as_int(n, "n", minimum=2)
     share = as_probability(share, "share")
     if share > 0.5:
         raise ValueError(f"share must be the share of the *smaller* label, in (0, 0.5], got {share!r}")
-    k_min = max(1, int(round(share * n)))
+    c_min = max(1, int(round(share * n)))
     epsilon = as_positive(epsilon, "epsilon")
-    counts = np.array([k_min, n - k_min])
+    counts = np.array([c_min, n - c_min])
     rng = np.random.default_rng(as_int(seed, "seed", minimum=0))
     draws = {"source": source_release(counts, epsilon, rng, size=20000)[:, 0],
              "n_public": n_public_release(counts, epsilon, rng, size=20000, label=0),
              "histogram": histogram_release(counts, epsilon, rng, size=20000)[:, 0],
              "count_and_total": count_and_total_release(counts, epsilon, rng, size=20000)[:, 0]}
-    truth = k_min / n
+    truth = c_min / n
     allv = np.concatenate(list(draws.values()))
     bins = np.linspace(*np.quantile(allv, [0.002, 0.998]), 70)
     fig, ax = plt.subplots(figsize=(MAX_WIDTH_IN, 5.0))
@@ -147,7 +147,7 @@ def plot_proportion_explorer(n: int = 1000, share: float = 0.1, epsilon: float =
                 linestyle=line_style(i)["linestyle"],
                 label=f"{METHODS[name]}; 99 %: ±{(hi - lo) / 2:.2g}")
     ax.axvline(truth, color=PALETTE[-1], lw=1, label=f"true proportion {truth:.3g}")
-    ax.set(title=f"n = {n}, smallest count {k_min}, ε = {epsilon:g}", xlabel="released proportion",
+    ax.set(title=f"n = {n}, smallest count {c_min}, ε = {epsilon:g}", xlabel="released proportion",
            ylabel="density (20,000 seeded draws)")
     legend_below(fig)
     return fig
