@@ -494,3 +494,42 @@ def test_smooth_sensitivity_mechanism_laplace_and_heavy_tailed():
                                             neighbors=relation, details=True)
         s4 = smooth.smooth_sensitivity(x, "median", eps / 10, 0, 100, relation)
         assert dc["beta"] == pytest.approx(eps / 10) and dc["noise_scale"] == pytest.approx(10 * s4 / eps)
+
+
+# ---------------------------------------------------------------------------- smooth sensitivity, Laplace: the proof's slack
+
+def _hockey_stick(eps, loc1, scale1, loc2, scale2):
+    """sup_S P(Lap(loc1, scale1) ∈ S) − e^eps P(Lap(loc2, scale2) ∈ S), by quadrature."""
+    def gap(z):
+        return max(stats.laplace.pdf(z, loc1, scale1) - math.exp(eps) * stats.laplace.pdf(z, loc2, scale2), 0.0)
+    width = 80 * max(scale1, scale2)
+    lo, hi = min(loc1, loc2) - width, max(loc1, loc2) + width
+    return integrate.quad(gap, lo, hi, points=sorted({loc1, loc2}), limit=2000, epsabs=1e-15)[0]
+
+
+@pytest.mark.parametrize("eps, theta", [(1.0, 0.05), (1.0, 0.3), (2.0, 0.5), (0.5, 1.0), (1.0, -0.2), (1.0, -1.5)])
+def test_laplace_dilation_slack_is_exact(eps, theta):
+    # Lap(0, 1) against Lap(0, e^-theta), at the level e^(eps/2)
+    exact = _hockey_stick(eps / 2, 0.0, 1.0, 0.0, math.exp(-theta))
+    assert m.laplace_dilation_slack(eps, theta) == pytest.approx(exact, rel=1e-6, abs=1e-13)
+
+
+@pytest.mark.parametrize("eps, delta", [(1.0, DELTA_AGES), (1.0, 1e-3), (4.0, DELTA_AGES), (0.1, DELTA_AGES),
+                                        (2.0, 1 / 201), (2.0, 0.1), (4.0, 1e-3)])
+def test_smooth_laplace_mechanism_is_private_for_the_books_settings(eps, delta):
+    """The chapter's proof: slack of the dilation <= (δ/2) β e^(ε/2+β−1) <= δ for every (ε, δ) the book uses,
+    and the exact worst case of the whole mechanism (two Laplace laws whose centres differ by at most
+    ε b'/2 and whose scales differ by a factor of at most e^β) is below δ."""
+    beta = m.smooth_sensitivity_beta(eps, delta)
+    bound = m.laplace_smooth_delta_bound(eps, delta)
+    assert bound <= delta and delta <= 2 / math.e and beta <= eps / 2
+    thetas = np.linspace(0, beta, 41)[1:]
+    assert max(m.laplace_dilation_slack(eps, t) for t in thetas) <= bound
+    if delta >= 1e-4:                     # quadrature resolves these; the smaller δ follow from the bound
+        worst = 0.0
+        for log_ratio in np.linspace(-beta, beta, 9):          # b'/b = e^log_ratio
+            b, b2 = 1.0, math.exp(log_ratio)
+            for frac in (0.0, 0.5, 1.0):
+                shift = frac * eps / 2 * min(b, b2)            # |f(x) − f(x')| <= min(S(x), S(x'))
+                worst = max(worst, _hockey_stick(eps, 0.0, b, shift, b2))
+        assert worst <= delta

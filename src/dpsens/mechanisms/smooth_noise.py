@@ -12,7 +12,8 @@ from ..queries import check_query
 from .checks import check_rng
 from .heavy_tailed import heavy_tailed_constants, sample_polynomial_tail
 
-__all__ = ["SMOOTH_NOISES", "smooth_sensitivity_beta", "smooth_sensitivity_mechanism"]
+__all__ = ["SMOOTH_NOISES", "smooth_sensitivity_beta", "laplace_dilation_slack", "laplace_smooth_delta_bound",
+           "smooth_sensitivity_mechanism"]
 
 
 SMOOTH_NOISES = ("laplace", "heavy-tailed")
@@ -45,6 +46,60 @@ def smooth_sensitivity_beta(epsilon, delta=None, noise: str = "laplace", gamma: 
     if noise == "heavy-tailed":
         return heavy_tailed_constants(epsilon, gamma)[1]
     raise ValueError(f"noise must be one of {SMOOTH_NOISES}, got {noise!r}")
+
+
+def laplace_dilation_slack(epsilon, theta) -> float:
+    """``sup_S P(Lap(b) ∈ S) − e^{ε/2} P(Lap(b e^{−θ}) ∈ S)``, exactly: ``(1 − e^{−θ}) e^{−(ε/2 + θ)/(e^θ − 1)}``.
+
+    Chapter: *Smooth sensitivity* (the proof that ``Lap(2S/ε)`` is (ε, δ)-DP).
+
+    The additive slack when a Laplace law is compared with the same law
+    shrunk by the factor ``e^{−θ}`` (``θ > 0``), at the multiplicative level
+    ``e^{ε/2}``; it does not depend on the scale ``b``.  The densities' ratio
+    ``e^{−θ} exp(w (e^θ − 1))``, ``w = |z|/b``, exceeds ``e^{ε/2}`` exactly when
+    ``w > w₀ = (ε/2 + θ)/(e^θ − 1)``, and integrating the difference over
+    that event gives ``e^{−w₀} − e^{ε/2} e^{−w₀ e^θ} = (1 − e^{−θ}) e^{−w₀}``.
+    For ``θ <= 0`` (the law widened by ``e^{|θ|}``) the ratio is at most
+    ``e^{|θ|}``, so the slack is 0 when ``|θ| <= ε/2``; otherwise the ratio
+    exceeds ``e^{ε/2}`` for ``w < w₁ = (|θ| − ε/2)/(1 − e^{−|θ|})`` and the
+    slack is ``(1 − e^{−w₁}) − e^{ε/2} (1 − e^{−w₁ e^{−|θ|}})``.
+    """
+    epsilon = as_positive(epsilon, "epsilon")
+    theta = float(theta)
+    if not math.isfinite(theta):
+        raise ValueError(f"theta must be a finite number, got {theta!r}")
+    if theta <= 0:
+        if -theta <= epsilon / 2:
+            return 0.0
+        w1 = (-theta - epsilon / 2) / -math.expm1(theta)
+        return -math.expm1(-w1) + math.exp(epsilon / 2) * math.expm1(-w1 * math.exp(theta))
+    w0 = (epsilon / 2 + theta) / math.expm1(theta)
+    return -math.expm1(-theta) * math.exp(-w0)
+
+
+def laplace_smooth_delta_bound(epsilon, delta) -> float:
+    """The δ spent by ``f(x) + Lap(2 S_β(x)/ε)`` with ``β = ε/(2 ln(2/δ))``, as the chapter proves it.
+
+    Chapter: *Smooth sensitivity*.
+
+    The proof compares ``Lap(f(x), b)`` with ``Lap(f(x), b')`` (dilation,
+    ``|ln(b/b')| <= β``: slack :func:`laplace_dilation_slack`, at most
+    ``(δ/2) β e^{ε/2 + β − 1}``) and then with ``Lap(f(x'), b')`` (sliding,
+    no slack).  Returns that bound, ``(δ/2) β e^{ε/2 + β − 1}``; the
+    mechanism is (ε, δ)-DP by the chapter's proof when it is ``<= δ`` and
+    ``δ <= 2/e`` (so that ``β <= ε/2``).  Nissim, Raskhodnikova & Smith
+    (2007, full version, Lemmas 2.6 and 2.9) prove the general
+    admissible-noise version.
+
+    Examples
+    --------
+    >>> round(laplace_smooth_delta_bound(1.0, 1e-3) / 1e-3, 4)
+    0.0213
+    """
+    epsilon = as_positive(epsilon, "epsilon")
+    delta = as_probability(delta, "delta")
+    beta = smooth_sensitivity_beta(epsilon, delta)
+    return delta / 2 * beta * math.exp(epsilon / 2 + beta - 1)
 
 
 def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, noise: str = "laplace",
