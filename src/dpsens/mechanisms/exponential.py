@@ -44,11 +44,23 @@ __all__ = ["exponential_log_probabilities", "exponential_mechanism", "rank_utili
            "interval_log_probabilities_sample"]
 
 
+#: below this, exp underflows to 0 in double precision (and numpy's underflow path is slow)
+_EXP_FLOOR = -745.0
+
+
+def _exp_below_one(d: np.ndarray) -> np.ndarray:
+    """``exp(d)`` for ``d <= 0``, computed only where it does not underflow (0 elsewhere)."""
+    out = np.zeros(d.shape)
+    keep = d > _EXP_FLOOR
+    out[keep] = np.exp(d[keep])
+    return out
+
+
 def _logsumexp(w: np.ndarray) -> float:
     top = np.max(w)
     if not np.isfinite(top):
         raise ValueError("every candidate has probability zero (all log-weights are -inf)")
-    return float(top + np.log(np.sum(np.exp(w - top))))
+    return float(top + np.log(np.sum(_exp_below_one(w - top))))
 
 
 def exponential_log_probabilities(utilities, sensitivity, epsilon, log_base=None, monotone: bool = False):
@@ -69,8 +81,7 @@ def exponential_log_probabilities(utilities, sensitivity, epsilon, log_base=None
     sensitivity = as_positive(sensitivity, "sensitivity")
     epsilon = as_positive(epsilon, "epsilon")
     factor = (1.0 if monotone else 0.5) * epsilon / sensitivity
-    with np.errstate(invalid="ignore"):
-        w = np.where(u == -np.inf, -np.inf, factor * u)
+    w = factor * u                     # -inf stays -inf (factor > 0)
     if log_base is not None:
         b = np.asarray(log_base, dtype=float)
         if b.shape != u.shape or np.any(np.isnan(b)) or np.any(b == np.inf):
@@ -80,15 +91,15 @@ def exponential_log_probabilities(utilities, sensitivity, epsilon, log_base=None
 
 
 def interval_log_probabilities_sample(log_p, rng, size=None):
-    """Indices drawn with probabilities ``exp(log_p)``: one uniform number per draw, inverted on the CDF.
+    """Indices drawn with probabilities ``∝ exp(log_p)`` (normalised or not): one uniform number per
+    draw, inverted on the cumulative sums.
 
     Chapter: *The exponential mechanism and inverse sensitivity*.  Exact up to
     floating-point rounding of the cumulative sums (relative 1e-16 per term).
     """
     rng = check_rng(rng)
     size = as_size(size)
-    p = np.exp(log_p - np.max(log_p))
-    cdf = np.cumsum(p)
+    cdf = np.cumsum(_exp_below_one(log_p - np.max(log_p)))
     draw = rng.random(size=size) * cdf[-1]
     # the first index whose cumulative sum exceeds the draw: never a probability-zero candidate
     # (its cumulative sum equals its predecessor's, which already exceeds the draw)
@@ -129,14 +140,29 @@ def rank_utility_sensitivity(q, neighbors: str = "bounded") -> float:
 
 
 def _quantile_setup(x, q, lower, upper):
-    x = as_data(x)
+    xs = np.sort(as_data(x))
     q = as_quantile(q)
     lower, upper = as_bounds(lower, upper)
     if not lower < upper:
         raise ValueError(f"lower must be < upper (the outputs are the points of [lower, upper]), "
                          f"got lower = upper = {lower!r}")
-    check_in_bounds(x, lower, upper)
-    return np.sort(x), q, lower, upper
+    if xs[0] < lower or xs[-1] > upper:          # the sorted ends suffice; the full check names a value
+        check_in_bounds(xs, lower, upper)
+    return xs, q, lower, upper
+
+
+def _quantile_log_weights(xs, q, factor, lower, upper):
+    """``(edges, w)``: interval ``i`` is ``[edges[i], edges[i+1]]`` with log-weight
+    ``w[i] = log(length) − factor |i − q n|`` (``factor = ε / (2 GS_g)``), in a few passes over memory."""
+    n = len(xs)
+    edges = np.concatenate(([lower], xs, [upper]))
+    w = np.arange(n + 1, dtype=float)
+    w -= q * n
+    np.abs(w, out=w)
+    w *= -factor
+    with np.errstate(divide="ignore"):
+        w += np.log(np.diff(edges))
+    return edges, w
 
 
 def quantile_rank_utility(x, q, r, neighbors: str = "bounded"):
@@ -182,14 +208,10 @@ def quantile_exponential_distribution(x, q, epsilon, lower, upper, neighbors: st
     xs, q, lower, upper = _quantile_setup(x, q, lower, upper)
     epsilon = as_positive(epsilon, "epsilon")
     du = rank_utility_sensitivity(q, neighbors)
-    n = len(xs)
-    left = np.concatenate(([lower], xs))
-    right = np.concatenate((xs, [upper]))
-    utility = -np.abs(np.arange(n + 1) - q * n)
-    with np.errstate(divide="ignore"):
-        log_len = np.log(right - left)
-    log_prob = exponential_log_probabilities(utility, du, epsilon, log_base=log_len)
-    return {"left": left, "right": right, "utility": utility, "log_prob": log_prob, "sensitivity": du}
+    edges, w = _quantile_log_weights(xs, q, epsilon / (2 * du), lower, upper)
+    utility = -np.abs(np.arange(len(xs) + 1) - q * len(xs))
+    return {"left": edges[:-1], "right": edges[1:], "utility": utility, "log_prob": w - _logsumexp(w),
+            "sensitivity": du}
 
 
 def quantile_exponential(x, q, epsilon, lower, upper, rng, neighbors: str = "bounded", size=None):
@@ -205,10 +227,12 @@ def quantile_exponential(x, q, epsilon, lower, upper, rng, neighbors: str = "bou
     -------
     float, or numpy.ndarray of ``size`` draws.
     """
-    dist = quantile_exponential_distribution(x, q, epsilon, lower, upper, neighbors)
+    xs, q, lower, upper = _quantile_setup(x, q, lower, upper)
+    epsilon = as_positive(epsilon, "epsilon")
     rng = check_rng(rng)
-    idx = interval_log_probabilities_sample(dist["log_prob"], rng, size)
-    left, right = dist["left"][idx], dist["right"][idx]
+    edges, w = _quantile_log_weights(xs, q, epsilon / (2 * rank_utility_sensitivity(q, neighbors)), lower, upper)
+    idx = interval_log_probabilities_sample(w, rng, size)     # unnormalised log-weights suffice
+    left, right = edges[idx], edges[idx + 1]
     out = left + rng.random(size=as_size(size)) * (right - left)
     out = np.minimum(out, right)
     return float(out) if np.ndim(out) == 0 else out
