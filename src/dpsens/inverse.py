@@ -52,6 +52,11 @@ Count, sum and mean (data in ``[lower, upper]``):
   set, where it may be too large -- a set of probability zero for a
   mechanism with continuous outputs.
 
+Cost: one sort, then for the bounded quantiles ``O(log n)`` per ``t``; for
+the unbounded quantiles ``O(c)`` per distinct cell ``(a, e, b)``, where
+``c <= n + 1`` is the cost at ``m' = n`` (the ages: 74 gaps, well under a
+second); for the unbounded sum and mean ``O(n)`` per ``t``.
+
 Variance and standard deviation: not implemented (``ValueError``); the book
 has no exact argument for them, and returns no approximation silently.
 """
