@@ -137,3 +137,45 @@ def test_large_n_is_exact_and_fast_enough():
     a = np.array([500_000, 500_000, 510_000, 0, 1_000_000])
     b = np.array([510_000, 500_000, 500_000, 1_000_000, 0])
     assert np.array_equal(got, np.maximum(0, np.maximum(a - K, b - (n - 1 - K))))
+
+
+def continuous_unbounded_len(x, t, lower, upper, mean, s_max=12):
+    """Exact len under additions and removals over the real interval: every removed subset, then s added
+    values anywhere in [lower, upper] (their sum takes every value of [s lower, s upper])."""
+    best = math.inf
+    n = len(x)
+    for r in range(n + 1):
+        for removed in set(itertools.combinations(sorted(x), r)):
+            rest = list(x)
+            for v in removed:
+                rest.remove(v)
+            for s in range(0, s_max + 1):
+                size = len(rest) + s
+                if size == 0:
+                    continue
+                need = t * size - sum(rest) if mean else t - sum(rest)   # what the s added values must sum to
+                ok = math.isclose(need, 0.0, abs_tol=1e-9) if s == 0 else \
+                    s * lower - 1e-9 <= need <= s * upper + 1e-9
+                if ok:
+                    best = min(best, r + s)
+                    break
+    return best
+
+
+@pytest.mark.parametrize("query", ["mean", "sum"])
+def test_unbounded_mean_and_sum_match_the_continuous_search(query):
+    rng = np.random.default_rng(17)
+    mean = query == "mean"
+    for _ in range(12):
+        x = rng.integers(0, 6, size=int(rng.integers(1, 5))).astype(float).tolist()
+        removal_only = {round(sum(c) / len(c) if mean else sum(c), 9)
+                        for r in range(1, len(x)) for c in itertools.combinations(x, len(x) - r)}
+        for t in [0.3, 1.0, 1.7, 2.5, 3.9, 4.6, 5.0, 7.3, 12.5]:
+            if mean and t > 5:
+                continue
+            expected = continuous_unbounded_len(x, t, 0.0, 5.0, mean)
+            got = inverse.inverse_len(x, query, t, 0, 5, "unbounded")
+            if round(t, 9) in removal_only:
+                assert got >= expected
+            else:
+                assert got == expected, (query, x, t)
