@@ -176,3 +176,38 @@ def test_head_to_head_is_seeded_and_sane():
     assert np.all((t1["refused"] >= 0) & (t1["refused"] <= 1))
     with pytest.raises(ValueError, match="quantiles"):
         compare.quantile_head_to_head(x, [0.3], [1.0], 1e-6, np.random.default_rng(1), **kw)
+
+
+def test_monotone_counting_score_needs_no_factor_two_exactly():
+    """The most-common-value score (counts) is monotone under additions/removals: exp(eps g) is eps-DP there;
+    under replacement it is not monotone and exp(eps g) overspends, while exp(eps g / 2) does not."""
+    rng = np.random.default_rng(8)
+    eps = 0.8
+    worst = {"unbounded, no 2": 0.0, "bounded, no 2": 0.0, "bounded, with 2": 0.0}
+    for _ in range(300):
+        x = rng.integers(0, 4, size=int(rng.integers(2, 7)))
+        add = np.append(x, rng.integers(0, 4))
+        rep = x.copy()
+        rep[rng.integers(len(x))] = rng.integers(0, 4)
+        cx, ca, cr = (np.bincount(v, minlength=4) for v in (x, add, rep))
+        lp = lambda c, mono: em.exponential_log_probabilities(c, 1.0, eps, monotone=mono)  # noqa: E731
+        worst["unbounded, no 2"] = max(worst["unbounded, no 2"], np.max(np.abs(lp(cx, True) - lp(ca, True))))
+        worst["bounded, no 2"] = max(worst["bounded, no 2"], np.max(np.abs(lp(cx, True) - lp(cr, True))))
+        worst["bounded, with 2"] = max(worst["bounded, with 2"], np.max(np.abs(lp(cx, False) - lp(cr, False))))
+    assert worst["unbounded, no 2"] <= eps + 1e-12
+    assert worst["bounded, with 2"] <= eps + 1e-12
+    assert worst["bounded, no 2"] > eps + 0.1          # dropping the 2 without monotonicity overspends
+
+
+def test_generic_mechanism_samples_its_probabilities():
+    u = np.array([0.0, -1.0, -3.0, -np.inf])
+    lp = em.exponential_log_probabilities(u, 1.0, 2.0)
+    assert np.allclose(np.exp(lp), np.array([1, math.exp(-1), math.exp(-3), 0]) / (1 + math.exp(-1) + math.exp(-3)))
+    draws = em.exponential_mechanism(u, 1.0, 2.0, np.random.default_rng(4), size=30_000)
+    counts = np.bincount(draws, minlength=4)
+    assert counts[3] == 0
+    assert stats.chisquare(counts[:3], np.exp(lp[:3]) * 30_000).pvalue > 1e-3
+    with pytest.raises(ValueError, match="utilities"):
+        em.exponential_log_probabilities([np.nan], 1.0, 1.0)
+    with pytest.raises(ValueError, match="sensitivity"):
+        em.exponential_log_probabilities([0.0], 0.0, 1.0)
