@@ -123,8 +123,6 @@ def test_bad_input():
         inverse.inverse_len_quantile([1, 2], 1.0, 3, 0, 100)
     with pytest.raises(ValueError, match="non-empty|empty"):
         inverse.inverse_len_quantile([], 0.5, 3, 0, 100)
-    with pytest.raises(ValueError, match="no exact inverse sensitivity"):
-        inverse.inverse_len([1, 2], "var", 3, 0, 100)
     with pytest.raises(ValueError, match="neighbors"):
         inverse.inverse_len([1, 2], "sum", 3, 0, 100, "replace")
 
@@ -179,3 +177,32 @@ def test_unbounded_mean_and_sum_match_the_continuous_search(query):
                 assert got >= expected
             else:
                 assert got == expected, (query, x, t)
+
+
+def brute_variance_range(x, t, lower, upper):
+    """(min, max) variance over every set of t replaced records: the max at the vertices {lower, upper}^t of
+    the box (convexity in each value), the min with the new values at the kept records' mean."""
+    n = len(x)
+    lo, hi = math.inf, -math.inf
+    for R in itertools.combinations(range(n), t):
+        kept = [x[i] for i in range(n) if i not in R]
+        for vals in itertools.product([lower, upper], repeat=t):
+            hi = max(hi, float(np.var(kept + list(vals))))
+        fill = [float(np.mean(kept))] * t if kept else [lower] * t
+        lo = min(lo, float(np.var(kept + fill)))
+    return lo, hi
+
+
+def test_variance_and_std_len_bounded_match_subset_search():
+    rng = np.random.default_rng(29)
+    for _ in range(10):
+        x = rng.integers(0, 5, size=int(rng.integers(1, 6))).astype(float).tolist()
+        ranges = [brute_variance_range(x, t, 0.0, 4.0) for t in range(len(x) + 1)]
+        for z in [0.0, 0.13, 0.5, 1.1, 1.7, 2.6, 3.3, 3.99, 4.5]:
+            expected = next((t for t, (lo, hi) in enumerate(ranges) if lo - 1e-12 <= z <= hi + 1e-12), math.inf)
+            if math.isclose(z, float(np.var(x))):
+                continue
+            assert inverse.inverse_len(x, "var", z, 0, 4, "bounded") == expected, (x, z)
+            assert inverse.inverse_len(x, "std", math.sqrt(z), 0, 4, "bounded") == expected
+    with pytest.raises(ValueError, match="bounded"):
+        inverse.inverse_len([1, 2], "var", 1.0, 0, 4, "unbounded")

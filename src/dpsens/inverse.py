@@ -57,8 +57,23 @@ the unbounded quantiles ``O(c)`` per distinct cell ``(a, e, b)``, where
 ``c <= n + 1`` is the cost at ``m' = n`` (the ages: 74 gaps, well under a
 second); for the unbounded sum and mean ``O(n)`` per ``t``.
 
-Variance and standard deviation: not implemented (``ValueError``); the book
-has no exact argument for them, and returns no approximation silently.
+Variance and standard deviation, bounded relation (``n`` public): for a set
+``R`` of ``t`` replaced records the reachable variances form an interval
+containing ``var(x)`` (the variance is continuous on the box
+``[lower, upper]^t``), so the reachable set within ``t`` steps is the
+interval ``[V_min(t), V_max(t)]``.  *Smallest*: with ``K`` the kept records,
+``n var(y) = SS_K + SS_new + (n − t) t / n (mean_K − mean_new)²`` (``SS`` a
+sum of squared deviations), minimal with every new value at ``mean_K`` (in
+``[lower, upper]``), and ``SS_K`` over sets of ``n − t`` records is smallest
+for a contiguous window of the sorted data.  *Largest*: the variance is a
+convex quadratic in each element, so the new values sit at ``lower`` or
+``upper`` and the replaced records form a contiguous window of the sorted
+data (the argument (i) of :mod:`dpsens.local`, with the available values
+``{lower, upper}``).  ``len`` is the least ``t`` with ``z`` in the interval
+(binary search: ``V_min`` falls and ``V_max`` rises with ``t``); the
+standard deviation is the variance at ``z²``.  Under additions and removals
+the variance and standard deviation are not implemented (``ValueError``):
+the book has no exact argument for them, and returns no approximation.
 """
 from __future__ import annotations
 
@@ -72,7 +87,7 @@ from ._validate import as_bounds, as_data, as_quantile, check_in_bounds, check_r
 __all__ = ["quantile_rank", "order_statistic", "inverse_len_quantile", "inverse_len", "INVERSE_QUERIES"]
 
 #: the queries :func:`inverse_len` computes exactly
-INVERSE_QUERIES = ("count", "sum", "mean")
+INVERSE_QUERIES = ("count", "sum", "mean", "var", "std")
 
 
 def _fraction(q: float) -> Fraction:
@@ -221,8 +236,56 @@ def _len_unbounded(xs, t, lower, upper, mean: bool):
     return out.reshape(t.shape)
 
 
+class _VarianceReach:
+    """``V_min(t)`` and ``V_max(t)``: the range of variances within ``t`` replacements (module docstring)."""
+
+    def __init__(self, xs, lower, upper):
+        self.n = n = len(xs)
+        c = xs[n // 2]                                   # centre for rounding
+        self.lo, self.hi = lower - c, upper - c
+        xc = xs - c
+        self.X1 = np.concatenate(([0.0], np.cumsum(xc)))
+        self.X2 = np.concatenate(([0.0], np.cumsum(xc * xc)))
+
+    def v_min(self, t: int) -> float:
+        m = self.n - t
+        if m <= 1:
+            return 0.0
+        S = self.X1[m:] - self.X1[:t + 1]
+        Q = self.X2[m:] - self.X2[:t + 1]
+        return float(max(np.min(Q - S * S / m), 0.0) / self.n)
+
+    def v_max(self, t: int) -> float:
+        n, X1, X2 = self.n, self.X1, self.X2
+        Sr = X1[n] - (X1[t:] - X1[:n - t + 1])           # kept after removing x[i:i+t]
+        Qr = X2[n] - (X2[t:] - X2[:n - t + 1])
+        best = -np.inf
+        for p in range(t + 1):                           # p new values at lower, t - p at upper
+            S = Sr + p * self.lo + (t - p) * self.hi
+            Q = Qr + p * self.lo ** 2 + (t - p) * self.hi ** 2
+            best = max(best, float(np.max(Q / n - (S / n) ** 2)))
+        return best
+
+    def length(self, z: float, current: float) -> float:
+        if z < 0:
+            return math.inf
+        if z == current:
+            return 0.0
+        if z < current:
+            ok = lambda t: self.v_min(t) <= z           # noqa: E731  (true from some t on)
+        else:
+            ok = lambda t: self.v_max(t) >= z           # noqa: E731
+        if not ok(self.n):
+            return math.inf
+        lo, hi = 0, self.n                               # ok(lo) false, ok(hi) true
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+        return float(hi)
+
+
 def inverse_len(x, query, t, lower, upper, neighbors: str = "bounded"):
-    """``len(x; t)`` for the count, the sum or the mean of data in ``[lower, upper]``.
+    """``len(x; t)`` for the count, sum, mean, variance or standard deviation of data in ``[lower, upper]``.
 
     Chapter: *The exponential mechanism and inverse sensitivity*.
 
@@ -231,12 +294,12 @@ def inverse_len(x, query, t, lower, upper, neighbors: str = "bounded"):
     ``neighbors="unbounded"`` the finitely many values reachable by
     *removals alone* are treated like their surroundings (see the module
     docstring), which can only overstate ``len`` there.  Quantiles:
-    :func:`inverse_len_quantile`.  ``"var"`` and ``"std"`` raise
-    ``ValueError`` (no exact argument; no approximation is returned).
+    :func:`inverse_len_quantile`.  ``"var"`` and ``"std"``: bounded relation
+    only (``ValueError`` under ``"unbounded"``; no approximation is returned).
     """
-    if query in ("var", "std"):
-        raise ValueError(f"query={query!r}: no exact inverse sensitivity is implemented for the {query} "
-                         f"(exact: {list(INVERSE_QUERIES)} and quantiles via inverse_len_quantile)")
+    if query in ("var", "std") and neighbors == "unbounded":
+        raise ValueError(f"query={query!r}: no exact inverse sensitivity is implemented for the {query} when "
+                         "records are added or removed (it is for neighbors='bounded')")
     if query not in INVERSE_QUERIES:
         raise ValueError(f"query must be one of {list(INVERSE_QUERIES)} (quantiles: inverse_len_quantile), "
                          f"got {query!r}")
@@ -244,13 +307,19 @@ def inverse_len(x, query, t, lower, upper, neighbors: str = "bounded"):
     n = len(xs)
     if query == "count":
         out = _len_count(n, t, neighbors)
+    elif query in ("var", "std"):
+        reach = _VarianceReach(xs, lower, upper)
+        current = float(np.var(xs))
+        z = t * t if query == "std" else t
+        out = np.array([reach.length(float(zi), current) if not (query == "std" and ti < 0) else math.inf
+                        for zi, ti in zip(np.ravel(z), np.ravel(t))]).reshape(t.shape)
     elif neighbors == "bounded":
         out = _len_sum_bounded(xs, t * n if query == "mean" else t, lower, upper)
         out = np.where(float(np.mean(xs)) == t, 0.0, out) if query == "mean" else out
     else:
         out = _len_unbounded(xs, t, lower, upper, mean=query == "mean")
     out = np.asarray(out, dtype=float)
-    if query != "count":
+    if query in ("sum", "mean"):
         lo, hi = (lower, upper) if query == "mean" else (-math.inf, math.inf)
         out = np.where((t < lo) | (t > hi), np.inf, out)
     return float(out) if out.ndim == 0 else out
