@@ -230,6 +230,12 @@ def _phone_figures():
                          index=["filter (rows)", "truncate to 2 rows per person"])),
         "transformations.plot_contribution_noise": lambda: f.transformations.plot_contribution_noise(),
         "transformations.plot_row_vs_id": lambda: f.transformations.plot_row_vs_id(),
+        "exponential.plot_output_distributions": lambda: f.exponential.plot_output_distributions(ages[:2000], 0.9,
+                                                                                                  0.1),
+        "exponential.plot_head_to_head": lambda: f.exponential.plot_head_to_head(
+            pd.DataFrame({"q": [0.5, 0.5, 0.9, 0.9], "epsilon": [0.1, 1.0, 0.1, 1.0],
+                          "mechanism": ["exponential mechanism (ε)"] * 4, "median |error|": [0.5, 0.4, 0.0, 0.3]}),
+            "head to head"),
     }
 
 
@@ -238,7 +244,7 @@ def test_every_figure_function_is_covered_by_the_phone_test():
 
     covered = set(_phone_figures())
     for module in ("dp", "sensitivity", "audit", "ptr", "smooth", "sample_aggregate", "proportions",
-                   "transformations"):
+                   "transformations", "exponential"):
         mod = getattr(ds.figures, module)
         for name in mod.__all__:
             if name.startswith("plot_") and inspect.isfunction(getattr(mod, name)):

@@ -195,3 +195,14 @@ def check_relation(neighbors) -> str:
     if neighbors not in RELATIONS:
         raise ValueError(f"neighbors must be one of {RELATIONS}, got {neighbors!r}")
     return neighbors
+
+
+def as_quantile(q, name: str = "q") -> float:
+    """Return ``q`` as a float strictly between 0 and 1 (0.5 is the median), or raise."""
+    if isinstance(q, bool) or not isinstance(q, numbers.Real):
+        raise TypeError(f"{name} must be a number in (0, 1), e.g. 0.5 for the median, got {q!r}")
+    q = float(q)
+    if not 0 < q < 1:
+        raise ValueError(f"{name} must be strictly between 0 and 1 (0.5 is the median, 0.9 the 90th "
+                         f"percentile), got {q!r}")
+    return q

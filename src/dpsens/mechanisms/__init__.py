@@ -1,9 +1,10 @@
-"""Noise-adding mechanisms, one module per family: Laplace, Gaussian, heavy-tailed, PTR, smooth, sample-and-aggregate.
+"""Mechanisms, one module per family: Laplace, Gaussian, heavy-tailed, PTR, smooth, sample-and-aggregate, exponential, inverse sensitivity.
 
 Chapters: every chapter that adds noise -- the Laplace mechanism from the
 *Introduction* on, and the part "Using local sensitivity safely" (*Why local
 sensitivity leaks*, *Propose-test-release*, *Smooth sensitivity*, *Sample and
-aggregate*); each module's docstring names its own.
+aggregate*), and *The exponential mechanism and inverse sensitivity*; each
+module's docstring names its own.
 
 Every mechanism takes a seeded :class:`numpy.random.Generator` as ``rng`` and
 draws all of its randomness from it, so that a figure or a test can be
@@ -22,6 +23,9 @@ module                              holds
 :mod:`~dpsens.mechanisms.smooth_noise`  smooth-sensitivity noise (β, the mechanism)
 :mod:`~dpsens.mechanisms.sample_aggregate`  sample-and-aggregate, and what its chapter measures
                                     about it (the source's chunking, error profiles, figures)
+:mod:`~dpsens.mechanisms.exponential`  the exponential mechanism; the private quantile with the
+                                    rank utility (exact sampling over intervals)
+:mod:`~dpsens.mechanisms.inverse_sensitivity`  the inverse sensitivity mechanism for quantiles
 :mod:`~dpsens.mechanisms.checks`    argument checks, ``check_rng``, the shared ``add_noise``
 :mod:`~dpsens.mechanisms.compare`   the mechanisms side by side: the seeded error simulations of
                                     *Smooth sensitivity* and *Sample and aggregate*
@@ -45,16 +49,21 @@ function                                guarantee
 :func:`smooth_sensitivity_mechanism`    (ε, δ)-DP with Laplace noise, ε-DP with heavy-tailed noise
 :func:`sample_and_aggregate`            ε-DP (chunks disjoint and chosen without looking at the data;
                                         bounded neighbours, or ``partition="independent"``)
+:func:`quantile_exponential`            ε-DP (public bounds; either relation, see its module)
+:func:`inverse_sensitivity_quantile`    ε-DP (public bounds; either relation)
 :func:`local_sensitivity_laplace`       **not** differentially private (teaching example only)
 ======================================  ============================================
 """
 from __future__ import annotations
 
-from . import checks, compare, gaussian, heavy_tailed, laplace, ptr, sample_aggregate, smooth_noise  # noqa: F401
+from . import (checks, compare, exponential, gaussian, heavy_tailed, inverse_sensitivity, laplace, ptr,  # noqa: F401
+               sample_aggregate, smooth_noise)
 from .checks import add_noise, as_nonnegative, as_size, as_value, check_rng
+from .exponential import exponential_mechanism, quantile_exponential, rank_utility_sensitivity
 from .gaussian import gaussian_delta, gaussian_mechanism, gaussian_sigma
 from .heavy_tailed import (check_gamma, heavy_tailed_constants, polynomial_tail_cdf, polynomial_tail_pdf,
                            sample_polynomial_tail)
+from .inverse_sensitivity import inverse_sensitivity_quantile
 from .laplace import laplace_mechanism, laplace_noise_scale, laplace_pdf, local_sensitivity_laplace, noisy_mean_sum_count
 from .ptr import PTR_THRESHOLDS, propose_test_release, ptr_accidental_pass_probability, ptr_from_distance, ptr_threshold
 from .sample_aggregate import chunk_answers, sample_and_aggregate, split_reduce
@@ -68,4 +77,5 @@ __all__ = [
     "propose_test_release", "smooth_sensitivity_beta", "smooth_sensitivity_mechanism", "chunk_answers",
     "sample_and_aggregate", "noisy_mean_sum_count", "local_sensitivity_laplace", "PTR_THRESHOLDS",
     "split_reduce", "SMOOTH_NOISES", "laplace_dilation_slack", "laplace_smooth_delta_bound", "add_noise", "as_nonnegative", "as_size", "as_value", "check_gamma", "laplace_pdf",
+    "exponential_mechanism", "quantile_exponential", "rank_utility_sensitivity", "inverse_sensitivity_quantile",
 ]

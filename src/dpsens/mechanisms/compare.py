@@ -1,8 +1,9 @@
 """The mechanisms of the part side by side: seeded simulations of their errors on one dataset.
 
 Chapters: *Smooth sensitivity* (one comparison across ε:
-:func:`rmse_across_epsilon`) and *Sample and aggregate* (against the other
-mechanisms: :func:`release_errors`).  Each function is one experiment of its
+:func:`rmse_across_epsilon`), *Sample and aggregate* (against the other
+mechanisms: :func:`release_errors`) and *The exponential mechanism and
+inverse sensitivity* (which mechanism for a median: :func:`quantile_head_to_head`).  Each function is one experiment of its
 chapter, written once and tested: which mechanisms release the mean and the
 median, with which budget split and which bounds, and in which order they
 draw from the one seeded :class:`numpy.random.Generator` (so a chapter's
@@ -11,16 +12,22 @@ refusals are counted, and its error is over the answers it gives.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from .._validate import as_bounds, as_data, as_int, as_positive, as_probability, check_in_bounds, check_relation
+from .._validate import (as_bounds, as_data, as_int, as_positive, as_probability, as_quantile, check_in_bounds,
+                         check_relation)
 from .checks import check_rng
+from .exponential import quantile_exponential
+from .heavy_tailed import sample_polynomial_tail
+from .inverse_sensitivity import inverse_sensitivity_quantile
 from .laplace import laplace_mechanism, noisy_mean_sum_count
 from .ptr import propose_test_release, ptr_from_distance
-from .sample_aggregate import partition_aggregates
+from .sample_aggregate import chunk_answers, partition_aggregates
 from .smooth_noise import smooth_sensitivity_beta, smooth_sensitivity_mechanism
 
-__all__ = ["rmse_across_epsilon", "release_errors"]
+__all__ = ["rmse_across_epsilon", "release_errors", "quantile_head_to_head", "HEAD_TO_HEAD_MECHANISMS"]
 
 #: the two queries the comparisons release
 QUERIES = ("mean", "median")
@@ -193,3 +200,105 @@ def release_errors(x, chunk_counts, epsilon, delta, rng, ptr_bounds, runs: int =
                                                                      runs)
             errors[(q, f"sample and aggregate, m = {m}")] = np.abs(rel - true[q])
     return errors, refused
+
+
+#: the mechanisms of :func:`quantile_head_to_head`, in the order they draw from the generator
+HEAD_TO_HEAD_MECHANISMS = (
+    "propose-test-release (ε, δ)", "smooth sensitivity, Laplace (ε, δ)", "smooth sensitivity, heavy-tailed (ε)",
+    "sample and aggregate (ε)", "exponential mechanism (ε)", "inverse sensitivity (ε)",
+    "inverse sensitivity, whole years (ε)",
+)
+
+
+def quantile_head_to_head(x, quantiles, epsilons, delta, rng, runs: int = 1000, bounds=(0.0, 100.0),
+                          ptr_bound: float = 0.01, n_chunks: int = 600, chunk_bounds=(20.0, 80.0),
+                          n_partitions: int = 20, neighbors: str = "unbounded", grid=None):
+    """Absolute errors of six mechanisms releasing quantiles of ``x``, for each ε (seeded).
+
+    Chapter: *The exponential mechanism and inverse sensitivity* (which
+    mechanism for a median?).
+
+    For each quantile ``q`` (0.5 -> ``"median"``, 0.9 -> ``"percentile_90"``
+    for the mechanisms that take a query name) and each ε, in this order,
+    ``runs`` releases of :data:`HEAD_TO_HEAD_MECHANISMS`, every one with the
+    same ε and the relation ``neighbors``; the two with a δ use the same
+    public ``delta``, the other four are pure ε-DP:
+
+    * **PTR**: ε/2 for the test and for the release (so (ε, δ) in all),
+      proposed bound ``ptr_bound``; the exact distance is computed once;
+    * **smooth sensitivity, Laplace**: ``Lap(2S/ε)``, ``β = ε/(2 ln(2/δ))``;
+    * **smooth sensitivity, heavy-tailed**: noise ``10 S/ε · Z``,
+      ``Z ∝ 1/(1+|z|^4)``, ``β = ε/10``;
+    * **sample and aggregate**: ``n_chunks`` chunks (answers clipped to
+      ``chunk_bounds``; balanced random partitions for ``"bounded"``,
+      independent labels for ``"unbounded"``), ``n_partitions`` partitions
+      drawn once, each release picks one and adds ``Lap((u − ℓ)/(mε))``;
+    * **exponential mechanism** with the rank utility and **inverse
+      sensitivity**, both over the public ``bounds``; and inverse
+      sensitivity over the public candidates ``grid`` (default: the whole
+      numbers in ``bounds``).
+
+    Errors are against the order statistic of :func:`dpsens.inverse.order_statistic`
+    (for the ages it equals ``np.percentile``); the exponential and inverse
+    mechanisms aim at it, the others at numpy's percentile.
+
+    Returns
+    -------
+    (errors, table)
+        ``errors``: ``{(q, ε, mechanism): numpy array of absolute errors}``
+        (PTR's without its ⊥); ``table``: a pandas DataFrame with one row per
+        (q, ε, mechanism): ``median |error|``, ``90th pct |error|``,
+        ``refused`` (share of ⊥).
+    """
+    import pandas as pd
+
+    from ..inverse import order_statistic
+    from ..smooth import distance_to_high_ls, smooth_sensitivity
+
+    x = as_data(x)
+    lower, upper = as_bounds(*bounds)
+    check_in_bounds(x, lower, upper)
+    chunk_lower, chunk_upper = as_bounds(*chunk_bounds)
+    quantiles = [as_quantile(q, "quantiles") for q in quantiles]
+    names = {0.5: "median", 0.25: "percentile_25", 0.75: "percentile_75", 0.9: "percentile_90"}
+    for q in quantiles:
+        if q not in names:
+            raise ValueError(f"quantiles must be among {sorted(names)} (the book's query names), got {q!r}")
+    epsilons = [as_positive(e, "epsilons") for e in epsilons]
+    delta = as_probability(delta, "delta")
+    rng = check_rng(rng)
+    runs = as_int(runs, "runs", minimum=1)
+    ptr_bound = as_positive(ptr_bound, "ptr_bound")
+    n_chunks = as_int(n_chunks, "n_chunks", minimum=1)
+    neighbors = check_relation(neighbors)
+    partition = "balanced" if neighbors == "bounded" else "independent"
+    grid = np.arange(math.ceil(lower), math.floor(upper) + 1.0) if grid is None else grid
+    errors, rows = {}, []
+    for q in quantiles:
+        name, true = names[q], order_statistic(x, q)
+        distance = distance_to_high_ls(x, name, ptr_bound, lower, upper, neighbors)
+        agg = np.array([np.mean(chunk_answers(x, name, n_chunks, chunk_lower, chunk_upper, rng=rng,
+                                              partition=partition)) for _ in range(n_partitions)])
+        for eps in epsilons:
+            out = {}
+            given = _ptr_releases(true, distance, ptr_bound, eps / 2, delta, rng, runs)
+            out[HEAD_TO_HEAD_MECHANISMS[0]] = given
+            s_lap = smooth_sensitivity(x, name, smooth_sensitivity_beta(eps, delta), lower, upper, neighbors)
+            out[HEAD_TO_HEAD_MECHANISMS[1]] = true + rng.laplace(0.0, 2 * s_lap / eps, runs)
+            s_ht = smooth_sensitivity(x, name, smooth_sensitivity_beta(eps, noise="cauchy"), lower, upper, neighbors)
+            out[HEAD_TO_HEAD_MECHANISMS[2]] = true + 10 * s_ht / eps * sample_polynomial_tail(rng, 4.0, runs)
+            out[HEAD_TO_HEAD_MECHANISMS[3]] = agg[rng.integers(0, agg.size, runs)] + rng.laplace(
+                0.0, (chunk_upper - chunk_lower) / (n_chunks * eps), runs)
+            out[HEAD_TO_HEAD_MECHANISMS[4]] = quantile_exponential(x, q, eps, lower, upper, rng, neighbors, runs)
+            out[HEAD_TO_HEAD_MECHANISMS[5]] = inverse_sensitivity_quantile(x, q, eps, lower, upper, rng,
+                                                                          neighbors, runs)
+            out[HEAD_TO_HEAD_MECHANISMS[6]] = inverse_sensitivity_quantile(x, q, eps, lower, upper, rng, neighbors,
+                                                                          runs, candidates=grid)
+            for mech_name, released in out.items():
+                err = np.abs(np.asarray(released, dtype=float) - true)
+                errors[(q, eps, mech_name)] = err
+                rows.append({"q": q, "epsilon": eps, "mechanism": mech_name,
+                             "median |error|": float(np.median(err)) if err.size else np.nan,
+                             "90th pct |error|": float(np.percentile(err, 90)) if err.size else np.nan,
+                             "refused": 1 - err.size / runs})
+    return errors, pd.DataFrame(rows)

@@ -1,0 +1,93 @@
+"""Figures of the exponential mechanism and inverse sensitivity: output distributions, the head-to-head.
+
+Chapter: *The exponential mechanism and inverse sensitivity*.
+
+The probabilities come from :mod:`dpsens.mechanisms.exponential` and
+:mod:`dpsens.mechanisms.inverse_sensitivity`, the errors from
+:func:`dpsens.mechanisms.compare.quantile_head_to_head`.
+"""
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from ..inverse import order_statistic
+from ..mechanisms.exponential import quantile_exponential_distribution
+from ..mechanisms.inverse_sensitivity import inverse_sensitivity_distribution
+from .style import MAX_WIDTH_IN, PALETTE, legend_below, line_style
+
+__all__ = ["plot_output_distributions", "plot_head_to_head", "ERROR_FLOOR"]
+
+#: errors below this are drawn at it on the log axis of :func:`plot_head_to_head`
+ERROR_FLOOR = 1e-6
+
+
+def plot_output_distributions(x, q, epsilon, lower=0.0, upper=100.0, neighbors="unbounded", half_window=6.0):
+    """Output distributions of the exponential and the inverse sensitivity mechanisms for the ``q`` quantile.
+
+    Chapter: *The exponential mechanism and inverse sensitivity* (its explorer).
+
+    Bars: the probability that each mechanism's release falls in each
+    whole-year bin ``[k, k + 1)`` around the true value (exact, from the
+    distributions, not sampled); dots: inverse sensitivity restricted to the
+    whole years.  The dashed line marks the true value.
+    """
+    x = np.asarray(x, dtype=float)
+    true = order_statistic(x, q)
+    lo, hi = np.floor(true - half_window), np.ceil(true + half_window)
+    bins = np.arange(lo, hi + 1)
+    fig, ax = plt.subplots(figsize=(MAX_WIDTH_IN, 3.8))
+    em = quantile_exponential_distribution(x, q, epsilon, lower, upper, neighbors)
+    inv = inverse_sensitivity_distribution(x, q, epsilon, lower, upper, neighbors)
+    width = 0.4
+    for i, (label, dist) in enumerate((("exponential mechanism", em), ("inverse sensitivity", inv))):
+        mass = []
+        p = np.exp(dist["log_prob"])
+        for b0 in bins[:-1]:
+            inside = np.clip(np.minimum(dist["right"], b0 + 1) - np.maximum(dist["left"], b0), 0, None)
+            w = dist["right"] - dist["left"]
+            mass.append(float(np.sum(np.where(w > 0, p * inside / np.where(w > 0, w, 1), 0.0))))
+        ax.bar(bins[:-1] + 0.5 + (i - 0.5) * width, mass, width=width, color=PALETTE[i], label=label,
+               alpha=0.85)
+    grid = np.arange(max(lower, lo), min(upper, hi) + 1)
+    whole = inverse_sensitivity_distribution(x, q, epsilon, lower, upper, neighbors, candidates=grid)
+    ax.plot(whole["left"], np.exp(whole["log_prob"]), "o", color=PALETTE[2], ms=5,
+            label="inverse sensitivity on whole years (probability of each year)")
+    ax.axvline(true, color=PALETTE[7], linestyle="--", label=f"true value {true:g}")
+    ax.set_yscale("log")
+    ax.set_ylim(1e-8, 1.5)
+    ax.set_xlabel("released value (years)")
+    ax.set_ylabel("probability (log scale)")
+    pct = "median" if q == 0.5 else f"{100 * q:g}th percentile"
+    ax.set_title(f"Releases of the {pct} of the ages, ε = {epsilon:g}")
+    legend_below(fig)
+    return fig
+
+
+def plot_head_to_head(table, title: str):
+    """Median absolute error against ε, one line per mechanism, one panel per quantile.
+
+    Chapter: *The exponential mechanism and inverse sensitivity* (which mechanism for a median?).
+    ``table`` is the DataFrame of :func:`dpsens.mechanisms.compare.quantile_head_to_head`;
+    errors below :data:`ERROR_FLOOR` (many are exactly 0) are drawn at it;
+    a mechanism that refused every time has no point.
+    """
+    qs = sorted(table["q"].unique())
+    fig, axes = plt.subplots(len(qs), 1, figsize=(MAX_WIDTH_IN, 3.0 * len(qs) + 1.6), sharex=True)
+    axes = np.atleast_1d(axes)
+    mechanisms = list(dict.fromkeys(table["mechanism"]))
+    for ax, q in zip(axes, qs):
+        sub = table[table["q"] == q]
+        for i, m in enumerate(mechanisms):
+            rows = sub[sub["mechanism"] == m]
+            style = line_style(i) if i < 6 else {"color": PALETTE[7], "linestyle": ":"}   # no yellow line
+            ax.plot(rows["epsilon"], np.maximum(rows["median |error|"], ERROR_FLOOR), marker="os^vDPX"[i % 7],
+                    ms=4, label=m, **style)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_ylabel("median |error| (years)")
+        ax.set_title("median" if q == 0.5 else f"{100 * q:g}th percentile")
+    axes[-1].set_xlabel("ε (log scale)")
+    fig.suptitle(title)
+    legend_below(fig, axes=axes[-1])
+    return fig

@@ -1,0 +1,208 @@
+"""Exact inverse sensitivity (dpsens.inverse) against breadth-first search over small pools and domains."""
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from dpsens import inverse
+
+
+def _neighbors(y, domain, relation, max_size):
+    y = list(y)
+    if relation == "bounded":
+        for i in range(len(y)):
+            for v in domain:
+                z = y[:i] + y[i + 1:] + [v]
+                yield tuple(sorted(z))
+    else:
+        if len(y) > 1:
+            for i in range(len(y)):
+                yield tuple(y[:i] + y[i + 1:])
+        if len(y) < max_size:
+            for v in domain:
+                yield tuple(sorted(y + [v]))
+
+
+def brute_len(x, f, t, domain, relation, depth, max_size):
+    """Fewest steps to a dataset y (values from ``domain``) with f(y) == t, by BFS; inf beyond ``depth``."""
+    start = tuple(sorted(x))
+    seen, frontier = {start}, [start]
+    for d in range(depth + 1):
+        if any(math.isclose(f(y), t, rel_tol=0, abs_tol=1e-9) for y in frontier):
+            return d
+        nxt = []
+        for y in frontier:
+            for z in _neighbors(y, domain, relation, max_size):
+                if z not in seen:
+                    seen.add(z)
+                    nxt.append(z)
+        frontier = nxt
+    return math.inf
+
+
+def lower_order_statistic(q):
+    return lambda y: sorted(y)[inverse.quantile_rank(q, len(y))]
+
+
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+@pytest.mark.parametrize("q", [0.5, 0.25, 0.75, 0.9])
+def test_quantile_len_matches_bfs(relation, q):
+    rng = np.random.default_rng(7)
+    domain = [0, 1, 2, 3, 4]
+    for _ in range(8):
+        n = int(rng.integers(1, 6))
+        x = rng.integers(0, 5, size=n).tolist()
+        for t in [0, 1, 2, 2.5, 3, 4, 0.5]:
+            dom = sorted(set(domain) | {t})
+            expected = brute_len(x, lower_order_statistic(q), t, dom, relation, depth=6, max_size=12)
+            got = inverse.inverse_len_quantile(x, q, t, 0, 4, relation)
+            if expected == math.inf:
+                assert got > 6
+            else:
+                assert got == expected, (x, q, t, relation)
+
+
+def test_quantile_len_heavy_ties_and_outside():
+    x = [37] * 9 + [30, 50]
+    assert inverse.inverse_len_quantile(x, 0.5, 37, 0, 100) == 0
+    # t in the gap just above 37: five 37s or 50 must move above it (bounded) ...
+    assert inverse.inverse_len_quantile(x, 0.5, 40, 0, 100) == 5
+    assert inverse.inverse_len_quantile(x, 0.5, 101, 0, 100) == math.inf
+
+
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+def test_count_and_sum_match_bfs(relation):
+    rng = np.random.default_rng(3)
+    domain = [0, 1, 2, 3]
+    for _ in range(6):
+        x = rng.integers(0, 4, size=int(rng.integers(1, 5))).tolist()
+        subset_sums = {sum(c) for r in range(1, len(x)) for c in itertools.combinations(x, r)}
+        for t in range(0, 13):
+            exp_sum = brute_len(x, sum, t, domain, relation, depth=5, max_size=10)
+            got = inverse.inverse_len(x, "sum", t, 0, 3, relation)
+            removal_only = relation == "unbounded" and (sum(x) - t) in subset_sums
+            if exp_sum == math.inf:
+                assert got > 5
+            elif removal_only:
+                assert got >= exp_sum
+            else:
+                assert got == exp_sum, (x, t, relation)
+            exp_count = brute_len(x, len, t, domain, relation, depth=5, max_size=10)
+            got_count = inverse.inverse_len(x, "count", t, 0, 3, relation)
+            assert got_count == exp_count or (exp_count == math.inf and got_count > 5)
+
+
+def test_mean_bounded_matches_bfs():
+    rng = np.random.default_rng(5)
+    domain = [0, 1, 2, 3]
+    for _ in range(6):
+        x = rng.integers(0, 4, size=int(rng.integers(1, 5))).tolist()
+        n = len(x)
+        for s in range(0, 3 * n + 1):
+            t = s / n
+            expected = brute_len(x, lambda y: sum(y) / len(y), t, domain, "bounded", depth=5, max_size=10)
+            assert inverse.inverse_len(x, "mean", t, 0, 3, "bounded") == expected
+
+
+def test_mean_unbounded_never_below_grid_search_and_exact_where_grid_suffices():
+    # a finer grid can only shorten routes; the package's value is the exact one over the real interval
+    x = [0.0, 3.0, 3.0]
+    for t in [0.5, 1.0, 1.5, 2.25, 2.5]:
+        grid = [0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.25, 2.5, 2.75, 3]
+        expected = brute_len(x, lambda y: sum(y) / len(y), t, grid, "unbounded", depth=4, max_size=8)
+        assert inverse.inverse_len(x, "mean", t, 0, 3, "unbounded") <= expected
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="outside"):
+        inverse.inverse_len_quantile([1, 200], 0.5, 3, 0, 100)
+    with pytest.raises(ValueError, match="q must be strictly between"):
+        inverse.inverse_len_quantile([1, 2], 1.0, 3, 0, 100)
+    with pytest.raises(ValueError, match="non-empty|empty"):
+        inverse.inverse_len_quantile([], 0.5, 3, 0, 100)
+    with pytest.raises(ValueError, match="neighbors"):
+        inverse.inverse_len([1, 2], "sum", 3, 0, 100, "replace")
+
+
+def test_large_n_is_exact_and_fast_enough():
+    x = np.repeat(np.arange(0, 101), 10_000)             # 1,010,000 records with huge ties
+    t = np.array([49.5, 50.0, 50.5, 0.0, 100.0])
+    got = inverse.inverse_len_quantile(x, 0.5, t, 0, 100, "bounded")
+    n, K = len(x), inverse.quantile_rank(0.5, len(x))
+    a = np.array([500_000, 500_000, 510_000, 0, 1_000_000])
+    b = np.array([510_000, 500_000, 500_000, 1_000_000, 0])
+    assert np.array_equal(got, np.maximum(0, np.maximum(a - K, b - (n - 1 - K))))
+
+
+def continuous_unbounded_len(x, t, lower, upper, mean, s_max=12):
+    """Exact len under additions and removals over the real interval: every removed subset, then s added
+    values anywhere in [lower, upper] (their sum takes every value of [s lower, s upper])."""
+    best = math.inf
+    n = len(x)
+    for r in range(n + 1):
+        for removed in set(itertools.combinations(sorted(x), r)):
+            rest = list(x)
+            for v in removed:
+                rest.remove(v)
+            for s in range(0, s_max + 1):
+                size = len(rest) + s
+                if size == 0:
+                    continue
+                need = t * size - sum(rest) if mean else t - sum(rest)   # what the s added values must sum to
+                ok = math.isclose(need, 0.0, abs_tol=1e-9) if s == 0 else \
+                    s * lower - 1e-9 <= need <= s * upper + 1e-9
+                if ok:
+                    best = min(best, r + s)
+                    break
+    return best
+
+
+@pytest.mark.parametrize("query", ["mean", "sum"])
+def test_unbounded_mean_and_sum_match_the_continuous_search(query):
+    rng = np.random.default_rng(17)
+    mean = query == "mean"
+    for _ in range(12):
+        x = rng.integers(0, 6, size=int(rng.integers(1, 5))).astype(float).tolist()
+        removal_only = {round(sum(c) / len(c) if mean else sum(c), 9)
+                        for r in range(1, len(x)) for c in itertools.combinations(x, len(x) - r)}
+        for t in [0.3, 1.0, 1.7, 2.5, 3.9, 4.6, 5.0, 7.3, 12.5]:
+            if mean and t > 5:
+                continue
+            expected = continuous_unbounded_len(x, t, 0.0, 5.0, mean)
+            got = inverse.inverse_len(x, query, t, 0, 5, "unbounded")
+            if round(t, 9) in removal_only:
+                assert got >= expected
+            else:
+                assert got == expected, (query, x, t)
+
+
+def brute_variance_range(x, t, lower, upper):
+    """(min, max) variance over every set of t replaced records: the max at the vertices {lower, upper}^t of
+    the box (convexity in each value), the min with the new values at the kept records' mean."""
+    n = len(x)
+    lo, hi = math.inf, -math.inf
+    for R in itertools.combinations(range(n), t):
+        kept = [x[i] for i in range(n) if i not in R]
+        for vals in itertools.product([lower, upper], repeat=t):
+            hi = max(hi, float(np.var(kept + list(vals))))
+        fill = [float(np.mean(kept))] * t if kept else [lower] * t
+        lo = min(lo, float(np.var(kept + fill)))
+    return lo, hi
+
+
+def test_variance_and_std_len_bounded_match_subset_search():
+    rng = np.random.default_rng(29)
+    for _ in range(10):
+        x = rng.integers(0, 5, size=int(rng.integers(1, 6))).astype(float).tolist()
+        ranges = [brute_variance_range(x, t, 0.0, 4.0) for t in range(len(x) + 1)]
+        for z in [0.0, 0.13, 0.5, 1.1, 1.7, 2.6, 3.3, 3.99, 4.5]:
+            expected = next((t for t, (lo, hi) in enumerate(ranges) if lo - 1e-12 <= z <= hi + 1e-12), math.inf)
+            if math.isclose(z, float(np.var(x))):
+                continue
+            assert inverse.inverse_len(x, "var", z, 0, 4, "bounded") == expected, (x, z)
+            assert inverse.inverse_len(x, "std", math.sqrt(z), 0, 4, "bounded") == expected
+    with pytest.raises(ValueError, match="bounded"):
+        inverse.inverse_len([1, 2], "var", 1.0, 0, 4, "unbounded")
