@@ -16,7 +16,7 @@ module                              holds
 ==================================  ==========================================================
 :mod:`~dpsens.mechanisms.laplace`   Laplace mechanism and its density, noisy mean (sum / count),
                                     the broken local-sensitivity variant
-:mod:`~dpsens.mechanisms.gaussian`  Gaussian mechanism (classic and analytic σ)
+:mod:`~dpsens.mechanisms.gaussian`  Gaussian mechanism (classic and analytic σ), zCDP, Gaussian vs Laplace
 :mod:`~dpsens.mechanisms.heavy_tailed`  noise ``∝ 1/(1+|z|^γ)`` for pure-ε smooth sensitivity
 :mod:`~dpsens.mechanisms.ptr`       propose-test-release
 :mod:`~dpsens.mechanisms.smooth_noise`  smooth-sensitivity noise (β, the mechanism)
@@ -52,7 +52,8 @@ from __future__ import annotations
 
 from . import checks, compare, gaussian, heavy_tailed, laplace, ptr, sample_aggregate, smooth_noise  # noqa: F401
 from .checks import add_noise, as_nonnegative, as_size, as_value, check_rng
-from .gaussian import gaussian_delta, gaussian_mechanism, gaussian_sigma
+from .gaussian import (gaussian_delta, gaussian_laplace_crossover, gaussian_mechanism, gaussian_rho, gaussian_sigma,
+                       per_coordinate_noise_std, zcdp_compose, zcdp_sigma, zcdp_to_dp)
 from .heavy_tailed import (check_gamma, heavy_tailed_constants, polynomial_tail_cdf, polynomial_tail_pdf,
                            sample_polynomial_tail)
 from .laplace import laplace_mechanism, laplace_noise_scale, laplace_pdf, local_sensitivity_laplace, noisy_mean_sum_count
@@ -66,5 +67,6 @@ __all__ = [
     "heavy_tailed_constants", "ptr_threshold", "ptr_accidental_pass_probability", "ptr_from_distance",
     "propose_test_release", "smooth_sensitivity_beta", "smooth_sensitivity_mechanism", "chunk_answers",
     "sample_and_aggregate", "noisy_mean_sum_count", "local_sensitivity_laplace", "PTR_THRESHOLDS",
-    "split_reduce", "add_noise", "as_nonnegative", "as_size", "as_value", "check_gamma", "laplace_pdf",
+    "split_reduce", "gaussian_rho", "zcdp_sigma", "zcdp_compose", "zcdp_to_dp", "gaussian_laplace_crossover",
+    "per_coordinate_noise_std", "add_noise", "as_nonnegative", "as_size", "as_value", "check_gamma", "laplace_pdf",
 ]
