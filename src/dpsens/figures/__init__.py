@@ -23,13 +23,14 @@ module                                      figures of
 :mod:`~dpsens.figures.ptr`                  *Propose-test-release*
 :mod:`~dpsens.figures.smooth`               *Smooth sensitivity*
 :mod:`~dpsens.figures.sample_aggregate`     *Sample and aggregate*
+:mod:`~dpsens.figures.vector`               *Many answers at once* (histograms, clipping)
 :mod:`~dpsens.figures.proportions`          *Proportions vs frequencies*
 :mod:`~dpsens.figures.transformations`      *Sensitivity of transformations*
 ==========================================  =====================================================
 """
 from . import style  # noqa: F401  (first: the other modules draw with it)
 from . import (audit, dp, glyphs, grid, proportions, ptr, sample_aggregate, sensitivity, smooth,  # noqa: F401
-               transformations)
+               transformations, vector)
 
 __all__ = ["style", "dp", "sensitivity", "grid", "glyphs", "audit", "ptr", "smooth", "sample_aggregate", "proportions",
-           "transformations"]
+           "transformations", "vector"]
