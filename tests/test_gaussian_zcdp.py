@@ -127,3 +127,11 @@ def test_opendp_conversion_lies_between_the_exact_profile_and_bun_steinke(sigma,
     eps_exact = hi
     assert m.gaussian_sigma(1.0, eps_exact, delta, "analytic") == pytest.approx(sigma, rel=1e-6)
     assert eps_exact <= eps_opendp <= m.zcdp_to_dp(m.gaussian_rho(sigma, 1.0), delta)
+
+
+@pytest.mark.parametrize("eps", [0.01, 0.3, 1.0, 4.0, 20.0])
+@pytest.mark.parametrize("delta", [1e-3, 1e-8])
+def test_gaussian_epsilon_inverts_the_profile(eps, delta):
+    sigma = m.gaussian_sigma(2.0, eps, delta, "analytic")
+    assert m.gaussian_epsilon(sigma, 2.0, delta) == pytest.approx(eps, rel=1e-6)
+    assert m.gaussian_delta(sigma, 2.0, m.gaussian_epsilon(sigma, 2.0, delta)) <= delta

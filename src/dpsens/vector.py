@@ -121,11 +121,12 @@ def evaluate_from_counts(queries, grid, counts) -> np.ndarray:
     """
     names = _query_names(queries)
     v = np.asarray(grid, dtype=float)
-    C = np.atleast_2d(np.asarray(counts, dtype=np.int64))
-    n = C.sum(axis=1)
+    C = np.atleast_2d(np.asarray(counts))
+    Cf = C.astype(float)
+    n = C.sum(axis=1).astype(np.int64)
     out = np.empty((C.shape[0], len(names)))
     with np.errstate(invalid="ignore", divide="ignore"):
-        total = C @ v
+        total = Cf @ v
         mean = total / n
         cum = None
         for j, name in enumerate(names):
@@ -136,12 +137,12 @@ def evaluate_from_counts(queries, grid, counts) -> np.ndarray:
             elif name == "mean":
                 out[:, j] = mean
             elif name in ("var", "std"):
-                var = (C * (v[None, :] - mean[:, None]) ** 2).sum(axis=1) / n
+                var = (Cf * (v[None, :] - mean[:, None]) ** 2).sum(axis=1) / n
                 out[:, j] = var if name == "var" else np.sqrt(var)
             else:
                 p = 50.0 if name == "median" else float(PERCENTILES[name])
                 if cum is None:
-                    cum = np.cumsum(C, axis=1)
+                    cum = np.cumsum(C, axis=1, dtype=np.int32 if n.max(initial=0) < 2 ** 31 else np.int64)
                 h = (n - 1) * p / 100.0
                 lo = np.floor(h).astype(np.int64)
                 hi = np.minimum(lo + 1, n - 1)

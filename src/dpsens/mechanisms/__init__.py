@@ -52,7 +52,7 @@ from __future__ import annotations
 
 from . import checks, compare, gaussian, heavy_tailed, laplace, ptr, sample_aggregate, smooth_noise  # noqa: F401
 from .checks import add_noise, as_nonnegative, as_size, as_value, check_rng
-from .gaussian import (gaussian_delta, gaussian_laplace_crossover, gaussian_mechanism, gaussian_rho, gaussian_sigma,
+from .gaussian import (gaussian_delta, gaussian_epsilon, gaussian_laplace_crossover, gaussian_mechanism, gaussian_rho, gaussian_sigma,
                        per_coordinate_noise_std, zcdp_compose, zcdp_sigma, zcdp_to_dp)
 from .heavy_tailed import (check_gamma, heavy_tailed_constants, polynomial_tail_cdf, polynomial_tail_pdf,
                            sample_polynomial_tail)
@@ -67,6 +67,6 @@ __all__ = [
     "heavy_tailed_constants", "ptr_threshold", "ptr_accidental_pass_probability", "ptr_from_distance",
     "propose_test_release", "smooth_sensitivity_beta", "smooth_sensitivity_mechanism", "chunk_answers",
     "sample_and_aggregate", "noisy_mean_sum_count", "local_sensitivity_laplace", "PTR_THRESHOLDS",
-    "split_reduce", "gaussian_rho", "zcdp_sigma", "zcdp_compose", "zcdp_to_dp", "gaussian_laplace_crossover",
+    "split_reduce", "gaussian_epsilon", "gaussian_rho", "zcdp_sigma", "zcdp_compose", "zcdp_to_dp", "gaussian_laplace_crossover",
     "per_coordinate_noise_std", "add_noise", "as_nonnegative", "as_size", "as_value", "check_gamma", "laplace_pdf",
 ]

@@ -15,7 +15,7 @@ import numpy as np
 from .._validate import as_int, as_positive, as_probability
 from .checks import add_noise, as_nonnegative, as_value
 
-__all__ = ["gaussian_delta", "gaussian_sigma", "gaussian_mechanism", "gaussian_rho", "zcdp_sigma", "zcdp_compose",
+__all__ = ["gaussian_delta", "gaussian_epsilon", "gaussian_sigma", "gaussian_mechanism", "gaussian_rho", "zcdp_sigma", "zcdp_compose",
            "zcdp_to_dp", "gaussian_laplace_crossover", "per_coordinate_noise_std"]
 
 
@@ -52,6 +52,44 @@ def gaussian_delta(sigma, sensitivity, epsilon) -> float:
     first = special.ndtr(a - b)
     second = math.exp(epsilon + special.log_ndtr(-a - b))
     return float(max(first - second, 0.0))
+
+
+def gaussian_epsilon(sigma, sensitivity, delta) -> float:
+    """The smallest ε for which Gaussian noise ``N(0, sigma²)`` is (ε, δ)-DP: the inverse of :func:`gaussian_delta`.
+
+    Chapter: *Many answers at once*.  δ(ε) falls strictly as ε grows, so
+    the ε with ``gaussian_delta(sigma, sensitivity, ε) = delta`` is unique;
+    it is found by Brent's method on a bracket doubled until it holds the
+    root.  Returns 0.0 when even ε = 0 needs no more than ``delta``.
+
+    Examples
+    --------
+    >>> round(gaussian_epsilon(gaussian_sigma(1.0, 2.0, 1e-6, "analytic"), 1.0, 1e-6), 6)
+    2.0
+    """
+    sigma = as_positive(sigma, "sigma")
+    delta_f = as_nonnegative(sensitivity, "sensitivity")
+    delta = as_probability(delta, "delta")
+    if delta_f == 0:
+        return 0.0
+    from scipy import optimize, special
+
+    if special.ndtr(delta_f / (2 * sigma)) - special.ndtr(-delta_f / (2 * sigma)) <= delta:   # δ(0)
+        return 0.0
+
+    def excess(eps: float) -> float:
+        return gaussian_delta(sigma, delta_f, eps) - delta
+
+    hi = 1.0
+    while excess(hi) > 0:
+        hi *= 2
+    lo = hi / 2
+    while excess(lo) <= 0:     # δ(ε) -> δ(0) > delta as ε -> 0, so this stops
+        lo /= 2
+    eps = optimize.brentq(excess, lo, hi, xtol=1e-14, rtol=4 * np.finfo(float).eps)
+    while gaussian_delta(sigma, delta_f, eps) > delta:     # round-off: never report too small an ε
+        eps = math.nextafter(eps, math.inf)
+    return eps
 
 
 def gaussian_sigma(sensitivity, epsilon, delta, method: str = "classic") -> float:
