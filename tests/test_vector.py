@@ -62,12 +62,22 @@ def test_the_reached_neighbour_is_a_neighbour_reaching_the_maximum():
 
 @pytest.mark.parametrize("neighbors", ["unbounded", "bounded"])
 @pytest.mark.parametrize("norm", V.NORMS)
-def test_global_over_sizes_equals_brute_force_over_every_release(neighbors, norm):
+@pytest.mark.parametrize("k", [1, 2])
+def test_global_over_sizes_equals_brute_force_over_every_release(neighbors, norm, k):
     P = ds.Pool([0, 1, 3, 3, 8, 10])
-    sizes = range(2, 6)
-    expected = max(brute_local(x, ["mean", "median"], P, 1, neighbors, norm)
+    sizes = range(3, 6)
+    expected = max(brute_local(x, ["mean", "median"], P, k, neighbors, norm)
                    for n in sizes for x in releases(P, n))
-    assert V.vector_global_sensitivity(["mean", "median"], P, sizes, 1, neighbors, norm) == pytest.approx(expected)
+    assert V.vector_global_sensitivity(["mean", "median"], P, sizes, k, neighbors, norm) == pytest.approx(expected)
+
+
+def test_every_size_on_a_pool_is_larger_than_one_size():
+    """Add/remove with n private: the maximum over every size of a pool (all its datasets) exceeds the
+    maximum at one size, which is valid only when that size is public."""
+    P = ds.Pool([0, 1, 3, 3, 8, 10])
+    every = V.vector_global_sensitivity(["mean", "median"], P, range(2, 7))
+    assert every == pytest.approx(max(V.vector_global_sensitivity(["mean", "median"], P, n) for n in range(2, 7)))
+    assert every > V.vector_global_sensitivity(["mean", "median"], P, 4)
 
 
 def test_joint_sensitivity_is_not_the_sum():
@@ -117,7 +127,7 @@ def brute_grouped(x, groups, query, domain, labels, k, neighbors, norm):
 
 @pytest.mark.parametrize("query", ["sum", "count", "mean", "median"])
 @pytest.mark.parametrize("neighbors", ["unbounded", "bounded"])
-@pytest.mark.parametrize("k", [1, 2])
+@pytest.mark.parametrize("k", [1, 2, 3])
 @pytest.mark.parametrize("norm", V.NORMS)
 def test_grouped_sensitivity_equals_brute_force(query, neighbors, k, norm):
     D = ds.Domain([0, 1, 4])

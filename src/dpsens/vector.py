@@ -32,8 +32,6 @@ The contribution bounds ``g q`` (L1) and ``√g q`` (L2) are
 from __future__ import annotations
 
 import math
-from itertools import combinations_with_replacement
-
 import numpy as np
 
 from ._validate import as_data, as_int, as_positive, as_probability, check_relation
@@ -157,6 +155,18 @@ def evaluate_from_counts(queries, grid, counts) -> np.ndarray:
     return out
 
 
+def _combinations(V: int, size: int) -> np.ndarray:
+    """Every non-decreasing tuple of ``size`` indices in ``range(V)``, one per row (numpy, no Python loop per row)."""
+    C = np.arange(V, dtype=np.int64)[:, None]
+    for _ in range(size - 1):
+        last = C[:, -1]
+        reps = V - last                                    # the next index runs from last to V - 1
+        starts = np.cumsum(reps) - reps
+        nxt = np.arange(int(reps.sum()), dtype=np.int64) - np.repeat(starts, reps) + np.repeat(last, reps)
+        C = np.column_stack([np.repeat(C, reps, axis=0), nxt])
+    return C
+
+
 def _multisets(capacity: np.ndarray, size: int, limit: int) -> np.ndarray:
     """Every multiset of ``size`` items over ``len(capacity)`` values, at most ``capacity[j]`` of value j, as counts."""
     V = len(capacity)
@@ -167,11 +177,10 @@ def _multisets(capacity: np.ndarray, size: int, limit: int) -> np.ndarray:
     if total > limit:
         raise ValueError(f"about {total:,} multisets of {size} values: more than the limit of {limit:,} "
                          f"(max_rows); use a smaller k or fewer distinct values")
-    combos = np.fromiter((i for c in combinations_with_replacement(range(len(usable)), size) for i in c),
-                         dtype=np.int64, count=total * size).reshape(total, size)
-    M = np.zeros((total, V), dtype=np.int64)
-    np.add.at(M, (np.repeat(np.arange(total), size), usable[combos].ravel()), 1)
-    return M[np.all(M <= capacity, axis=1)]
+    cols = usable[_combinations(len(usable), size)]
+    flat = (np.arange(total, dtype=np.int64)[:, None] * V + cols).ravel()
+    M = np.bincount(flat, minlength=total * V).reshape(total, V)
+    return M[np.all(M <= capacity, axis=1)] if size > 1 else M
 
 
 def _setting(x, universe):
@@ -210,6 +219,14 @@ def _neighbor_counts(cx, addable, removed: int, added: int, limit: int, keep_non
         ok = np.all(A[None, :, :] <= (addable + R[start:start + step, None, :]), axis=2) if removed else \
             np.ones(block.shape[:2], dtype=bool)
         yield block[ok]
+
+
+def _check_two_relations(neighbors) -> str:
+    """The relations this module computes: add/remove exactly k, or replace k."""
+    check_relation(neighbors)
+    if neighbors not in ("unbounded", "bounded"):
+        raise ValueError(f"neighbors must be 'unbounded' or 'bounded' here, got {neighbors!r}")
+    return neighbors
 
 
 def _relation_parts(k: int, neighbors: str):
@@ -255,7 +272,7 @@ def vector_local_sensitivity(x, queries, universe, k: int = 1, neighbors: str = 
     2.5
     """
     names = _query_names(queries)
-    check_relation(neighbors)
+    _check_two_relations(neighbors)
     norm = check_norm(norm)
     grid, cx, addable, _ = _setting(x, universe)
     k = as_int(k, "k", minimum=1, maximum=max(1, int(cx.sum()) - 1))
@@ -385,7 +402,7 @@ def grouped_local_sensitivity(x, groups, query, universe, labels=None, k: int = 
     """
     from .neighbors import Domain
     query = _query_names(query)[0]
-    check_relation(neighbors)
+    _check_two_relations(neighbors)
     norm = check_norm(norm)
     if not isinstance(universe, Domain):
         raise TypeError(f"universe must be a Domain for a query per group, got {type(universe).__name__}")
@@ -484,7 +501,7 @@ def histogram_sensitivity(neighbors: str = "unbounded", norm: str = "l1", k: int
     >>> [histogram_sensitivity(r, m) for r in ("unbounded", "bounded") for m in NORMS]
     [1.0, 1.0, 1.0, 2.0, 1.4142135623730951, 1.0]
     """
-    check_relation(neighbors)
+    _check_two_relations(neighbors)
     norm = check_norm(norm)
     k = as_int(k, "k", minimum=1)
     n_bins = as_int(n_bins, "n_bins", minimum=1)
