@@ -135,3 +135,11 @@ def test_gaussian_epsilon_inverts_the_profile(eps, delta):
     sigma = m.gaussian_sigma(2.0, eps, delta, "analytic")
     assert m.gaussian_epsilon(sigma, 2.0, delta) == pytest.approx(eps, rel=1e-6)
     assert m.gaussian_delta(sigma, 2.0, m.gaussian_epsilon(sigma, 2.0, delta)) <= delta
+
+
+@pytest.mark.parametrize("sens, rho", [(1.0, 0.125), (3.0, 0.5), (math.sqrt(8), 0.01)])
+def test_sigma_for_a_rho_equals_opendps_search(sens, rho):
+    """OpenDP finds the smallest scale whose ρ meets a target by searching its own privacy map."""
+    space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l2_distance(T=float)
+    scale = dp.binary_search_param(lambda s: dp.m.make_gaussian(*space, scale=s), d_in=sens, d_out=rho)
+    assert scale == pytest.approx(m.zcdp_sigma(sens, rho), rel=1e-6)
