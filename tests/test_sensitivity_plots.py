@@ -230,6 +230,10 @@ def _phone_figures():
                          index=["filter (rows)", "truncate to 2 rows per person"])),
         "transformations.plot_contribution_noise": lambda: f.transformations.plot_contribution_noise(),
         "transformations.plot_row_vs_id": lambda: f.transformations.plot_row_vs_id(),
+        "vector.plot_noisy_histogram": lambda: f.vector.plot_noisy_histogram(ages, 0.1, 1e-6, seed=1),
+        "vector.plot_clipping_error": lambda: f.vector.plot_clipping_error(
+            np.concatenate([np.zeros(300), np.random.default_rng(1).pareto(1.2, 100) * 1000]), 0.1,
+            np.random.default_rng(2).choice(["a", "b", "c"], 400), group_name="group"),
     }
 
 
@@ -238,7 +242,7 @@ def test_every_figure_function_is_covered_by_the_phone_test():
 
     covered = set(_phone_figures())
     for module in ("dp", "sensitivity", "audit", "ptr", "smooth", "sample_aggregate", "proportions",
-                   "transformations"):
+                   "transformations", "vector"):
         mod = getattr(ds.figures, module)
         for name in mod.__all__:
             if name.startswith("plot_") and inspect.isfunction(getattr(mod, name)):
