@@ -11,7 +11,8 @@ Gaussian noise, L∞ for one coordinate at a time.
   distinct values, and all the queries are evaluated from the counts at once
   (numpy, no per-neighbour Python loop): with ``V`` distinct values the work
   is about ``V^k`` neighbours of ``V`` numbers each, whatever the number of
-  records, so the Adult ages (32,561 records, 73 values) take milliseconds.
+  records: on the Adult ages (32,561 records, 73 values) k = 1 and 2 take
+  milliseconds and k = 3 about half a second (``benchmarks/bench_vector.py``).
 * :func:`vector_global_sensitivity`: the largest of those over every release
   whose size is in ``sizes``.  Under add/remove neighbours the size of a
   dataset is private, so a single size gives the global sensitivity only when
