@@ -236,6 +236,10 @@ def _phone_figures():
             pd.DataFrame({"q": [0.5, 0.5, 0.9, 0.9], "epsilon": [0.1, 1.0, 0.1, 1.0],
                           "mechanism": ["exponential mechanism (ε)"] * 4, "median |error|": [0.5, 0.4, 0.0, 0.3]}),
             "head to head"),
+        "vector.plot_noisy_histogram": lambda: f.vector.plot_noisy_histogram(ages, 0.1, 1e-6, seed=1),
+        "vector.plot_clipping_error": lambda: f.vector.plot_clipping_error(
+            np.concatenate([np.zeros(300), np.random.default_rng(1).pareto(1.2, 100) * 1000]), 0.1,
+            np.random.default_rng(2).choice(["a", "b", "c"], 400), group_name="group"),
     }
 
 
@@ -244,7 +248,7 @@ def test_every_figure_function_is_covered_by_the_phone_test():
 
     covered = set(_phone_figures())
     for module in ("dp", "sensitivity", "audit", "ptr", "smooth", "sample_aggregate", "proportions",
-                   "transformations", "exponential"):
+                   "transformations", "exponential", "vector"):
         mod = getattr(ds.figures, module)
         for name in mod.__all__:
             if name.startswith("plot_") and inspect.isfunction(getattr(mod, name)):

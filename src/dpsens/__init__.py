@@ -15,6 +15,7 @@ from .mechanisms import (gaussian_mechanism, laplace_mechanism, propose_test_rel
                          sample_and_aggregate, smooth_sensitivity_mechanism)
 
 from . import proportions, transformations  # noqa: F401,E402  (ds.proportions.*, ds.transformations.*)
+from . import clipping, vector  # noqa: F401,E402  (ds.vector.*: L1/L2 sensitivity, histograms; ds.clipping.*)
 from . import grid  # noqa: F401,E402  (ds.grid.*: the sensitivity grid)
 from . import smooth  # noqa: F401,E402  (ds.smooth.*: A(t), distance, smooth sensitivity)
 from . import dp  # noqa: F401,E402  (ds.dp.*: privacy loss, composition, group privacy)
@@ -34,7 +35,7 @@ __all__ = [
     "evaluate", "load_adult", "load_ages", "releases", "use_style",
     "mechanisms", "laplace_mechanism", "gaussian_mechanism", "propose_test_release", "ptr_threshold",
     "smooth_sensitivity_mechanism", "sample_and_aggregate",
-    "proportions", "transformations", "grid",
+    "proportions", "transformations", "grid", "vector", "clipping",
     "figures", "dp", "smooth", "inverse", "ls_at_distance", "distance_to_high_ls", "smooth_sensitivity",
     "local_sensitivity", "global_sensitivity", "bruteforce_local_sensitivity", "bruteforce_global_sensitivity",
     "bruteforce", "local", "globalsens", "sensitivity",

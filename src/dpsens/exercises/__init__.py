@@ -2,7 +2,7 @@
 
 Each module is named like the package module of its chapter's concept
 (``neighbors``, ``local``, ``globalsens``, ``proportions``, ``transformations``,
-``ptr``, ``smooth``, ``sample_aggregate``, ``exponential``) or, where there is none, like the
+``ptr``, ``smooth``, ``sample_aggregate``, ``exponential``, ``vector``) or, where there is none, like the
 chapter's file (``leak``, ``median_grid``).
 
 Chapter: *For teachers*.  Every ``check_...`` function returns a
@@ -22,6 +22,7 @@ from .sample_aggregate import *  # noqa: F401,F403
 from .ptr import *  # noqa: F401,F403
 from .smooth import *  # noqa: F401,F403
 from .exponential import *  # noqa: F401,F403
+from .vector import *  # noqa: F401,F403
 
 from ..deprecation import renamed as _renamed  # noqa: E402
 

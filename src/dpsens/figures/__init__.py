@@ -24,13 +24,14 @@ module                                      figures of
 :mod:`~dpsens.figures.smooth`               *Smooth sensitivity*
 :mod:`~dpsens.figures.sample_aggregate`     *Sample and aggregate*
 :mod:`~dpsens.figures.exponential`          *The exponential mechanism and inverse sensitivity*
+:mod:`~dpsens.figures.vector`               *Many answers at once* (histograms, clipping)
 :mod:`~dpsens.figures.proportions`          *Proportions vs frequencies*
 :mod:`~dpsens.figures.transformations`      *Sensitivity of transformations*
 ==========================================  =====================================================
 """
 from . import style  # noqa: F401  (first: the other modules draw with it)
 from . import (audit, dp, exponential, glyphs, grid, proportions, ptr, sample_aggregate, sensitivity,  # noqa: F401
-               smooth, transformations)
+               smooth, transformations, vector)
 
 __all__ = ["style", "dp", "sensitivity", "grid", "glyphs", "audit", "ptr", "smooth", "sample_aggregate", "proportions",
-           "transformations", "exponential"]
+           "transformations", "exponential", "vector"]

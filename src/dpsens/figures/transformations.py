@@ -50,7 +50,9 @@ def plot_contribution_noise(max_rows_per_group: int = 1, epsilon: float = 1.0, d
                             max_groups_limit: int = 64):
     """Noise standard deviation for per-group counts, Laplace (L1) against Gaussian (L2), as ``g`` grows.
 
-    Chapter: *Sensitivity of transformations*.  With ``q = max_rows_per_group``
+    Chapters: *Sensitivity of transformations* and *Many answers at once*
+    (``g`` answers each moved by at most ``q`` by one person; the crossing
+    is :func:`dpsens.mechanisms.gaussian_laplace_crossover`).  With ``q = max_rows_per_group``
     Laplace noise needs the L1 sensitivity ``g q``, Gaussian noise the L2
     sensitivity ``sqrt(g) q`` (calibrated with the analytic Gaussian mechanism
     for ``(ε, δ)``).

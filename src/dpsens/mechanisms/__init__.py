@@ -17,7 +17,7 @@ module                              holds
 ==================================  ==========================================================
 :mod:`~dpsens.mechanisms.laplace`   Laplace mechanism and its density, noisy mean (sum / count),
                                     the broken local-sensitivity variant
-:mod:`~dpsens.mechanisms.gaussian`  Gaussian mechanism (classic and analytic σ)
+:mod:`~dpsens.mechanisms.gaussian`  Gaussian mechanism (classic and analytic σ), zCDP, Gaussian vs Laplace
 :mod:`~dpsens.mechanisms.heavy_tailed`  noise ``∝ 1/(1+|z|^γ)`` for pure-ε smooth sensitivity
 :mod:`~dpsens.mechanisms.ptr`       propose-test-release
 :mod:`~dpsens.mechanisms.smooth_noise`  smooth-sensitivity noise (β, the mechanism)
@@ -60,7 +60,8 @@ from . import (checks, compare, exponential, gaussian, heavy_tailed, inverse_sen
                sample_aggregate, smooth_noise)
 from .checks import add_noise, as_nonnegative, as_size, as_value, check_rng
 from .exponential import exponential_mechanism, quantile_exponential, rank_utility_sensitivity
-from .gaussian import gaussian_delta, gaussian_mechanism, gaussian_sigma
+from .gaussian import (gaussian_delta, gaussian_epsilon, gaussian_laplace_crossover, gaussian_mechanism, gaussian_rho, gaussian_sigma,
+                       per_coordinate_noise_std, zcdp_compose, zcdp_sigma, zcdp_to_dp)
 from .heavy_tailed import (check_gamma, heavy_tailed_constants, polynomial_tail_cdf, polynomial_tail_pdf,
                            sample_polynomial_tail)
 from .inverse_sensitivity import inverse_sensitivity_quantile
@@ -78,4 +79,6 @@ __all__ = [
     "sample_and_aggregate", "noisy_mean_sum_count", "local_sensitivity_laplace", "PTR_THRESHOLDS",
     "split_reduce", "SMOOTH_NOISES", "laplace_dilation_slack", "laplace_smooth_delta_bound", "add_noise", "as_nonnegative", "as_size", "as_value", "check_gamma", "laplace_pdf",
     "exponential_mechanism", "quantile_exponential", "rank_utility_sensitivity", "inverse_sensitivity_quantile",
+    "split_reduce", "gaussian_epsilon", "gaussian_rho", "zcdp_sigma", "zcdp_compose", "zcdp_to_dp", "gaussian_laplace_crossover",
+    "per_coordinate_noise_std", "add_noise", "as_nonnegative", "as_size", "as_value", "check_gamma", "laplace_pdf",
 ]

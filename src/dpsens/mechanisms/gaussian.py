@@ -1,18 +1,22 @@
-"""The Gaussian mechanism: classic and analytic calibration of σ, and its exact privacy profile δ(ε).
+"""The Gaussian mechanism: classic and analytic calibration of σ, its exact privacy profile δ(ε), and zCDP.
 
-Chapters: *Smooth sensitivity* (the Gaussian noise aside) and
-*Transformations* (noise for a sum whose L2 sensitivity is bounded).
+Chapters: *Many answers at once* (where all of it is defined and proved:
+the classic calibration and its range ε < 1, the analytic Gaussian
+mechanism, zero-concentrated DP and its conversion to (ε, δ), when Gaussian
+noise beats Laplace noise), *Smooth sensitivity* (the Gaussian noise aside)
+and *Transformations* (noise for a sum whose L2 sensitivity is bounded).
 """
 from __future__ import annotations
 
 import math
 
-import numpy as np  # noqa: F401  (doctests)
+import numpy as np
 
-from .._validate import as_positive, as_probability
+from .._validate import as_int, as_positive, as_probability
 from .checks import add_noise, as_nonnegative, as_value
 
-__all__ = ["gaussian_delta", "gaussian_sigma", "gaussian_mechanism"]
+__all__ = ["gaussian_delta", "gaussian_epsilon", "gaussian_sigma", "gaussian_mechanism", "gaussian_rho", "zcdp_sigma", "zcdp_compose",
+           "zcdp_to_dp", "gaussian_laplace_crossover", "per_coordinate_noise_std"]
 
 
 def gaussian_delta(sigma, sensitivity, epsilon) -> float:
@@ -50,6 +54,44 @@ def gaussian_delta(sigma, sensitivity, epsilon) -> float:
     return float(max(first - second, 0.0))
 
 
+def gaussian_epsilon(sigma, sensitivity, delta) -> float:
+    """The smallest ε for which Gaussian noise ``N(0, sigma²)`` is (ε, δ)-DP: the inverse of :func:`gaussian_delta`.
+
+    Chapter: *Many answers at once*.  δ(ε) falls strictly as ε grows, so
+    the ε with ``gaussian_delta(sigma, sensitivity, ε) = delta`` is unique;
+    it is found by Brent's method on a bracket doubled until it holds the
+    root.  Returns 0.0 when even ε = 0 needs no more than ``delta``.
+
+    Examples
+    --------
+    >>> round(gaussian_epsilon(gaussian_sigma(1.0, 2.0, 1e-6, "analytic"), 1.0, 1e-6), 6)
+    2.0
+    """
+    sigma = as_positive(sigma, "sigma")
+    delta_f = as_nonnegative(sensitivity, "sensitivity")
+    delta = as_probability(delta, "delta")
+    if delta_f == 0:
+        return 0.0
+    from scipy import optimize, special
+
+    if special.ndtr(delta_f / (2 * sigma)) - special.ndtr(-delta_f / (2 * sigma)) <= delta:   # δ(0)
+        return 0.0
+
+    def excess(eps: float) -> float:
+        return gaussian_delta(sigma, delta_f, eps) - delta
+
+    hi = 1.0
+    while excess(hi) > 0:
+        hi *= 2
+    lo = hi / 2
+    while excess(lo) <= 0:     # δ(ε) -> δ(0) > delta as ε -> 0, so this stops
+        lo /= 2
+    eps = optimize.brentq(excess, lo, hi, xtol=1e-14, rtol=4 * np.finfo(float).eps)
+    while gaussian_delta(sigma, delta_f, eps) > delta:     # round-off: never report too small an ε
+        eps = math.nextafter(eps, math.inf)
+    return eps
+
+
 def gaussian_sigma(sensitivity, epsilon, delta, method: str = "classic") -> float:
     """Standard deviation of the Gaussian mechanism for (ε, δ)-DP.
 
@@ -70,8 +112,9 @@ def gaussian_sigma(sensitivity, epsilon, delta, method: str = "classic") -> floa
         2014, Theorem A.1), proven only for ``ε < 1`` -- larger ε raises a
         ``ValueError``.  ``"analytic"``: the smallest σ whose exact privacy
         profile :func:`gaussian_delta` is ``<= δ`` (the analytic Gaussian
-        mechanism of Balle & Wang 2018), valid for every ε > 0 and never larger
-        than the classic σ; found by bisection to a relative precision of 1e-12.
+        mechanism of Balle & Wang 2018, Theorem 8), valid for every ε > 0 and
+        never larger than the classic σ; found by Brent's method on a
+        bracket in log σ (to round-off, rounded up so that δ(σ) <= δ).
 
     Returns
     -------
@@ -103,18 +146,32 @@ def gaussian_sigma(sensitivity, epsilon, delta, method: str = "classic") -> floa
     # method == "analytic"
     if delta_f == 0:
         return 0.0
-    lo, hi = 1e-12 * delta_f, delta_f
-    while gaussian_delta(hi, delta_f, epsilon) > delta:   # δ(σ) decreases in σ
-        lo, hi = hi, 2 * hi
-    for _ in range(200):
-        mid = math.sqrt(lo * hi) if lo > 0 else hi / 2
-        if gaussian_delta(mid, delta_f, epsilon) > delta:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo <= 1e-12 * hi:
-            break
-    return hi
+    return _analytic_sigma(delta_f, epsilon, delta)
+
+
+def _analytic_sigma(delta_f: float, epsilon: float, delta: float) -> float:
+    """The σ at which the exact profile δ(σ) equals ``delta``: Brent's method on a bracket in log σ.
+
+    δ(σ) falls strictly from 1 (σ → 0) to 0 (σ → ∞), so the root is unique.
+    The bracket starts at the classic σ for ε = 1 scaled by ``delta_f`` and is
+    widened by factors of 2 until δ changes sign across it; Brent's method
+    then keeps the root inside the bracket at every step, so it cannot diverge.
+    """
+    from scipy import optimize  # lazy, like scipy.special in gaussian_delta
+
+    def excess(log_sigma: float) -> float:
+        return gaussian_delta(math.exp(log_sigma), delta_f, epsilon) - delta
+
+    lo = hi = math.log(delta_f)
+    while excess(hi) > 0:          # too little noise: move the upper end up
+        hi += math.log(2)
+    while excess(lo) <= 0:         # enough noise already: move the lower end down
+        lo -= math.log(2)
+    root = optimize.brentq(excess, lo, hi, xtol=1e-14, rtol=4 * np.finfo(float).eps, maxiter=500)
+    sigma = math.exp(root)
+    while gaussian_delta(sigma, delta_f, epsilon) > delta:   # round-off: never return a σ that is too small
+        sigma = math.nextafter(sigma, math.inf)
+    return sigma
 
 
 def gaussian_mechanism(value, sensitivity, epsilon, delta, rng, size=None, method: str = "classic"):
@@ -153,3 +210,134 @@ def gaussian_mechanism(value, sensitivity, epsilon, delta, rng, size=None, metho
     value = as_value(value)
     sigma = gaussian_sigma(sensitivity, epsilon, delta, method=method)
     return add_noise(value, lambda rng, size: rng.normal(0.0, sigma, size=size), rng, size)
+
+
+def gaussian_rho(sigma, sensitivity) -> float:
+    """The zCDP parameter ρ = Δ₂²/(2σ²) of Gaussian noise ``N(0, sigma²)`` on a query of L2 sensitivity Δ₂.
+
+    Chapter: *Many answers at once*.  Bun & Steinke (2016), Proposition 1.6:
+    the Gaussian mechanism is ρ-zero-concentrated differentially private.
+
+    Examples
+    --------
+    >>> gaussian_rho(2.0, 1.0)
+    0.125
+    """
+    sigma = as_positive(sigma, "sigma")
+    delta_f = as_nonnegative(sensitivity, "sensitivity")
+    return delta_f ** 2 / (2 * sigma ** 2)
+
+
+def zcdp_sigma(sensitivity, rho) -> float:
+    """The σ of Gaussian noise that makes a query of L2 sensitivity Δ₂ ρ-zCDP: Δ₂ / √(2ρ).
+
+    Chapter: *Many answers at once*.
+
+    Examples
+    --------
+    >>> zcdp_sigma(1.0, 0.125)
+    2.0
+    """
+    delta_f = as_nonnegative(sensitivity, "sensitivity")
+    rho = as_positive(rho, "rho")
+    return delta_f / math.sqrt(2 * rho)
+
+
+def zcdp_compose(rhos) -> float:
+    """Composition of zCDP releases: the ρ add up (Bun & Steinke 2016, Lemma 1.7).
+
+    Chapter: *Many answers at once*.
+
+    Parameters
+    ----------
+    rhos : sequence of float
+        One ρ ``>= 0`` per release (at least one).
+
+    Examples
+    --------
+    >>> zcdp_compose([0.125, 0.125, 0.25])
+    0.5
+    """
+    values = np.asarray(rhos, dtype=float).ravel() if not isinstance(rhos, (int, float)) else np.array([rhos], float)
+    if values.size == 0:
+        raise ValueError("rhos must hold at least one ρ, got an empty sequence")
+    if not np.all(np.isfinite(values)) or np.any(values < 0):
+        raise ValueError(f"rhos must be finite numbers >= 0, got {rhos!r}")
+    return float(values.sum())
+
+
+def zcdp_to_dp(rho, delta) -> float:
+    """The ε of (ε, δ)-DP implied by ρ-zCDP: ε = ρ + 2√(ρ ln(1/δ)).
+
+    Chapter: *Many answers at once*.  Bun & Steinke (2016), Proposition 1.3.
+    A valid conversion for every ρ-zCDP mechanism; for the Gaussian mechanism
+    itself the exact profile (:func:`gaussian_delta`) gives a smaller ε.
+
+    Examples
+    --------
+    >>> round(zcdp_to_dp(0.125, 1e-5), 4)
+    2.5243
+    """
+    rho = as_nonnegative(rho, "rho")
+    delta = as_probability(delta, "delta")
+    return rho + 2 * math.sqrt(rho * math.log(1 / delta))
+
+
+def per_coordinate_noise_std(d, epsilon, delta=None, mechanism: str = "laplace", max_contribution=1.0) -> float:
+    """Standard deviation of the noise on each of ``d`` answers when one person changes each by up to q.
+
+    Chapter: *Many answers at once*.  One person moves every one of the
+    ``d`` coordinates by at most ``q = max_contribution``: the L1 sensitivity
+    is ``d q`` and the L2 sensitivity ``√d q``.  Laplace noise of scale
+    ``d q / ε`` on each coordinate has standard deviation ``√2 d q / ε``;
+    Gaussian noise has the analytic σ for Δ₂ = ``√d q`` (ε-DP against
+    (ε, δ)-DP: compare them knowing that the Gaussian also spends δ).
+
+    Parameters
+    ----------
+    d : int
+        Number of answers, ``>= 1``.
+    epsilon : float
+    delta : float, optional
+        Needed for ``mechanism="gaussian"``.
+    mechanism : {"laplace", "gaussian"}
+    max_contribution : float
+        ``q > 0``.
+    """
+    d = as_int(d, "d", minimum=1)
+    epsilon = as_positive(epsilon, "epsilon")
+    q = as_positive(max_contribution, "max_contribution")
+    if mechanism == "laplace":
+        return math.sqrt(2) * d * q / epsilon
+    if mechanism == "gaussian":
+        if delta is None:
+            raise ValueError("delta must be given for mechanism='gaussian', e.g. delta=1e-6")
+        return gaussian_sigma(math.sqrt(d) * q, epsilon, delta, method="analytic")
+    raise ValueError(f"mechanism must be 'laplace' or 'gaussian', got {mechanism!r}")
+
+
+def gaussian_laplace_crossover(epsilon, delta) -> int:
+    """The smallest number of answers d at which Gaussian noise is smaller than Laplace noise, per answer.
+
+    Chapter: *Many answers at once*.  With each of ``d`` answers moved by at
+    most q by one person, Laplace noise has standard deviation ``√2 d q/ε``
+    and the analytic Gaussian ``√d · σ₁`` (σ is proportional to Δ₂, and σ₁
+    is the analytic σ for Δ₂ = 1, q = 1).  So Gaussian noise is smaller
+    exactly when ``√d > σ₁ ε / √2``, that is for ``d > (σ₁ ε)² / 2``; q
+    cancels.
+
+    Examples
+    --------
+    >>> gaussian_laplace_crossover(1.0, 1e-6)
+    9
+    """
+    epsilon = as_positive(epsilon, "epsilon")
+    delta = as_probability(delta, "delta")
+    sigma_1 = gaussian_sigma(1.0, epsilon, delta, method="analytic")
+    d = max(1, math.floor((sigma_1 * epsilon) ** 2 / 2))
+    while per_coordinate_noise_std(d, epsilon, delta, "gaussian") >= per_coordinate_noise_std(d, epsilon):
+        d += 1
+    while d > 1 and (per_coordinate_noise_std(d - 1, epsilon, delta, "gaussian")
+                     < per_coordinate_noise_std(d - 1, epsilon)):
+        d -= 1
+    return d
