@@ -285,7 +285,7 @@ def quantile_head_to_head(x, quantiles, epsilons, delta, rng, runs: int = 1000, 
             out[HEAD_TO_HEAD_MECHANISMS[0]] = given
             s_lap = smooth_sensitivity(x, name, smooth_sensitivity_beta(eps, delta), lower, upper, neighbors)
             out[HEAD_TO_HEAD_MECHANISMS[1]] = true + rng.laplace(0.0, 2 * s_lap / eps, runs)
-            s_ht = smooth_sensitivity(x, name, smooth_sensitivity_beta(eps, noise="cauchy"), lower, upper, neighbors)
+            s_ht = smooth_sensitivity(x, name, smooth_sensitivity_beta(eps, noise="heavy-tailed"), lower, upper, neighbors)
             out[HEAD_TO_HEAD_MECHANISMS[2]] = true + 10 * s_ht / eps * sample_polynomial_tail(rng, 4.0, runs)
             out[HEAD_TO_HEAD_MECHANISMS[3]] = agg[rng.integers(0, agg.size, runs)] + rng.laplace(
                 0.0, (chunk_upper - chunk_lower) / (n_chunks * eps), runs)
