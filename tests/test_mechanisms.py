@@ -514,6 +514,19 @@ def test_laplace_dilation_slack_is_exact(eps, theta):
     assert m.laplace_dilation_slack(eps, theta) == pytest.approx(exact, rel=1e-6, abs=1e-13)
 
 
+def test_smooth_laplace_calibration_needs_a_condition_on_eps_and_delta():
+    """The chapter's counterexample: at eps = 20, delta = 0.01 (beta = 1.89) two releases around the same value
+    whose smooth bounds differ by the full factor e^beta, Lap(b) and Lap(e^-beta b), are not (eps, delta)-close;
+    the slack at the level e^eps (laplace_dilation_slack's level is e^(eps/2), hence 2 eps) agrees with quadrature."""
+    eps, delta = 20.0, 0.01
+    beta = m.smooth_sensitivity_beta(eps, delta)
+    assert beta == pytest.approx(1.8874, abs=1e-4)
+    slack = m.laplace_dilation_slack(2 * eps, beta)
+    assert slack == pytest.approx(_hockey_stick(eps, 0.0, 1.0, 0.0, math.exp(-beta)), rel=1e-6)
+    assert slack == pytest.approx(0.017056, abs=1e-6) and slack > delta
+    assert m.laplace_smooth_delta_bound(eps, delta) > delta          # and the chapter's condition excludes it
+
+
 @pytest.mark.parametrize("eps, delta", [(1.0, DELTA_AGES), (1.0, 1e-3), (4.0, DELTA_AGES), (0.1, DELTA_AGES),
                                         (2.0, 1 / 201), (2.0, 0.1), (4.0, 1e-3)])
 def test_smooth_laplace_mechanism_is_private_for_the_books_settings(eps, delta):

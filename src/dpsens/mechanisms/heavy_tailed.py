@@ -97,7 +97,8 @@ def heavy_tailed_constants(epsilon, gamma: float = 4.0) -> tuple[float, float]:
 
     Chapter: *Smooth sensitivity*.
 
-    Nissim, Raskhodnikova & Smith (2007), Corollary 2.4 (1-dimensional case):
+    Nissim, Raskhodnikova & Smith (2007, full version, Section 2: admissible
+    noise distributions, the one-dimensional heavy-tailed instance):
     if ``S`` is a β-smooth upper bound on the local sensitivity with
     ``β <= ε / (2(γ+1))``, then ``f(x) + S(x)/α · Z`` with
     ``α = ε / (2(γ+1))`` and ``Z ~ 1/(1+|z|^γ)`` is ε-DP; i.e. the noise is

@@ -28,14 +28,18 @@ def smooth_sensitivity_beta(epsilon, delta=None, noise: str = "laplace", gamma: 
 
     ``noise="laplace"``: ``β = ε / (2 ln(2/δ))`` for (ε, δ)-DP (needs δ).
     ``noise="heavy-tailed"``: ``β = ε / (2(γ+1))`` for ε-DP with noise
-    ``∝ 1/(1+|z|^γ)`` (δ is ignored), Nissim, Raskhodnikova & Smith 2007, Cor. 2.4.
+    ``∝ 1/(1+|z|^γ)`` (δ is ignored): the heavy-tailed calibration of Nissim,
+    Raskhodnikova & Smith (2007, full version, Section 2).
     (The name is the chapter's; the distribution is the Cauchy distribution only
     for γ = 2, and the book uses γ = 4.)
 
     The Laplace β, with noise ``Lap(2S/ε)``, is proved (ε, δ)-DP in the chapter
     for ``β e^{ε/2 + β − 1} <= 2`` (every (ε, δ) of the book; e.g. ε <= 2 with
-    δ <= 0.1, or ε <= 4 with δ <= 10⁻³); Nissim, Raskhodnikova & Smith prove
-    the general admissible-noise version (full version, Lemmas 2.6 and 2.9).
+    δ <= 0.1, or ε <= 4 with δ <= 10⁻³); Nissim, Raskhodnikova & Smith give
+    the general admissible-noise version (full version, Section 2).  Some
+    condition on (ε, δ) is needed: at ε = 20, δ = 0.01 two releases around
+    the same value with scales ``e^β`` apart already spend more than δ
+    (:func:`laplace_dilation_slack` at level ``e^ε``).
     """
     epsilon = as_positive(epsilon, "epsilon")
     if noise == "laplace":
@@ -88,8 +92,8 @@ def laplace_smooth_delta_bound(epsilon, delta) -> float:
     no slack).  Returns that bound, ``(δ/2) β e^{ε/2 + β − 1}``; the
     mechanism is (ε, δ)-DP by the chapter's proof when it is ``<= δ`` and
     ``δ <= 2/e`` (so that ``β <= ε/2``).  Nissim, Raskhodnikova & Smith
-    (2007, full version, Lemmas 2.6 and 2.9) prove the general
-    admissible-noise version.
+    (2007, full version, Section 2: admissible noise distributions) give the
+    general admissible-noise version.
 
     Examples
     --------
