@@ -7,6 +7,11 @@
   public names are the package's internal API.
 * Every module has a docstring whose first paragraph names the chapter(s)
   using it.
+* Strict layers (issue 26): every import of a dpsens module is at the top of
+  its file (an import inside a function may only fetch an optional
+  third-party package such as ipywidgets), and the dpsens modules import each
+  other without a cycle -- counting that importing ``dpsens.a.b`` runs
+  ``dpsens/a/__init__.py`` first.
 """
 from __future__ import annotations
 
@@ -211,6 +216,148 @@ def test_figures_moved_to_dpsens_figures_keep_working_from_their_old_modules():
     assert use_style is ds.use_style
     with pytest.raises(AttributeError, match="module 'dpsens.plots' has no attribute 'plot_nothing'"):
         ds.plots.plot_nothing  # noqa: B018
+
+
+def package_imports(path: pathlib.Path, source: str | None = None) -> list[tuple[str, int, bool]]:
+    """Every dpsens module the file ``path`` (or ``source`` read as that file) imports, as
+    ``(module, line, inside a function or class)``; ``from x import y`` counts ``x.y`` when ``y`` is a module."""
+    if source is None:
+        source = path.read_text(encoding="utf-8")
+    found = []
+
+    def is_module(name: str) -> bool:
+        where = PKG.parent / pathlib.Path(*name.split("."))
+        return where.with_suffix(".py").exists() or (where / "__init__.py").exists()
+
+    def visit(node: ast.AST, nested: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = nested or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda))
+            if isinstance(child, ast.ImportFrom):
+                base = _resolve(path, child)
+                if base.split(".")[0] == "dpsens":
+                    subs = [f"{base}.{a.name}" for a in child.names if is_module(f"{base}.{a.name}")]
+                    names = [a for a in child.names if not is_module(f"{base}.{a.name}")]
+                    for target in subs + ([base] if names or not subs else []):
+                        found.append((target, child.lineno, nested))
+            elif isinstance(child, ast.Import):
+                for alias in child.names:
+                    if alias.name.split(".")[0] == "dpsens":
+                        found.append((alias.name, child.lineno, nested))
+            visit(child, inner)
+
+    visit(ast.parse(source, filename=str(path)), False)
+    return found
+
+
+#: The widgets <-> figures.style knot, left to the engineer splitting widgets.py (issue 26):
+#: figures.style imports enable_alt_text inside use_style and the grid explorer imports the
+#: explorer inside grid_explorer, both from dpsens.widgets, which imports figures.style at
+#: its top.  Until that split lands, these (importer, imported-prefix) pairs may sit inside a
+#: function and the cycle they close is not reported.  Remove the entries with the split.
+WIDGETS_SPLIT_PENDING: set[tuple[str, str]] = {
+    ("dpsens.figures.style", "dpsens.widgets"),
+    ("dpsens.figures.grid", "dpsens.widgets"),
+}
+
+#: dpsens.smooth (owned by the engineer optimising the engines, issue 26) imports
+#: ``as_nonnegative`` from dpsens.mechanisms.checks, which runs dpsens/mechanisms/__init__.py,
+#: whose propose-test-release and smooth-noise mechanisms import dpsens.smooth: a cycle that
+#: only the import order of dpsens/__init__.py resolves.  ``as_nonnegative`` now lives in
+#: dpsens._validate; when smooth/__init__.py imports it from there (one line), remove this entry.
+SMOOTH_IMPORT_PENDING: set[tuple[str, str]] = {("dpsens.smooth", "dpsens.mechanisms")}
+
+KNOWN_EXCEPTIONS = WIDGETS_SPLIT_PENDING | SMOOTH_IMPORT_PENDING
+
+
+def _excepted(importer: str, imported: str) -> bool:
+    return any(importer.startswith(a) and (imported == b or imported.startswith(b + "."))
+               for a, b in KNOWN_EXCEPTIONS)
+
+
+def _ancestors(name: str) -> list[str]:
+    parts = name.split(".")
+    return [".".join(parts[:i]) for i in range(2, len(parts))]        # dpsens.a of dpsens.a.b; never the root
+
+
+def import_graph(modules=None) -> dict[str, set[str]]:
+    """Module -> the dpsens modules importing it runs (a submodule's parent packages included)."""
+    graph: dict[str, set[str]] = {}
+    for path in modules if modules is not None else MODULES:
+        here = _module_name(path)
+        own = set(_ancestors(here)) | {here}
+        if path.name == "__init__.py":
+            own.add(here)
+        edges = graph.setdefault(here, set())
+        for target, _, _ in package_imports(path):
+            for t in _ancestors(target) + [target]:
+                if t not in own and t != "dpsens" and not here.startswith(t + "."):
+                    edges.add(t)
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index, low, stack, on_stack, out = {}, {}, [], set(), []
+
+    def connect(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            connect(v)
+    return out
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: _module_name(p))
+def test_every_package_import_is_at_the_top_of_its_file(path):
+    here = _module_name(path)
+    nested = [f"line {line}: {target}" for target, line, inside in package_imports(path)
+              if inside and not _excepted(here, target)]
+    assert not nested, f"{here} imports package modules inside a function (move them to the top): {nested}"
+
+
+def test_the_package_modules_import_each_other_without_a_cycle():
+    graph = {m: {t for t in targets if not _excepted(m, t)} for m, targets in import_graph().items()}
+    assert import_cycles(graph) == []
+
+
+def test_the_layer_checks_catch_each_form():
+    """The walkers themselves: nested imports are found, top-level ones and third-party ones are not;
+    a cycle through a package's __init__ is found."""
+    here = PKG / "mechanisms" / "probe.py"          # read as if it were a module of the package (never written)
+    cases = {
+        "def f():\n    from ..smooth import smooth_sensitivity\n": [("dpsens.smooth", True)],
+        "def f():\n    import ipywidgets\n": [],
+        "class C:\n    from .. import data\n": [("dpsens.data", True)],
+        "from .checks import add_noise\n": [("dpsens.mechanisms.checks", False)],
+        "from .. import smooth, data\n": [("dpsens.smooth", False), ("dpsens.data", False)],
+        "import dpsens.grid\n": [("dpsens.grid", False)],
+    }
+    for source, expected in cases.items():
+        assert [(t, inside) for t, _, inside in package_imports(here, source)] == expected, source
+    assert import_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert import_cycles({"a": {"b"}, "b": set()}) == []
+    # importing dpsens.mechanisms.checks from dpsens.smooth runs dpsens/mechanisms/__init__.py
+    graph = import_graph([PKG / "smooth" / "__init__.py"])
+    assert {"dpsens.mechanisms", "dpsens.mechanisms.checks"} <= graph["dpsens.smooth"]
 
 
 def test_the_size_of_the_ages_is_defined_once_and_true():

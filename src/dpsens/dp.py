@@ -20,9 +20,8 @@ import math
 
 import numpy as np
 
-from ._validate import as_int, as_positive, as_probability
+from ._validate import as_int, as_positive, as_probability, check_rng
 from .deprecation import renamed_keyword
-from .mechanisms import check_rng
 
 __all__ = [
     "laplace_log_ratio", "privacy_loss_samples", "privacy_loss_cdf", "expected_privacy_loss",

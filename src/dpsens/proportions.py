@@ -29,9 +29,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._validate import as_data, as_int, as_positive, as_probability, check_relation
+from ._validate import as_data, as_int, as_positive, as_probability, check_relation, check_rng
 from .deprecation import moved
-from .mechanisms import check_rng, laplace_mechanism, local_sensitivity_laplace
+from .mechanisms import laplace_mechanism, local_sensitivity_laplace
 
 __all__ = [
     "as_counts", "source_proportion_sensitivity", "proportion_changes", "proportion_local_sensitivity",

@@ -37,9 +37,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ._validate import as_bounds, as_int
+from ._validate import as_bounds, as_int, check_rng
 from .deprecation import moved, renamed
-from .mechanisms import check_rng
 
 __all__ = [
     "symmetric_distance", "flat_map", "max_key_multiplicity", "public_join",

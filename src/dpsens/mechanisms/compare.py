@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validate import as_bounds, as_data, as_int, as_positive, as_probability, check_in_bounds, check_relation
+from ..smooth import distance_to_high_ls, smooth_sensitivity
 from .checks import check_rng
 from .laplace import laplace_mechanism, noisy_mean_sum_count
 from .ptr import propose_test_release, ptr_from_distance
@@ -79,8 +80,6 @@ def rmse_across_epsilon(x, epsilons, delta, lower, upper, rng, settings, runs: i
         every run refused); ``"refused"``: ``{query: [...]}``, PTR's ⊥ per ε;
         ``"distance"``: ``{query: distance to high local sensitivity}``.
     """
-    from ..smooth import distance_to_high_ls, smooth_sensitivity
-
     x = as_data(x)
     lower, upper = as_bounds(lower, upper)
     check_in_bounds(x, lower, upper)
