@@ -126,96 +126,16 @@ def test_every_module_says_what_it_holds_and_which_chapter_uses_it(path):
     assert "chapter" in first_paragraph.lower(), f"{_module_name(path)}: the docstring names no chapter"
 
 
-def test_renamed_names_still_work_with_a_warning_naming_the_new_one():
-    """Readers' saved notebooks call the old names; they give the new functions' results."""
-    import numpy as np
-
-    import dpsens as ds
-    from dpsens import transformations as tr
-
-    cases = [
-        (ds.exercises.check_neighbour_count, ds.exercises.check_neighbor_count, (5,)),
-        (ds.exercises.check_bounded_neighbours, ds.exercises.check_bounded_neighbors, ([[1, 2], [2, 3], [1, 3]],)),
-    ]
-    with pytest.warns(DeprecationWarning, match="dpsens.proportions.plot_source_comparison moved to "
-                                                "dpsens.figures.proportions.plot_proportion_source_figures"):
-        old = ds.proportions.plot_source_comparison
-    assert old is ds.figures.proportions.plot_proportion_source_figures
-    for old, new, args in cases:
-        with pytest.warns(DeprecationWarning, match=f"{old.__name__} was renamed to {new.__name__}"):
-            got = old(*args)
-        assert got == new(*args)
-        assert got == new(*args) and got.correct
-    g = ds.grid.sensitivity_grid(ds.Pool([1, 2, 3]), 2)
-    with pytest.warns(DeprecationWarning, match="neighbours was renamed to neighbor_datasets"):
-        old = g.neighbours
-    assert old is g.neighbor_datasets and old[0] == ((1,), (2,), (1, 2, 3))   # [1, 2]: remove one, add the 3
-    import matplotlib.pyplot as plt
-    with pytest.warns(DeprecationWarning, match="plot_neighbouring_laplace was renamed to plot_neighboring_laplace"):
-        with pytest.warns(DeprecationWarning, match="the keyword neighbour_value= was renamed to neighbor_value="):
-            fig = ds.figures.dp.plot_neighbouring_laplace(100.0, neighbour_value=101.0, scale=1.0)
-    # the log-ratio panel of f(x) = 100, f(x') = 101, b = 1 is bounded by |100 - 101| / 1 = 1
-    assert max(abs(y) for y in fig.axes[1].lines[0].get_ydata()) == pytest.approx(1.0)
-    plt.close(fig)
-    films = tr.films_table(np.random.default_rng(0), 6).assign(user_id=[0, 0, 1, 1, 2, 2])
-    new_row = lambda g: tr.films_table(g, 1).iloc[0].to_dict()  # noqa: E731
-    cases = [(tr.row_neighbour, tr.row_neighbor, lambda f, rng: f(films, rng, new_row)),
-             (tr.id_neighbour, tr.id_neighbor, lambda f, rng: f(films, "user_id", rng))]
-    for old, new, call in cases:
-        with pytest.warns(DeprecationWarning, match=f"{old.__name__} was renamed to {new.__name__}"):
-            got = call(old, np.random.default_rng(3))
-        assert got.equals(call(new, np.random.default_rng(3)))
-        assert not got.equals(films)
-
-
-def test_figures_moved_to_dpsens_figures_keep_working_from_their_old_modules():
-    """Every figure name readers' notebooks used (``ds.plots.*``, ``dpsens.smooth_plots.*``,
-    ``ds.dp_plots.*``, the figures of the concept modules) gives the object of its new home,
-    with a warning naming that home; a name that never existed is still an AttributeError."""
-    import importlib
-
-    import dpsens as ds
-    from dpsens.figures import (audit, dp, grid, proportions, ptr, sample_aggregate, sensitivity, smooth, style,
-                                transformations)
-
-    new_homes = {
-        "dpsens.plots": {
-            **{name: style for name in ("PALETTE", "LINESTYLES", "STYLE", "smallest_text_pt", "use_style", "line_style")},
-            "laplace_pdf": ds.mechanisms.laplace, "plot_laplace_mechanism": dp,
-            **{name: sensitivity for name in ("QUERY_MARKERS", "SAME_UNITS", "OTHER_UNITS", "query_style",
-                                              "plot_sensitivity_vs_k", "plot_local_vs_global", "plot_local_global_log",
-                                              "plot_enumeration_cost", "plot_local_global_gap")}},
-        "dpsens.smooth_plots": {"plot_error_histograms": ptr, "plot_ptr_tradeoff": ptr, "plot_smooth_curve": smooth,
-                                "plot_error_vs_epsilon": smooth, "plot_smooth_explorer": smooth,
-                                "plot_leak_closed": smooth, "laplace_privacy_loss": ds.dp},
-        "dpsens.dp_plots": {name: dp for name in ("plot_group_log_ratios", "plot_privacy_loss")},
-        "dpsens.audit": {name: audit for name in ("plot_release_densities", "plot_attack_roc", "plot_privacy_loss",
-                                                  "plot_audit", "plot_posterior", "plot_leak_pair")},
-        "dpsens.proportions": {name: proportions for name in ("plot_proportion_source_figures", "plot_proportion_errors",
-                                                              "plot_proportion_leak", "plot_proportion_explorer")},
-        "dpsens.transformations": {name: transformations for name in ("plot_measured_vs_bound",
-                                                                      "plot_contribution_noise", "plot_row_vs_id")},
-        "dpsens.aggregate": {name: sample_aggregate for name in ("plot_saa_tradeoff", "plot_saa_explorer",
-                                                                 "plot_error_comparison", "plot_pct_histograms")},
-        "dpsens.grid": {name: grid for name in ("plot_sensitivity_grid", "plot_source_comparison", "plot_grid_from_text",
-                                                "grid_explorer", "ROW_MAX_COLOUR", "GLOBAL_MAX_COLOUR")},
-    }
-    for old_name, names in new_homes.items():
-        old = importlib.import_module(old_name)
-        for name, home in names.items():
-            with pytest.warns(DeprecationWarning, match=f"{old_name}.{name} moved to {home.__name__}.{name};"):
-                got = getattr(old, name)
-            assert got is getattr(home, name), (old_name, name)
-    # moved and renamed (British spelling): the old home serves the new name
-    with pytest.warns(DeprecationWarning, match="dpsens.dp_plots.plot_neighbouring_laplace moved to "
-                                                "dpsens.figures.dp.plot_neighboring_laplace;"):
-        from dpsens.dp_plots import plot_neighbouring_laplace
-    assert plot_neighbouring_laplace is ds.figures.dp.plot_neighboring_laplace
-    with pytest.warns(DeprecationWarning, match="dpsens.plots.use_style moved to dpsens.figures.style.use_style"):
-        from dpsens.plots import use_style
-    assert use_style is ds.use_style
-    with pytest.raises(AttributeError, match="module 'dpsens.plots' has no attribute 'plot_nothing'"):
-        ds.plots.plot_nothing  # noqa: B018
+def test_no_module_forwards_old_names():
+    """No release has been tagged, so no name is kept under an old spelling or home (issue 26):
+    no module-level ``__getattr__`` (the forwarding hook of PEP 562) and no forwarding module."""
+    forwarding = [_module_name(p) for p in MODULES
+                  if any(isinstance(n, ast.FunctionDef) and n.name == "__getattr__"
+                         or isinstance(n, ast.Assign) and any(getattr(t, "id", "") == "__getattr__" for t in n.targets)
+                         for n in ast.parse(p.read_text(encoding="utf-8")).body)]
+    assert forwarding == []
+    for gone in ("plots", "smooth_plots", "dp_plots", "aggregate", "deprecation"):
+        assert not (PKG / f"{gone}.py").exists(), gone
 
 
 def package_imports(path: pathlib.Path, source: str | None = None) -> list[tuple[str, int, bool]]:
