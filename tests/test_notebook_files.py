@@ -399,6 +399,7 @@ def test_saving_a_chapter_through_jupytext_leaves_it_unchanged(path, tmp_path):
 
 # --------------------------------------------------------------------------- packaging
 
+@pytest.mark.slow    # builds a wheel and a bare venv (about 25 s): the full profile (make test-full, .ci/run)
 def test_wheel_carries_the_data_and_loads_it_from_anywhere(tmp_path):
     """Build a wheel, install it into a venv that cannot import the repository, load Adult elsewhere.
 
