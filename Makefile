@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 JB_FLAGS := -W -n --keep-going
 
-.PHONY: venv book book-student pdf editions-test test test-full test-notebooks unit unit-full notebooks site-test student colab nbval-refs bench lab clean help
+.PHONY: venv book book-student pdf editions-test test test-lane-site test-lane-checks test-full test-notebooks unit unit-full notebooks site-test student colab nbval-refs bench lab clean help
 
 help:
 	@echo "make book   build the executed website into _build/html"
@@ -90,14 +90,22 @@ colab: venv
 site-test: venv
 	$(BIN)/python -m pytest -q -p no:cacheprovider -m browser tests/test_site.py
 
-# The unit tests, the chapters under nbval and the site build are independent:
-# run them two at a time (-O keeps each one's output together), then open the
-# built site in Chromium.
-# The committed Colab/Binder copies are checked first, before `book` refreshes them.
+# Two lanes on the two cores (-O keeps each lane's output together): the site is built
+# and then opened in Chromium, while the unit tests and then the chapters under nbval
+# run beside it.  Only the browser tests need the built site, so they no longer wait
+# for the other lane.  The committed Colab/Binder copies are checked first, before
+# `book` refreshes them.
 test: venv
 	$(BIN)/python tools/make_student.py check-colab
-	$(MAKE) --no-print-directory -j2 -O unit notebooks book
+	$(MAKE) --no-print-directory -j2 -O test-lane-site test-lane-checks
+
+test-lane-site: venv
+	$(MAKE) --no-print-directory book
 	$(MAKE) --no-print-directory site-test
+
+test-lane-checks: venv
+	$(MAKE) --no-print-directory unit
+	$(MAKE) --no-print-directory notebooks
 
 # What `make test` leaves out, so that CI (.ci/run) loses nothing: the unit and property tests
 # again in the full profile (twice the baseline examples, the slow tests).
