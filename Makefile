@@ -12,8 +12,8 @@ help:
 	@echo "make book   build the executed website into _build/html"
 	@echo "make book-student  the same site without the solutions, into _build/student/_build/html"
 	@echo "make pdf    the whole book as a PDF, _build/book.pdf (A4) and _build/book-letter.pdf (needs chromium, poppler-utils)"
-	@echo "make test   unit + property tests (quick profile), chapters under nbval, then the site (built, then tested in Chromium)"
-	@echo "make test-full  the unit + property tests in the full profile: more hypothesis examples, the slow enumerations and handout runs"
+	@echo "make test   unit + property tests (quick profile) beside the site build, its executed chapters checked as nbval would, then Chromium"
+	@echo "make test-full  the unit + property tests in the full profile (more hypothesis examples, the slow tests), then nbval"
 	@echo "make test-notebooks  run notebooks/ and the handouts in Binder- and Colab-like venvs (downloads from PyPI)"
 	@echo "make editions-test  build the student site and the PDF, then test them (not part of make test)"
 	@echo "make site-test  open every page of the built site in headless Chromium (needs Debian's chromium)"
@@ -90,26 +90,31 @@ colab: venv
 site-test: venv
 	$(BIN)/python -m pytest -q -p no:cacheprovider -m browser tests/test_site.py
 
-# Two lanes on the two cores (-O keeps each lane's output together): the site is built
-# and then opened in Chromium, while the unit tests and then the chapters under nbval
-# run beside it.  Only the browser tests need the built site, so they no longer wait
-# for the other lane.  The committed Colab/Binder copies are checked first, before
-# `book` refreshes them.
+# Two lanes on the two cores (-O keeps each lane's output together): (1) the site is
+# built -- every chapter executed once -- then its executed chapters are checked
+# against the nbval references (tools/nbval_notebooks.py check-built: nbval-lax's
+# comparison, no second execution) and the site is opened in Chromium; (2) the unit
+# tests.  First, quickly: the committed Colab/Binder copies (before `book` refreshes
+# them) and the nbval references match the chapters, and the book's cached executions
+# older than the package's code are forgotten (so that the chapters run on this code).
 test: venv
 	$(BIN)/python tools/make_student.py check-colab
+	$(BIN)/python tools/nbval_notebooks.py check
+	$(BIN)/python tools/nbval_notebooks.py expire-cache
 	$(MAKE) --no-print-directory -j2 -O test-lane-site test-lane-checks
 
 test-lane-site: venv
 	$(MAKE) --no-print-directory book
+	$(BIN)/python tools/nbval_notebooks.py check-built
 	$(MAKE) --no-print-directory site-test
 
 test-lane-checks: venv
 	$(MAKE) --no-print-directory unit
-	$(MAKE) --no-print-directory notebooks
 
 # What `make test` leaves out, so that CI (.ci/run) loses nothing: the unit and property tests
-# again in the full profile (twice the baseline examples, the slow tests).
-test-full: unit-full
+# again in the full profile (twice the baseline examples, the slow tests), and nbval itself
+# (every chapter executed afresh in its own kernel and compared with the references).
+test-full: unit-full notebooks
 
 # What readers run, where they run it (tests/test_reader_notebooks.py): every
 # notebooks/*.ipynb in a Binder-like venv (binder/requirements.txt, package
