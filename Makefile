@@ -6,13 +6,14 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 JB_FLAGS := -W -n --keep-going
 
-.PHONY: venv book book-student pdf editions-test test test-notebooks unit notebooks site-test student colab nbval-refs bench lab clean help
+.PHONY: venv book book-student pdf editions-test test test-lane-site test-lane-checks test-full test-notebooks unit unit-full notebooks site-test student colab nbval-refs bench lab clean help
 
 help:
 	@echo "make book   build the executed website into _build/html"
 	@echo "make book-student  the same site without the solutions, into _build/student/_build/html"
 	@echo "make pdf    the whole book as a PDF, _build/book.pdf (A4) and _build/book-letter.pdf (needs chromium, poppler-utils)"
-	@echo "make test   unit + property tests, chapters under nbval, then the site (built, then tested in Chromium)"
+	@echo "make test   unit + property tests (quick profile) beside the site build, its executed chapters checked as nbval would, then Chromium"
+	@echo "make test-full  the unit + property tests in the full profile (more hypothesis examples, the slow tests), then nbval"
 	@echo "make test-notebooks  run notebooks/ and the handouts in Binder- and Colab-like venvs (downloads from PyPI)"
 	@echo "make editions-test  build the student site and the PDF, then test them (not part of make test)"
 	@echo "make site-test  open every page of the built site in headless Chromium (needs Debian's chromium)"
@@ -57,8 +58,16 @@ pdf: venv
 editions-test: book-student pdf
 	$(BIN)/python -m pytest -q -p no:cacheprovider -m browser tests/test_editions.py
 
+# The unit and property tests.  DPSENS_TEST_PROFILE (tests/profiles.py, read by tests/conftest.py):
+# quick = a quarter of each property test's baseline hypothesis examples, the tests marked slow
+# left out; full = twice the baseline examples and every slow test.
+UNIT_ARGS := -q --doctest-modules -m "not browser and not readers" tests src/dpsens
+
 unit: venv
-	$(BIN)/python -m pytest -q --doctest-modules -m "not browser and not readers" tests src/dpsens
+	DPSENS_TEST_PROFILE=quick $(BIN)/python -m pytest $(UNIT_ARGS)
+
+unit-full: venv
+	DPSENS_TEST_PROFILE=full $(BIN)/python -m pytest $(UNIT_ARGS)
 
 notebooks: venv
 	$(BIN)/python tools/nbval_notebooks.py check
@@ -81,14 +90,31 @@ colab: venv
 site-test: venv
 	$(BIN)/python -m pytest -q -p no:cacheprovider -m browser tests/test_site.py
 
-# The unit tests, the chapters under nbval and the site build are independent:
-# run them two at a time (-O keeps each one's output together), then open the
-# built site in Chromium.
-# The committed Colab/Binder copies are checked first, before `book` refreshes them.
+# Two lanes on the two cores (-O keeps each lane's output together): (1) the site is
+# built -- every chapter executed once -- then its executed chapters are checked
+# against the nbval references (tools/nbval_notebooks.py check-built: nbval-lax's
+# comparison, no second execution) and the site is opened in Chromium; (2) the unit
+# tests.  First, quickly: the committed Colab/Binder copies (before `book` refreshes
+# them) and the nbval references match the chapters, and the book's cached executions
+# older than the package's code are forgotten (so that the chapters run on this code).
 test: venv
 	$(BIN)/python tools/make_student.py check-colab
-	$(MAKE) --no-print-directory -j2 -O unit notebooks book
+	$(BIN)/python tools/nbval_notebooks.py check
+	$(BIN)/python tools/nbval_notebooks.py expire-cache
+	$(MAKE) --no-print-directory -j2 -O test-lane-site test-lane-checks
+
+test-lane-site: venv
+	$(MAKE) --no-print-directory book
+	$(BIN)/python tools/nbval_notebooks.py check-built
 	$(MAKE) --no-print-directory site-test
+
+test-lane-checks: venv
+	$(MAKE) --no-print-directory unit
+
+# What `make test` leaves out, so that CI (.ci/run) loses nothing: the unit and property tests
+# again in the full profile (twice the baseline examples, the slow tests), and nbval itself
+# (every chapter executed afresh in its own kernel and compared with the references).
+test-full: unit-full notebooks
 
 # What readers run, where they run it (tests/test_reader_notebooks.py): every
 # notebooks/*.ipynb in a Binder-like venv (binder/requirements.txt, package

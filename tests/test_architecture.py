@@ -7,6 +7,11 @@
   public names are the package's internal API.
 * Every module has a docstring whose first paragraph names the chapter(s)
   using it.
+* Strict layers (issue 26): every import of a dpsens module is at the top of
+  its file (an import inside a function may only fetch an optional
+  third-party package such as ipywidgets), and the dpsens modules import each
+  other without a cycle -- counting that importing ``dpsens.a.b`` runs
+  ``dpsens/a/__init__.py`` first.
 """
 from __future__ import annotations
 
@@ -121,96 +126,158 @@ def test_every_module_says_what_it_holds_and_which_chapter_uses_it(path):
     assert "chapter" in first_paragraph.lower(), f"{_module_name(path)}: the docstring names no chapter"
 
 
-def test_renamed_names_still_work_with_a_warning_naming_the_new_one():
-    """Readers' saved notebooks call the old names; they give the new functions' results."""
-    import numpy as np
-
-    import dpsens as ds
-    from dpsens import transformations as tr
-
-    cases = [
-        (ds.exercises.check_neighbour_count, ds.exercises.check_neighbor_count, (5,)),
-        (ds.exercises.check_bounded_neighbours, ds.exercises.check_bounded_neighbors, ([[1, 2], [2, 3], [1, 3]],)),
-    ]
-    with pytest.warns(DeprecationWarning, match="dpsens.proportions.plot_source_comparison moved to "
-                                                "dpsens.figures.proportions.plot_proportion_source_figures"):
-        old = ds.proportions.plot_source_comparison
-    assert old is ds.figures.proportions.plot_proportion_source_figures
-    for old, new, args in cases:
-        with pytest.warns(DeprecationWarning, match=f"{old.__name__} was renamed to {new.__name__}"):
-            got = old(*args)
-        assert got == new(*args)
-        assert got == new(*args) and got.correct
-    g = ds.grid.sensitivity_grid(ds.Pool([1, 2, 3]), 2)
-    with pytest.warns(DeprecationWarning, match="neighbours was renamed to neighbor_datasets"):
-        old = g.neighbours
-    assert old is g.neighbor_datasets and old[0] == ((1,), (2,), (1, 2, 3))   # [1, 2]: remove one, add the 3
-    import matplotlib.pyplot as plt
-    with pytest.warns(DeprecationWarning, match="plot_neighbouring_laplace was renamed to plot_neighboring_laplace"):
-        with pytest.warns(DeprecationWarning, match="the keyword neighbour_value= was renamed to neighbor_value="):
-            fig = ds.figures.dp.plot_neighbouring_laplace(100.0, neighbour_value=101.0, scale=1.0)
-    # the log-ratio panel of f(x) = 100, f(x') = 101, b = 1 is bounded by |100 - 101| / 1 = 1
-    assert max(abs(y) for y in fig.axes[1].lines[0].get_ydata()) == pytest.approx(1.0)
-    plt.close(fig)
-    films = tr.films_table(np.random.default_rng(0), 6).assign(user_id=[0, 0, 1, 1, 2, 2])
-    new_row = lambda g: tr.films_table(g, 1).iloc[0].to_dict()  # noqa: E731
-    cases = [(tr.row_neighbour, tr.row_neighbor, lambda f, rng: f(films, rng, new_row)),
-             (tr.id_neighbour, tr.id_neighbor, lambda f, rng: f(films, "user_id", rng))]
-    for old, new, call in cases:
-        with pytest.warns(DeprecationWarning, match=f"{old.__name__} was renamed to {new.__name__}"):
-            got = call(old, np.random.default_rng(3))
-        assert got.equals(call(new, np.random.default_rng(3)))
-        assert not got.equals(films)
+def test_no_module_forwards_old_names():
+    """No release has been tagged, so no name is kept under an old spelling or home (issue 26):
+    no module-level ``__getattr__`` (the forwarding hook of PEP 562) and no forwarding module."""
+    forwarding = [_module_name(p) for p in MODULES
+                  if any(isinstance(n, ast.FunctionDef) and n.name == "__getattr__"
+                         or isinstance(n, ast.Assign) and any(getattr(t, "id", "") == "__getattr__" for t in n.targets)
+                         for n in ast.parse(p.read_text(encoding="utf-8")).body)]
+    assert forwarding == []
+    for gone in ("plots", "smooth_plots", "dp_plots", "aggregate", "deprecation"):
+        assert not (PKG / f"{gone}.py").exists(), gone
 
 
-def test_figures_moved_to_dpsens_figures_keep_working_from_their_old_modules():
-    """Every figure name readers' notebooks used (``ds.plots.*``, ``dpsens.smooth_plots.*``,
-    ``ds.dp_plots.*``, the figures of the concept modules) gives the object of its new home,
-    with a warning naming that home; a name that never existed is still an AttributeError."""
-    import importlib
+def package_imports(path: pathlib.Path, source: str | None = None) -> list[tuple[str, int, bool]]:
+    """Every dpsens module the file ``path`` (or ``source`` read as that file) imports, as
+    ``(module, line, inside a function or class)``; ``from x import y`` counts ``x.y`` when ``y`` is a module."""
+    if source is None:
+        source = path.read_text(encoding="utf-8")
+    found = []
 
-    import dpsens as ds
-    from dpsens.figures import (audit, dp, grid, proportions, ptr, sample_aggregate, sensitivity, smooth, style,
-                                transformations)
+    def is_module(name: str) -> bool:
+        where = PKG.parent / pathlib.Path(*name.split("."))
+        return where.with_suffix(".py").exists() or (where / "__init__.py").exists()
 
-    new_homes = {
-        "dpsens.plots": {
-            **{name: style for name in ("PALETTE", "LINESTYLES", "STYLE", "smallest_text_pt", "use_style", "line_style")},
-            "laplace_pdf": ds.mechanisms.laplace, "plot_laplace_mechanism": dp,
-            **{name: sensitivity for name in ("QUERY_MARKERS", "SAME_UNITS", "OTHER_UNITS", "query_style",
-                                              "plot_sensitivity_vs_k", "plot_local_vs_global", "plot_local_global_log",
-                                              "plot_enumeration_cost", "plot_local_global_gap")}},
-        "dpsens.smooth_plots": {"plot_error_histograms": ptr, "plot_ptr_tradeoff": ptr, "plot_smooth_curve": smooth,
-                                "plot_error_vs_epsilon": smooth, "plot_smooth_explorer": smooth,
-                                "plot_leak_closed": smooth, "laplace_privacy_loss": ds.dp},
-        "dpsens.dp_plots": {name: dp for name in ("plot_group_log_ratios", "plot_privacy_loss")},
-        "dpsens.audit": {name: audit for name in ("plot_release_densities", "plot_attack_roc", "plot_privacy_loss",
-                                                  "plot_audit", "plot_posterior", "plot_leak_pair")},
-        "dpsens.proportions": {name: proportions for name in ("plot_proportion_source_figures", "plot_proportion_errors",
-                                                              "plot_proportion_leak", "plot_proportion_explorer")},
-        "dpsens.transformations": {name: transformations for name in ("plot_measured_vs_bound",
-                                                                      "plot_contribution_noise", "plot_row_vs_id")},
-        "dpsens.aggregate": {name: sample_aggregate for name in ("plot_saa_tradeoff", "plot_saa_explorer",
-                                                                 "plot_error_comparison", "plot_pct_histograms")},
-        "dpsens.grid": {name: grid for name in ("plot_sensitivity_grid", "plot_source_comparison", "plot_grid_from_text",
-                                                "grid_explorer", "ROW_MAX_COLOUR", "GLOBAL_MAX_COLOUR")},
+    def visit(node: ast.AST, nested: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = nested or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda))
+            if isinstance(child, ast.ImportFrom):
+                base = _resolve(path, child)
+                if base.split(".")[0] == "dpsens":
+                    subs = [f"{base}.{a.name}" for a in child.names if is_module(f"{base}.{a.name}")]
+                    names = [a for a in child.names if not is_module(f"{base}.{a.name}")]
+                    for target in subs + ([base] if names or not subs else []):
+                        found.append((target, child.lineno, nested))
+            elif isinstance(child, ast.Import):
+                for alias in child.names:
+                    if alias.name.split(".")[0] == "dpsens":
+                        found.append((alias.name, child.lineno, nested))
+            visit(child, inner)
+
+    visit(ast.parse(source, filename=str(path)), False)
+    return found
+
+
+#: The widgets <-> figures.style knot, left to the engineer splitting widgets.py (issue 26):
+#: figures.style imports enable_alt_text inside use_style and the grid explorer imports the
+#: explorer inside grid_explorer, both from dpsens.widgets, which imports figures.style at
+#: its top.  Until that split lands, these (importer, imported-prefix) pairs may sit inside a
+#: function and the cycle they close is not reported.  Remove the entries with the split.
+WIDGETS_SPLIT_PENDING: set[tuple[str, str]] = {
+    ("dpsens.figures.style", "dpsens.widgets"),
+    ("dpsens.figures.grid", "dpsens.widgets"),
+}
+
+#: dpsens.smooth (owned by the engineer optimising the engines, issue 26) imports
+#: ``as_nonnegative`` from dpsens.mechanisms.checks, which runs dpsens/mechanisms/__init__.py,
+#: whose propose-test-release and smooth-noise mechanisms import dpsens.smooth: a cycle that
+#: only the import order of dpsens/__init__.py resolves.  ``as_nonnegative`` now lives in
+#: dpsens._validate; when smooth/__init__.py imports it from there (one line), remove this entry.
+SMOOTH_IMPORT_PENDING: set[tuple[str, str]] = {("dpsens.smooth", "dpsens.mechanisms")}
+
+KNOWN_EXCEPTIONS = WIDGETS_SPLIT_PENDING | SMOOTH_IMPORT_PENDING
+
+
+def _excepted(importer: str, imported: str) -> bool:
+    return any(importer.startswith(a) and (imported == b or imported.startswith(b + "."))
+               for a, b in KNOWN_EXCEPTIONS)
+
+
+def _ancestors(name: str) -> list[str]:
+    parts = name.split(".")
+    return [".".join(parts[:i]) for i in range(2, len(parts))]        # dpsens.a of dpsens.a.b; never the root
+
+
+def import_graph(modules=None) -> dict[str, set[str]]:
+    """Module -> the dpsens modules importing it runs (a submodule's parent packages included)."""
+    graph: dict[str, set[str]] = {}
+    for path in modules if modules is not None else MODULES:
+        here = _module_name(path)
+        own = set(_ancestors(here)) | {here}
+        if path.name == "__init__.py":
+            own.add(here)
+        edges = graph.setdefault(here, set())
+        for target, _, _ in package_imports(path):
+            for t in _ancestors(target) + [target]:
+                if t not in own and t != "dpsens" and not here.startswith(t + "."):
+                    edges.add(t)
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index, low, stack, on_stack, out = {}, {}, [], set(), []
+
+    def connect(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            connect(v)
+    return out
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: _module_name(p))
+def test_every_package_import_is_at_the_top_of_its_file(path):
+    here = _module_name(path)
+    nested = [f"line {line}: {target}" for target, line, inside in package_imports(path)
+              if inside and not _excepted(here, target)]
+    assert not nested, f"{here} imports package modules inside a function (move them to the top): {nested}"
+
+
+def test_the_package_modules_import_each_other_without_a_cycle():
+    graph = {m: {t for t in targets if not _excepted(m, t)} for m, targets in import_graph().items()}
+    assert import_cycles(graph) == []
+
+
+def test_the_layer_checks_catch_each_form():
+    """The walkers themselves: nested imports are found, top-level ones and third-party ones are not;
+    a cycle through a package's __init__ is found."""
+    here = PKG / "mechanisms" / "probe.py"          # read as if it were a module of the package (never written)
+    cases = {
+        "def f():\n    from ..smooth import smooth_sensitivity\n": [("dpsens.smooth", True)],
+        "def f():\n    import ipywidgets\n": [],
+        "class C:\n    from .. import data\n": [("dpsens.data", True)],
+        "from .checks import add_noise\n": [("dpsens.mechanisms.checks", False)],
+        "from .. import smooth, data\n": [("dpsens.smooth", False), ("dpsens.data", False)],
+        "import dpsens.grid\n": [("dpsens.grid", False)],
     }
-    for old_name, names in new_homes.items():
-        old = importlib.import_module(old_name)
-        for name, home in names.items():
-            with pytest.warns(DeprecationWarning, match=f"{old_name}.{name} moved to {home.__name__}.{name};"):
-                got = getattr(old, name)
-            assert got is getattr(home, name), (old_name, name)
-    # moved and renamed (British spelling): the old home serves the new name
-    with pytest.warns(DeprecationWarning, match="dpsens.dp_plots.plot_neighbouring_laplace moved to "
-                                                "dpsens.figures.dp.plot_neighboring_laplace;"):
-        from dpsens.dp_plots import plot_neighbouring_laplace
-    assert plot_neighbouring_laplace is ds.figures.dp.plot_neighboring_laplace
-    with pytest.warns(DeprecationWarning, match="dpsens.plots.use_style moved to dpsens.figures.style.use_style"):
-        from dpsens.plots import use_style
-    assert use_style is ds.use_style
-    with pytest.raises(AttributeError, match="module 'dpsens.plots' has no attribute 'plot_nothing'"):
-        ds.plots.plot_nothing  # noqa: B018
+    for source, expected in cases.items():
+        assert [(t, inside) for t, _, inside in package_imports(here, source)] == expected, source
+    assert import_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert import_cycles({"a": {"b"}, "b": set()}) == []
+    # importing dpsens.mechanisms.checks from dpsens.smooth runs dpsens/mechanisms/__init__.py
+    graph = import_graph([PKG / "smooth" / "__init__.py"])
+    assert {"dpsens.mechanisms", "dpsens.mechanisms.checks"} <= graph["dpsens.smooth"]
 
 
 def test_the_size_of_the_ages_is_defined_once_and_true():

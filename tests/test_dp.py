@@ -151,25 +151,6 @@ def test_exercise_answers_from_the_chapter():
     assert EX.check_dp_expected_loss(dp.privacy_loss_samples(0.0, 1.0, 1.0, rng, 1_000_000).mean()).correct
 
 
-def test_old_keywords_still_work_with_a_warning():
-    """``neighbour_value=`` / ``neighbour_outputs=`` (the spelling before the package's one ``neighbor``)."""
-    cases = [
-        (dp.laplace_log_ratio, (1.5, 1.0), {"scale": 1.0}, "neighbour_value", 3.0),
-        (dp.privacy_loss_cdf, (0.0, 1.0), {"scale": 1.0}, "neighbour_value", 3.0),
-        (dp.expected_privacy_loss, (1.0,), {"scale": 2.0}, "neighbour_value", 3.0),
-    ]
-    for func, args, kwargs, old, v in cases:
-        new = old.replace("neighbour", "neighbor")
-        with pytest.warns(DeprecationWarning, match=f"{func.__name__}\\(\\): the keyword {old}= was renamed to {new}="):
-            got = func(*args, **kwargs, **{old: v})
-        assert got == func(*args, **kwargs, **{new: v})
-    # by hand: f(x) = 1, f(x') = 3, b = 1; at z = 1.5 the loss is (|1.5 - 3| - |1.5 - 1|)/1 = 1
-    with pytest.warns(DeprecationWarning):
-        assert dp.laplace_log_ratio(1.5, 1.0, neighbour_value=3.0, scale=1.0) == 1.0
-    with pytest.warns(DeprecationWarning):
-        s = dp.privacy_loss_samples(0.0, scale=1.0, rng=np.random.default_rng(1), size=5, neighbour_value=1.0)
-    assert np.array_equal(s, dp.privacy_loss_samples(0.0, 1.0, 1.0, np.random.default_rng(1), 5))
-    out = np.random.default_rng(2).laplace(0, 1, 5000)
-    with pytest.warns(DeprecationWarning, match="neighbour_outputs= was renamed to neighbor_outputs="):
-        r = dp.empirical_log_ratios(out, neighbour_outputs=out + 1, edges=[-1, 0, 1, 2], min_count=10)
-    np.testing.assert_array_equal(r, dp.empirical_log_ratios(out, out + 1, [-1, 0, 1, 2], min_count=10))
+def test_laplace_log_ratio_by_hand():
+    # f(x) = 1, f(x') = 3, b = 1; at z = 1.5 the loss is (|1.5 - 3| - |1.5 - 1|)/1 = 1
+    assert dp.laplace_log_ratio(1.5, 1.0, neighbor_value=3.0, scale=1.0) == 1.0

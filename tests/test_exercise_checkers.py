@@ -100,8 +100,7 @@ BAD_ANSWERS = {
 def test_every_checker_is_discovered_and_decorated():
     assert len(CHECKERS) >= 32
     assert set(ANSWERS) <= set(CHECKERS)
-    assert set(CHECKERS) == {name for name in dir(EX) if name.startswith("check_")    # all re-exported
-                             and not hasattr(getattr(EX, name), "renamed_to")}     # (old names: deprecated aliases)
+    assert set(CHECKERS) == {name for name in dir(EX) if name.startswith("check_")}    # all re-exported
     for name, func in CHECKERS.items():
         assert hasattr(func, "expects"), f"{name} is not wrapped by _verdict.checker"
         assert "Precision" in (func.__doc__ or ""), f"{name}'s docstring does not say what precision it accepts"

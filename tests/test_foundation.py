@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 import dpsens as ds
 from dpsens import neighbors as nb_mod
 
+from profiles import examples
+
 
 # ---------------------------------------------------------------- queries
 def test_queries_are_the_ten_of_the_sources():
@@ -160,7 +162,7 @@ def _oracle_neighbors(x, universe, k, relation):
 small_values = st.lists(st.integers(0, 4), min_size=2, max_size=6)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(x=small_values, extra=st.lists(st.integers(0, 5), max_size=4), k=st.integers(1, 3),
        relation=st.sampled_from(["unbounded", "bounded"]), kind=st.sampled_from(["pool", "domain"]))
 def test_enumeration_matches_an_independent_oracle(x, extra, k, relation, kind):
@@ -171,7 +173,7 @@ def test_enumeration_matches_an_independent_oracle(x, extra, k, relation, kind):
     assert set(got) == _oracle_neighbors(x, universe, k, relation)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(counts=st.dictionaries(st.integers(0, 6), st.integers(1, 3), min_size=1, max_size=5),
        size=st.integers(0, 8))
 def test_submultiset_count_matches_listing(counts, size):

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 import dpsens as ds
 
 from sources import ABSENCE_DAYS, QUERIES, RELATIONS, SCHOOL_YEARS, same
+from profiles import examples
 
 
 def gs(q, universe, n, k, rel, method="exact"):
@@ -31,15 +32,20 @@ def universe_case(draw):
     return universe, n, draw(st.integers(1, n - 1))
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(250), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=universe_case(), rel=st.sampled_from(RELATIONS), query=st.sampled_from(QUERIES))
 def test_exact_equals_bruteforce_random(case, rel, query):
     universe, n, k = case
     assert same(gs(query, universe, n, k, rel), gs(query, universe, n, k, rel, "bruteforce"))
 
 
-@pytest.mark.parametrize("rel", RELATIONS)
-@pytest.mark.parametrize("k", [1, 2, 3, 4])
+#: Exhaustive brute-force enumerations of many seconds each run in the full profile only
+#: (``make test-full``, .ci/run); ``make test`` keeps the cheaper settings of each scenario.
+SLOW = pytest.mark.slow
+
+
+@pytest.mark.parametrize("rel,k", [(rel, k) for k in (1, 2) for rel in RELATIONS] + [
+    ("unbounded", 3), ("unbounded", 4), pytest.param("bounded", 3, marks=SLOW), pytest.param("bounded", 4, marks=SLOW)])
 def test_scenario_a_school_years(rel, k):
     for q in QUERIES:
         assert same(gs(q, ds.Pool(SCHOOL_YEARS), 6, k, rel),
@@ -47,9 +53,10 @@ def test_scenario_a_school_years(rel, k):
 
 
 @pytest.mark.parametrize("rel,k,queries", [
-    ("unbounded", 1, QUERIES), ("unbounded", 2, QUERIES), ("unbounded", 3, QUERIES),
-    ("unbounded", 4, QUERIES), ("bounded", 1, QUERIES), ("bounded", 2, ["median", "var", "std", "sum"]),
-    ("bounded", 4, ["percentile_90"]),   # about 6 s of enumeration each; the benchmark runs them all
+    ("unbounded", 1, QUERIES), ("unbounded", 2, QUERIES), pytest.param("unbounded", 3, QUERIES, marks=SLOW),
+    ("unbounded", 4, QUERIES), ("bounded", 1, QUERIES),
+    pytest.param("bounded", 2, ["median", "var", "std", "sum"], marks=SLOW),
+    pytest.param("bounded", 4, ["percentile_90"], marks=SLOW),   # about 6 s of enumeration each; the benchmark runs them all
 ])
 def test_scenario_a_absence_days(rel, k, queries):
     for q in queries:
@@ -99,7 +106,7 @@ def test_median_grid(reading):
 
 # ------------------------------------------------------------------ invariants
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(case=universe_case(), rel=st.sampled_from(RELATIONS))
 def test_global_at_least_local_for_every_release(case, rel):
     universe, n, k = case
@@ -109,7 +116,7 @@ def test_global_at_least_local_for_every_release(case, rel):
             assert ds.local_sensitivity(list(x), q, universe, k, rel) <= g + 1e-9 * max(1, abs(g))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(case=universe_case(), shift=st.integers(-40, 40))
 def test_shift_changes_only_unbounded_sum(case, shift):
     universe, n, k = case
@@ -121,7 +128,7 @@ def test_shift_changes_only_unbounded_sum(case, shift):
             assert np.isclose(gs(q, universe, n, k, rel), gs(q, moved, n, k, rel), rtol=1e-7, atol=1e-7)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(case=universe_case())
 def test_bounded_global_monotone_in_k(case):
     universe, n, _ = case
@@ -173,11 +180,11 @@ def test_ages_large_domain_agrees_with_bruteforce_on_two_values():
                 assert same(big, small), q
 
 
-def test_ages_variance_uses_interior_values():
+@pytest.mark.parametrize("k", [1, pytest.param(2, marks=SLOW)])      # k = 2: 22 s of enumeration
+def test_ages_variance_uses_interior_values(k):
     # Domain 0..8, n = 5, bounded: the exact engine must find the interior neighbours
-    for k in (1, 2):
-        exact = gs("var", ds.Domain(range(9)), 5, k, "bounded")
-        assert same(exact, gs("var", ds.Domain(range(9)), 5, k, "bounded", "bruteforce"))
+    exact = gs("var", ds.Domain(range(9)), 5, k, "bounded")
+    assert same(exact, gs("var", ds.Domain(range(9)), 5, k, "bounded", "bruteforce"))
 
 
 def test_ages_global_at_least_local_on_random_releases():

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 import dpsens as ds
 
 from sources import ABSENCE_DAYS, QUERIES, RELATIONS, SCHOOL_YEARS, same
+from profiles import examples
 
 
 def check_all_queries(x, universe, k, rel):
@@ -40,7 +41,7 @@ def domain_case(draw):
     return x, ds.Domain(domain), k
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=st.one_of(pool_case(), domain_case()), rel=st.sampled_from(RELATIONS),
        query=st.sampled_from(QUERIES))
 def test_exact_equals_bruteforce_random(case, rel, query):
@@ -107,7 +108,7 @@ def test_variance_interior_example():
 
 # ------------------------------------------------------------------ invariants
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(case=st.one_of(pool_case(), domain_case()), shift=st.integers(-50, 50))
 def test_shift_changes_only_unbounded_sum(case, shift):
     x, universe, k = case
@@ -125,7 +126,7 @@ def test_shift_changes_only_unbounded_sum(case, shift):
     assert big >= 1000 * k - 100 * k
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(case=st.one_of(pool_case(), domain_case()))
 def test_bounded_monotone_in_k(case):
     # bounded neighbours at k contain those at k - 1 (replace up to k records), for every query

@@ -399,6 +399,7 @@ def test_saving_a_chapter_through_jupytext_leaves_it_unchanged(path, tmp_path):
 
 # --------------------------------------------------------------------------- packaging
 
+@pytest.mark.slow    # builds a wheel and a bare venv (about 25 s): the full profile (make test-full, .ci/run)
 def test_wheel_carries_the_data_and_loads_it_from_anywhere(tmp_path):
     """Build a wheel, install it into a venv that cannot import the repository, load Adult elsewhere.
 
@@ -441,3 +442,62 @@ def test_the_books_own_directives_have_a_rendering():
     assert names, "no directives found in _ext/"
     missing = sorted(names - set(m2j.DIRECTIVES))
     assert not missing, f"add a rendering to DIRECTIVES in tools/myst_to_jupyter.py for {missing}"
+
+
+def test_check_built_compares_the_books_executions_as_nbval_would(tmp_path, monkeypatch, capsys):
+    """``tools/nbval_notebooks.py check-built`` (make test's nbval check, on the book's executions):
+    a cache holding the reference outputs passes; a changed checked number, a changed chapter code,
+    a cell that raised and an execution older than the package each fail, naming the chapter."""
+    import copy
+
+    import nbformat
+    from jupyter_cache import get_cache
+    from jupyter_cache.base import CacheBundleIn
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    import nbval_notebooks as nv
+
+    stem = "transformations"
+    ref = nbformat.read(nv.REFS / f"{stem}.ipynb", as_version=4)
+    refs = tmp_path / "refs"
+    refs.mkdir()
+    nbformat.write(ref, refs / f"{stem}.ipynb")
+    monkeypatch.setattr(nv, "REFS", refs)
+
+    def cache_with(nb):
+        where = tmp_path / f"cache{len(list(tmp_path.glob('cache*')))}"
+        executed = copy.deepcopy(nb)
+        for cell in executed.cells:          # the book's build drops the marker line from the source
+            cell.source = cell.source.replace(nv.MARK + "\n", "")
+        get_cache(str(where)).cache_notebook_bundle(
+            CacheBundleIn(executed, str(nv.CHAPTERS / f"{stem}.md")), check_validity=False)
+        return where
+
+    assert nv.check_built(cache_with(ref)) == 0
+    assert "give the 13 checked outputs" in capsys.readouterr().out
+
+    checked = [c for c in ref.cells if c.cell_type == "code" and nv.MARK in c.source]
+    changed = copy.deepcopy(ref)
+    cell = [c for c in changed.cells if c.cell_type == "code" and nv.MARK in c.source][-2]
+    cell.outputs[0].text = cell.outputs[0].text.replace("6", "7")
+    assert cell.outputs[0].text != checked[-2].outputs[0].text
+    assert nv.check_built(cache_with(changed)) == 1
+    assert f"{stem}, code cell" in capsys.readouterr().out
+
+    raised = copy.deepcopy(ref)
+    raised.cells[0].outputs = [nbformat.v4.new_output("error", ename="ValueError", evalue="boom", traceback=[])]
+    assert nv.check_built(cache_with(raised)) == 1
+    assert "raised ValueError: boom" in capsys.readouterr().out
+
+    other_code = copy.deepcopy(ref)
+    other_code.cells[0].source += "\nx = 1"
+    assert nv.check_built(cache_with(other_code)) == 1
+    assert "has not executed the chapter's current code" in capsys.readouterr().out
+
+    old = cache_with(ref)
+    newest = max((ROOT / "src" / "dpsens").rglob("*.py"), key=lambda p: p.stat().st_mtime)
+    when = newest.stat().st_mtime
+    monkeypatch.setattr(nv, "_package_time", lambda: when + 3600)      # the package changed an hour later
+    assert nv.check_built(old) == 1
+    assert "executed before the package last changed" in capsys.readouterr().out
+    assert nv.expire_cache(old) == 0 and get_cache(str(old)).list_cache_records() == []

@@ -26,6 +26,8 @@ from hypothesis import strategies as st
 import dpsens as ds
 from dpsens.smooth import ls_at_distance, ls_curve, smooth_sensitivity
 
+from profiles import examples
+
 QUERIES = list(ds.QUERIES)
 RELATIONS = ("unbounded", "bounded")
 FLOAT_MAX = Fraction(np.finfo(float).max)
@@ -114,7 +116,7 @@ def attempt(fn, *args, **kw):
 
 # ------------------------------------------------------------------ the queries themselves
 
-@settings(max_examples=300, **SETTINGS)
+@settings(max_examples=examples(300), **SETTINGS)
 @given(x=data(), name=st.sampled_from(QUERIES))
 def test_queries_over_every_magnitude(x, name):
     scale = max(Fraction(abs(a)) for a in x)
@@ -153,7 +155,7 @@ def small_domain_case(draw):
     return D, x, k
 
 
-@settings(max_examples=150, **SETTINGS)
+@settings(max_examples=examples(150), **SETTINGS)
 @given(case=small_domain_case(), name=st.sampled_from(QUERIES), rel=st.sampled_from(RELATIONS))
 def test_local_sensitivity_over_every_magnitude(case, name, rel):
     D, x, k = case
@@ -167,7 +169,7 @@ def test_local_sensitivity_over_every_magnitude(case, name, rel):
         assert "the query gives" in str(brute) or "beyond the largest float" in str(brute), brute
 
 
-@settings(max_examples=80, **SETTINGS)
+@settings(max_examples=examples(80), **SETTINGS)
 @given(values=st.lists(magnitude(), min_size=2, max_size=3, unique=True), n=st.integers(2, 3),
        name=st.sampled_from(QUERIES), rel=st.sampled_from(RELATIONS))
 def test_global_sensitivity_over_every_magnitude(values, n, name, rel):
@@ -190,7 +192,7 @@ def var_two_values(n: int) -> Fraction:
     return Fraction(n - 1, n * n)
 
 
-@settings(max_examples=100, **SETTINGS)
+@settings(max_examples=examples(100), **SETTINGS)
 @given(n=st.one_of(st.integers(2, 10**6), st.integers(10**6, 10**300)),
        w=st.floats(1e-100, 1e100), rel=st.sampled_from(RELATIONS))
 def test_huge_n_closed_forms(n, w, rel):
@@ -223,7 +225,7 @@ def binary_scan(p, n, k, rel) -> Fraction:
     return best
 
 
-@settings(max_examples=120, **SETTINGS)
+@settings(max_examples=examples(120), **SETTINGS)
 @given(n=st.integers(2, 120), data=st.data(), p=st.sampled_from([None, 25, 50, 75, 90]),
        rel=st.sampled_from(RELATIONS))
 def test_order_statistics_without_the_scan(n, data, p, rel):
@@ -243,7 +245,7 @@ def test_order_statistics_against_the_brute_force_at_small_n():
                         ds.global_sensitivity(q, D, n, k, rel, method="bruteforce"), abs=1e-12)
 
 
-@settings(max_examples=60, **SETTINGS)
+@settings(max_examples=examples(60), **SETTINGS)
 @given(n=st.integers(10**6, 10**300), data=st.data(), name=st.sampled_from(QUERIES),
        rel=st.sampled_from(RELATIONS))
 def test_huge_n_and_k_give_finite_values_in_range(n, data, name, rel):
@@ -266,7 +268,7 @@ def test_n_beyond_the_limit_is_refused_clearly():
 SMOOTH_QUERIES = ["mean", "sum", "count", "median", "percentile_25", "percentile_75", "percentile_90"]
 
 
-@settings(max_examples=60, **SETTINGS)
+@settings(max_examples=examples(60), **SETTINGS)
 @given(x=st.lists(st.integers(0, 20), min_size=1, max_size=7), name=st.sampled_from(SMOOTH_QUERIES),
        rel=st.sampled_from(RELATIONS),
        huge=st.sampled_from([2**63, 2**64 - 1, 2**200, 1e19, 1e300, np.uint64(2**64 - 1), np.int64(2**63 - 1)]))
@@ -291,7 +293,7 @@ def test_huge_t_examples_of_the_issue():
             ls_at_distance([1, 2, 3], "median", bad, 0, 10)
 
 
-@settings(max_examples=60, **SETTINGS)
+@settings(max_examples=examples(60), **SETTINGS)
 @given(x=st.lists(st.floats(0, 1), min_size=2, max_size=6), name=st.sampled_from(SMOOTH_QUERIES),
        rel=st.sampled_from(RELATIONS), c=st.sampled_from([1e-300, 3e-200, 7e150, 1e300, 1.5e305, 1e306]),
        beta=st.sampled_from([0.05, 1.0, 10.0]))

@@ -174,23 +174,9 @@ def test_pct_histograms_labels_and_counts():
         saa_figures.plot_pct_histograms({"a": [1.0]}, title="T", floor=0)
 
 
-def test_old_module_forwards_every_name_with_a_warning():
-    """``dpsens.aggregate`` (the old home, used by saved notebooks) gives the new functions."""
-    from dpsens import aggregate as old
-
-    figures = {"plot_saa_tradeoff", "plot_saa_explorer", "plot_error_comparison", "plot_pct_histograms"}
-    assert len(old.__all__) == 9 and set(old.__all__) == (set(saa.__all__) - {
-        "chunk_answers", "split_reduce", "sample_and_aggregate", "VECTORISED", "pct_error", "source_chunk_means",
-        "source_saa_avg_age", "source_gs_avg", "source_plot_results"}) | figures
-    for name in old.__all__:
-        home, module = ("figures", saa_figures) if name in figures else ("mechanisms", saa)
-        with pytest.warns(DeprecationWarning, match=rf"dpsens\.aggregate\.{name} moved to "
-                                                    rf"dpsens\.{home}\.sample_aggregate\.{name}"):
-            assert getattr(old, name) is getattr(module, name)
-    with pytest.warns(DeprecationWarning):
-        from dpsens.aggregate import source_chunks
+def test_source_chunks_cut_the_data_as_the_source_does():
     # by hand: ceil(100/7) = 15 rows per chunk, so six chunks of 15 and one of 10
-    assert [len(c) for c in source_chunks(np.arange(100.0), 7)] == [15] * 6 + [10]
+    assert [len(c) for c in saa.source_chunks(np.arange(100.0), 7)] == [15] * 6 + [10]
 
 
 def test_source_chunk_means_are_the_means_of_the_source_chunks():

@@ -300,6 +300,9 @@ def executions(request):
     return _RUNS
 
 
+# Every chapter executed once more in a kernel (beside nbval and the book build, which execute it too):
+# about a third of the unit suite's time, so it runs in the full profile (make test-full, .ci/run).
+@pytest.mark.slow
 @pytest.mark.parametrize("stem", STEMS)
 def test_student_notebook_runs_and_checkers_answer(executions, stem):
     nb, n_solutions, unmatched = executions[stem].result()

@@ -16,10 +16,18 @@ tool keeps one reference notebook per chapter in ``tests/notebooks/``:
     Fail, naming the chapter, if a reference notebook's code differs from its
     chapter's -- i.e. someone edited a chapter and forgot ``make nbval-refs``.
     Run by ``make test`` before nbval itself.
+``check-built``
+    nbval-lax's comparison applied to the chapters as ``make book`` executed
+    them (its jupyter-cache, ``_build/.jupyter_cache``) instead of a second
+    execution of every chapter; ``make test`` runs it after the book build.
+``expire-cache``
+    Forget the cached executions older than the package's code, so that
+    ``make book`` executes those chapters again (``make test`` runs it first).
 """
 from __future__ import annotations
 
 import sys
+from datetime import timezone
 from pathlib import Path
 
 import jupytext
@@ -113,11 +121,135 @@ def check() -> int:
     return 0
 
 
+#: Output keys nbval leaves out of the comparison (its own list, with images: nbval without --nbdime).
+SKIP_COMPARE = ("metadata", "traceback", "prompt_number", "output_type", "name", "execution_count",
+                "application/vnd.jupyter.widget-view+json", "image/png", "image/jpeg")
+
+
+def _compared(outputs, patterns) -> dict:
+    """The outputs as nbval-lax compares them: streams coalesced and keyed by their name, MIME types
+    flattened, every string sanitized with ``tests/nbval_sanitize.cfg``, the SKIP_COMPARE keys left out."""
+    import re
+
+    from nbval.plugin import coalesce_streams, transform_streams_for_comparison
+
+    def sanitize(value):
+        if isinstance(value, str):
+            for regex, replace in patterns:
+                value = re.sub(regex, replace, value)
+        return value
+
+    flat: dict[str, list] = {}
+    for out in transform_streams_for_comparison(coalesce_streams(nbformat.from_dict(
+            [dict(o) for o in outputs]))):
+        for key, value in out.items():
+            if key in SKIP_COMPARE:
+                continue
+            items = value.items() if key == "data" else [(key, value)]
+            for k, v in items:
+                if k not in SKIP_COMPARE:
+                    flat.setdefault(k, []).append(sanitize(v))
+    return flat
+
+
+def _code(source: str) -> str:
+    """A cell's code without the marker line (the book's build drops it from the page)."""
+    return "\n".join(line for line in source.strip().splitlines() if line.strip() != MARK).strip()
+
+
+def _package_time() -> float:
+    """When the package's code last changed (the newest mtime under src/dpsens)."""
+    return max(p.stat().st_mtime for p in (ROOT / "src" / "dpsens").rglob("*.py"))
+
+
+def _created(record) -> float:
+    # jupyter-cache stores naive UTC datetimes
+    return record.created.replace(tzinfo=timezone.utc).timestamp()
+
+
+def expire_cache(cache: Path = ROOT / "_build" / ".jupyter_cache") -> int:
+    """Forget the book's cached executions made before the package last changed: jupyter-cache keys
+    a chapter by its code only, so without this a chapter would keep the outputs of the old package.
+    ``make test`` runs it before ``make book``; the book then executes those chapters again."""
+    from jupyter_cache import get_cache
+
+    if not Path(cache).is_dir():
+        return 0
+    jc = get_cache(str(cache))
+    stale = [r for r in jc.list_cache_records() if _created(r) < _package_time()]
+    for record in stale:
+        jc.remove_cache(record.pk)
+    print(f"jupyter-cache: {len(stale)} execution(s) older than the package's code forgotten")
+    return 0
+
+
+def check_built(cache: Path = ROOT / "_build" / ".jupyter_cache") -> int:
+    """nbval's check on the chapters as the book build executed them (its jupyter-cache, which
+    keeps each cell's outputs as the kernel sent them), not on a new execution: every chapter was
+    executed with the reference's code, no cell raised, and every cell marked ``# NBVAL_CHECK_OUTPUT``
+    gave the reference's outputs as nbval-lax compares them (the same sanitizing patterns, the same
+    keys left out, streams coalesced).  ``make test`` runs it after ``make book``, so each chapter
+    is executed once; ``make notebooks`` (nbval itself, a new execution) runs in ``make test-full``."""
+    from jupyter_cache import get_cache
+    from nbval.plugin import get_sanitize_patterns
+
+    patterns = get_sanitize_patterns((ROOT / "tests" / "nbval_sanitize.cfg").read_text(encoding="utf-8"))
+    if not (Path(cache) / "global.db").exists() and not any(Path(cache).glob("*.db")):
+        print(f"no jupyter-cache at {cache}: run `make book` first")
+        return 1
+    records = get_cache(str(cache)).list_cache_records()
+    bad, checked = [], 0
+    for ref_path in sorted(REFS.glob("*.ipynb")):
+        name = ref_path.stem
+        ref = [c for c in nbformat.read(ref_path, as_version=4).cells if c.cell_type == "code"]
+        want_code = [_code(c.source) for c in ref]
+        built = None
+        for record in sorted(records, key=lambda r: r.created, reverse=True):     # the newest first
+            uri = Path(record.uri)
+            if uri.name != f"{name}.md" or uri.parent.name != CHAPTERS.name:
+                continue
+            cells = [c for c in get_cache(str(cache)).get_cache_bundle(record.pk).nb.cells if c.cell_type == "code"]
+            if [_code(c.source) for c in cells] == want_code:
+                built = cells if _created(record) >= _package_time() else "stale"
+                break
+        if built == "stale":
+            bad.append(f"{name}: executed before the package last changed (run `make book` after "
+                       f"`tools/nbval_notebooks.py expire-cache`, as `make test` does)")
+            continue
+        if built is None:
+            bad.append(f"{name}: the book build has not executed the chapter's current code "
+                       f"(run `make book`; after a change to the chapter, `make nbval-refs` first)")
+            continue
+        for i, (r, b) in enumerate(zip(ref, built), start=1):
+            errors = [o for o in b.outputs if o.get("output_type") == "error"]
+            if errors:
+                bad.append(f"{name}, code cell {i}: raised {errors[0].get('ename')}: {errors[0].get('evalue')}")
+            if MARK not in r.source or r.execution_count is None:
+                continue
+            checked += 1
+            want, got = _compared(r.outputs, patterns), _compared(b.outputs, patterns)
+            if want != got:
+                keys = sorted(set(want) | set(got))
+                diff = [f"    {k}: reference {want.get(k)!r:.300}\n    {k}: built     {got.get(k)!r:.300}"
+                        for k in keys if want.get(k) != got.get(k)]
+                bad.append(f"{name}, code cell {i} ({_code(r.source).splitlines()[0][:60]}): outputs differ\n"
+                           + "\n".join(diff))
+    if bad:
+        print("the book's executed chapters disagree with tests/notebooks/:\n  " + "\n  ".join(bad))
+        return 1
+    print(f"the book's executed chapters give the {checked} checked outputs of tests/notebooks/")
+    return 0
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1] if len(sys.argv) > 1 else "check"
     if cmd == "record":
         record(set(sys.argv[2:]))
     elif cmd == "check":
         sys.exit(check())
+    elif cmd == "expire-cache":
+        sys.exit(expire_cache(*(Path(a) for a in sys.argv[2:3])))
+    elif cmd == "check-built":
+        sys.exit(check_built(*(Path(a) for a in sys.argv[2:3])))
     else:
-        sys.exit(f"usage: {sys.argv[0]} record [chapter ...] | check")
+        sys.exit(f"usage: {sys.argv[0]} record [chapter ...] | check | expire-cache | check-built [jupyter-cache folder]")

@@ -25,9 +25,6 @@ from . import bruteforce, globalsens, local, sensitivity  # noqa: F401,E402  (ex
 from .sensitivity import global_sensitivity, local_sensitivity  # noqa: E402
 from .bruteforce import bruteforce_global_sensitivity, bruteforce_local_sensitivity  # noqa: E402
 
-# the old homes of the figures, kept for saved notebooks: their names forward with a warning
-from . import dp_plots, plots, smooth_plots  # noqa: F401,E402
-
 __version__ = "0.1.0"
 
 __all__ = [

@@ -22,7 +22,6 @@ import math
 import numpy as np
 
 from ._validate import as_probability
-from .deprecation import moved
 
 __all__ = [
     "clopper_pearson", "dp_tpr_bound", "threshold_rates", "privacy_loss_lower_bounds", "audit_epsilon",
@@ -232,9 +231,3 @@ def posterior_laplace(t, locs, scales, prior=None) -> np.ndarray:
     w = np.exp(logw)
     return w / w.sum()
 
-
-
-# The chapter's figures moved to dpsens.figures.audit; their old names keep working, with a warning.
-__getattr__ = moved(__name__, {name: f"dpsens.figures.audit.{name}" for name in (
-    "plot_release_densities", "plot_attack_roc", "plot_privacy_loss", "plot_audit", "plot_posterior",
-    "plot_leak_pair")})

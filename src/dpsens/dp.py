@@ -20,9 +20,7 @@ import math
 
 import numpy as np
 
-from ._validate import as_int, as_positive, as_probability
-from .deprecation import renamed_keyword
-from .mechanisms import check_rng
+from ._validate import as_int, as_positive, as_probability, check_rng
 
 __all__ = [
     "laplace_log_ratio", "privacy_loss_samples", "privacy_loss_cdf", "expected_privacy_loss",
@@ -41,7 +39,6 @@ def _as_real(value, name: str) -> float:
     return value
 
 
-@renamed_keyword("neighbour_value", "neighbor_value")
 def laplace_log_ratio(z, value, neighbor_value, scale):
     """The privacy loss at output ``z``: ``ln p(z) / p'(z)`` for two Laplace mechanisms.
 
@@ -83,7 +80,6 @@ def laplace_log_ratio(z, value, neighbor_value, scale):
     return float(out) if out.ndim == 0 else out
 
 
-@renamed_keyword("neighbour_value", "neighbor_value")
 def privacy_loss_samples(value, neighbor_value, scale, rng, size: int):
     """Draws of the privacy loss random variable ``L = ln p(Z)/p'(Z)``, ``Z = f(x) + Lap(b)``.
 
@@ -113,7 +109,6 @@ def privacy_loss_samples(value, neighbor_value, scale, rng, size: int):
     return laplace_log_ratio(outputs, value, neighbor_value, scale)
 
 
-@renamed_keyword("neighbour_value", "neighbor_value")
 def privacy_loss_cdf(loss, value, neighbor_value, scale):
     """Exact ``P(L <= loss)`` of the Laplace mechanism's privacy loss.
 
@@ -148,7 +143,6 @@ def privacy_loss_cdf(loss, value, neighbor_value, scale):
     return float(out) if out.ndim == 0 else out
 
 
-@renamed_keyword("neighbour_value", "neighbor_value")
 def expected_privacy_loss(value, neighbor_value, scale) -> float:
     """``E[L] = a + e^{-a} - 1`` with ``a = |f(x) - f(x')| / b``: the mean privacy loss.
 
@@ -264,7 +258,6 @@ def group_privacy(epsilon, k: int, delta: float = 0.0) -> tuple[float, float]:
     return k * epsilon, k * math.exp((k - 1) * epsilon) * delta
 
 
-@renamed_keyword("neighbour_outputs", "neighbor_outputs")
 def empirical_log_ratios(outputs, neighbor_outputs, edges, min_count: int = 1000):
     """Estimated ``ln P(M(x) ∈ S) / P(M(x') ∈ S)`` for the intervals ``S`` between ``edges``.
 

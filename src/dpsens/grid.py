@@ -26,7 +26,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validate import as_int, check_relation
-from .deprecation import moved, renamed_attribute
 from .neighbors import (Domain, Pool, additions, check_release, check_universe, count_neighbors,
                         count_releases, enumerate_neighbors, releases, submultisets)
 from .queries import check_query
@@ -104,8 +103,6 @@ class SensitivityGrid:
     row_values: np.ndarray
     neighbor_datasets: tuple
     cells: np.ndarray
-
-    neighbours = renamed_attribute("neighbor_datasets", "neighbours")
 
     @property
     def local(self) -> np.ndarray:
@@ -313,8 +310,3 @@ def parse_values(text: str, max_values: int = MAX_VALUES) -> list[float]:
         values.append(v)
     return values
 
-
-# The figures and the live explorer moved to dpsens.figures.grid; their old names keep working, with a warning.
-__getattr__ = moved(__name__, {name: f"dpsens.figures.grid.{name}" for name in (
-    "plot_sensitivity_grid", "plot_source_comparison", "plot_grid_from_text", "grid_explorer", "ROW_MAX_COLOUR",
-    "GLOBAL_MAX_COLOUR")})

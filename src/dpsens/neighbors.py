@@ -40,7 +40,7 @@ from typing import Iterator
 
 import numpy as np
 
-from ._validate import as_data, as_int, check_relation
+from ._validate import as_data, as_int, check_relation, check_rng
 
 
 class _Universe:
@@ -94,7 +94,6 @@ class Pool(_Universe):
     >>> Pool([1, 2, 2, 5])
     Pool([1, 2, 2, 5])
     """
-
     kind = "pool"
 
     def counts(self) -> Counter:
@@ -117,7 +116,6 @@ class Domain(_Universe):
     >>> Domain([3, 1, 2, 2])
     Domain([1, 2, 3])
     """
-
     kind = "domain"
 
     def __init__(self, values):
@@ -392,8 +390,6 @@ def random_neighbors(x, universe, count: int, neighbors: str = "unbounded", rng=
     >>> [len(y) for y in ys], all(np.sum(y != [3, 1, 2]) <= 1 for y in ys)
     ([3, 3, 3], True)
     """
-    from .mechanisms.checks import check_rng
-
     if isinstance(universe, Pool):
         raise TypeError("universe must be a dpsens.Domain: random_neighbors draws new values from a domain; "
                         "for a Pool, list the neighbours with enumerate_neighbors")

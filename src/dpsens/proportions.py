@@ -29,9 +29,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._validate import as_data, as_int, as_positive, as_probability, check_relation
-from .deprecation import moved
-from .mechanisms import check_rng, laplace_mechanism, local_sensitivity_laplace
+from ._validate import as_data, as_int, as_positive, as_probability, check_relation, check_rng
+from .mechanisms import laplace_mechanism, local_sensitivity_laplace
 
 __all__ = [
     "as_counts", "source_proportion_sensitivity", "proportion_changes", "proportion_local_sensitivity",
@@ -410,12 +409,3 @@ def threshold_attack(release_x, release_xprime, centre: float, radius: float, co
             "ratio": rate_a / rate_b if rate_b > 0 else math.inf,
             "ratio_lower": float(low_a / high_b)}
 
-
-
-# The chapter's figures moved to dpsens.figures.proportions; their old names keep working, with a warning.
-__getattr__ = moved(__name__, {
-    **{name: f"dpsens.figures.proportions.{name}" for name in (
-        "plot_proportion_source_figures", "plot_proportion_errors", "plot_proportion_leak",
-        "plot_proportion_explorer")},
-    "plot_source_comparison": "dpsens.figures.proportions.plot_proportion_source_figures",  # its older name
-})

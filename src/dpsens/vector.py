@@ -37,6 +37,7 @@ import numpy as np
 
 from ._validate import as_data, as_int, as_positive, as_probability, check_relation
 from .mechanisms.checks import check_rng
+from .neighbors import Domain, count_releases, releases
 from .mechanisms.gaussian import gaussian_sigma
 from .neighbors import Pool, check_release, check_universe
 from .queries import PERCENTILES, check_query
@@ -324,7 +325,6 @@ def vector_global_sensitivity(queries, universe, sizes, k: int = 1, neighbors: s
     >>> vector_global_sensitivity(["mean", "median"], ds.Domain([0, 1]), 3, neighbors="bounded")
     1.3333333333333333
     """
-    from .neighbors import count_releases, releases  # the one enumeration of releases
     universe = check_universe(universe)
     size_list = [sizes] if isinstance(sizes, (int, np.integer)) else list(sizes)
     if not size_list:
@@ -401,7 +401,6 @@ def grouped_local_sensitivity(x, groups, query, universe, labels=None, k: int = 
     ...                           neighbors="bounded")
     18.0
     """
-    from .neighbors import Domain
     query = _query_names(query)[0]
     _check_two_relations(neighbors)
     norm = check_norm(norm)

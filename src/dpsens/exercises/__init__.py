@@ -23,8 +23,3 @@ from .ptr import *  # noqa: F401,F403
 from .smooth import *  # noqa: F401,F403
 from .exponential import *  # noqa: F401,F403
 from .vector import *  # noqa: F401,F403
-
-from ..deprecation import renamed as _renamed  # noqa: E402
-
-check_neighbour_count = _renamed(check_neighbor_count, "check_neighbour_count")  # noqa: F405
-check_bounded_neighbours = _renamed(check_bounded_neighbors, "check_bounded_neighbours")  # noqa: F405

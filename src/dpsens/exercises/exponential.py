@@ -5,14 +5,17 @@ level α is the order statistic of rank ⌊α(n − 1)⌋ + 1.
 """
 from __future__ import annotations
 
+import numpy as np
+
+from ..data import load_ages
+from ..inverse import inverse_len_quantile
+from ..mechanisms.exponential import quantile_exponential_distribution, rank_utility_sensitivity
 from ._verdict import EXACT, THREE_DIGITS, Verdict, as_number, check_number, checker, close, wrong
 
 __all__ = ["check_em_tie_probability", "check_inverse_len_median", "check_rank_score_sensitivity"]
 
 
 def _ages():
-    from ..data import load_ages
-
     return load_ages().to_numpy(dtype=float)
 
 
@@ -23,10 +26,6 @@ def check_em_tie_probability(answer) -> Verdict:
 
     Precision: within 0.5 % (relative), so an answer rounded to 3 significant
     figures passes."""
-    import numpy as np
-
-    from ..mechanisms.exponential import quantile_exponential_distribution
-
     dist = quantile_exponential_distribution(_ages(), 0.5, 0.1, 0.0, 100.0, "bounded")
     p = np.exp(dist["log_prob"])
     expected = float(p[(dist["left"] == 36.0) & (dist["right"] == 37.0)].sum())
@@ -43,8 +42,6 @@ def check_inverse_len_median(answer) -> Verdict:
     replaced per step.
 
     Precision: a number of records, so exactly that whole number."""
-    from ..inverse import inverse_len_quantile
-
     expected = inverse_len_quantile(_ages(), 0.5, 40.0, 0.0, 100.0, "bounded")
     return check_number(answer, expected, "len", "count the records below 40 and compare with how many may "
                         "lie below the median's rank, r − 1.", integer=True)
@@ -56,8 +53,6 @@ def check_rank_score_sensitivity(answer) -> Verdict:
     added or removed (the size private).
 
     Precision: exact (up to float round-off)."""
-    from ..mechanisms.exponential import rank_utility_sensitivity
-
     expected = rank_utility_sensitivity(0.9, "unbounded")
     value = as_number(answer)
     hint = "list what one added or removed record does to the count below z and to α·n, for z above and below it."

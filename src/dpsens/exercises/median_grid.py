@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..grid import SOURCE_UNIVERSE, sensitivity_grid, source_bounded_local
-from ..neighbors import Domain, Pool, check_release
+from ..neighbors import Domain, Pool, check_release, enumerate_neighbors
 from ._verdict import Verdict, check_number, checker, correct, wrong
 
 __all__ = ["check_grid_row", "check_rows_at_global", "check_twice_local"]
@@ -87,6 +87,5 @@ def check_twice_local(answer) -> Verdict:
 
 
 def _anchored_bounded_mean(x, domain) -> float:
-    from ..neighbors import enumerate_neighbors
     fx = float(np.mean(x))
     return max(abs(fx - float(np.mean(y))) for y in enumerate_neighbors(x, domain, 1, "bounded"))

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import math
 
-from ..data import N_AGES
+from ..data import N_AGES, load_ages
+from ..smooth import distance_to_high_ls
 from ._verdict import (THREE_DIGITS, Verdict, as_number, as_whole_number, check_number, checker, close,
                        format_answer, wrong)
 
@@ -63,9 +64,6 @@ def check_ptr_median_distance(answer) -> Verdict:
     sensitivity above 2 years, one record replaced at a time.
 
     Precision: a number of records, so exactly that whole number."""
-    from ..data import load_ages
-    from ..smooth import distance_to_high_ls
-
     expected = distance_to_high_ls(load_ages().to_numpy(dtype=float), "median", 2.0, 0, 100, "bounded")
     return check_number(answer, expected, "the distance",
                         "A(t) of the median is the max over s = 0..t+1 of x_(r+s) − x_(r+s−t−1) (data sorted, "

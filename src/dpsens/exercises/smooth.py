@@ -8,7 +8,8 @@ import math
 
 import numpy as np
 
-from ..data import N_AGES
+from ..data import N_AGES, load_ages
+from ..smooth import smooth_sensitivity
 from ._verdict import THREE_DIGITS, Verdict, check_number, checker, close, wrong
 
 __all__ = ["check_smooth_beta", "check_smooth_turning_point", "check_smooth_median_direct"]
@@ -53,9 +54,6 @@ def check_smooth_turning_point(answer) -> Verdict:
 
 
 def _median_direct_answer() -> float:
-    from ..data import load_ages
-    from ..smooth import smooth_sensitivity
-
     x = load_ages().to_numpy(dtype=float)[:2001]
     return smooth_sensitivity(x, "median", _beta(2001), 0, 100, "bounded")
 

@@ -17,7 +17,6 @@ import numpy as np
 
 from .. import dp
 from .._validate import as_int, as_positive
-from ..deprecation import renamed, renamed_keyword
 from ..mechanisms.laplace import laplace_pdf
 from .style import MAX_WIDTH_IN, PALETTE, legend_below, line_style
 
@@ -63,7 +62,6 @@ def plot_laplace_mechanism(true_value: float = 0.0, sensitivities=(1.0, 2.0, 5.0
     return fig
 
 
-@renamed_keyword("neighbour_value", "neighbor_value")
 def plot_neighboring_laplace(value, neighbor_value, scale, width: float | None = None):
     """The two output densities of the Laplace mechanism on neighbours, and their log-ratio.
 
@@ -133,7 +131,6 @@ def plot_group_log_ratios(value, scale, sensitivity, group_sizes=(1, 2, 3), widt
     return fig
 
 
-@renamed_keyword("neighbour_value", "neighbor_value")
 def plot_privacy_loss(samples, value, neighbor_value, scale):
     """Empirical distribution function of privacy-loss draws against the exact one.
 
@@ -159,6 +156,3 @@ def plot_privacy_loss(samples, value, neighbor_value, scale):
     ax.legend(loc="upper left")
     return fig
 
-
-#: Old name (British spelling) of :func:`plot_neighboring_laplace`; works, with a warning.
-plot_neighbouring_laplace = renamed(plot_neighboring_laplace, "plot_neighbouring_laplace")

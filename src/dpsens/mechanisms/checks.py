@@ -9,45 +9,13 @@ so by the chapters *Why local sensitivity leaks*, *Propose-test-release*,
 """
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
-from .._validate import as_int
+from .._validate import as_int, as_nonnegative, check_rng
 
+# check_rng and as_nonnegative live in dpsens._validate (below neighbors and smooth, which use them);
+# they are listed here too because every mechanism imports its checks from this module.
 __all__ = ["check_rng", "as_size", "as_value", "as_nonnegative", "add_noise"]
-
-
-def check_rng(rng, allow_none: bool = False) -> np.random.Generator | None:
-    """Return ``rng`` if it is a :class:`numpy.random.Generator`, else raise ``TypeError``.
-
-    Chapter: *Why local sensitivity leaks* (and every chapter that draws noise).
-
-    Parameters
-    ----------
-    rng : numpy.random.Generator
-        Create one with ``np.random.default_rng(seed)``.
-    allow_none : bool
-        Accept ``None`` too (returned unchanged), for functions whose
-        randomness is optional (e.g. the row choice of
-        :func:`dpsens.transformations.bound_contributions`).
-
-    Raises
-    ------
-    TypeError
-        If ``rng`` is anything else (an int seed, the legacy
-        ``np.random.RandomState`` or the ``np.random`` module; ``None`` unless
-        ``allow_none``).
-    """
-    if allow_none and rng is None:
-        return None
-    if not isinstance(rng, np.random.Generator):
-        expected = "None or a numpy.random.Generator" if allow_none else "a numpy.random.Generator"
-        raise TypeError(
-            f"rng must be {expected}, e.g. rng = np.random.default_rng(42); "
-            f"got {rng!r} of type {type(rng).__name__}"
-        )
-    return rng
 
 
 def as_size(size):
@@ -71,16 +39,6 @@ def as_value(value, name: str = "value"):
     if arr.ndim == 0:
         return float(arr)
     return arr.astype(float)
-
-
-def as_nonnegative(value, name: str) -> float:
-    """A finite real number ``>= 0`` (a sensitivity, a distance), as ``float``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a number >= 0, got {value!r} of type {type(value).__name__}")
-    value = float(value)
-    if not np.isfinite(value) or value < 0:
-        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
-    return value
 
 
 def add_noise(value, draw, rng, size=None):

@@ -15,9 +15,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 
 from .._validate import (as_bounds, as_data, as_int, as_positive, as_probability, as_quantile, check_in_bounds,
                          check_relation)
+from ..inverse import order_statistic
+from ..smooth import distance_to_high_ls, smooth_sensitivity
 from .checks import check_rng
 from .exponential import quantile_exponential
 from .heavy_tailed import sample_polynomial_tail
@@ -86,8 +89,6 @@ def rmse_across_epsilon(x, epsilons, delta, lower, upper, rng, settings, runs: i
         every run refused); ``"refused"``: ``{query: [...]}``, PTR's ⊥ per ε;
         ``"distance"``: ``{query: distance to high local sensitivity}``.
     """
-    from ..smooth import distance_to_high_ls, smooth_sensitivity
-
     x = as_data(x)
     lower, upper = as_bounds(lower, upper)
     check_in_bounds(x, lower, upper)
@@ -250,11 +251,6 @@ def quantile_head_to_head(x, quantiles, epsilons, delta, rng, runs: int = 1000, 
         (q, ε, mechanism): ``median |error|``, ``90th pct |error|``,
         ``refused`` (share of ⊥).
     """
-    import pandas as pd
-
-    from ..inverse import order_statistic
-    from ..smooth import distance_to_high_ls, smooth_sensitivity
-
     x = as_data(x)
     lower, upper = as_bounds(*bounds)
     check_in_bounds(x, lower, upper)

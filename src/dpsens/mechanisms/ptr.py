@@ -12,6 +12,7 @@ import numpy as np
 
 from .._validate import as_bounds, as_data, as_positive, as_probability, check_in_bounds, check_relation
 from ..queries import check_query
+from ..smooth import distance_to_high_ls
 from .checks import as_nonnegative, as_value, check_rng
 
 __all__ = ["PTR_THRESHOLDS", "ptr_threshold", "ptr_accidental_pass_probability", "ptr_from_distance",
@@ -207,8 +208,6 @@ def propose_test_release(x, query, bound, epsilon, delta, lower, upper, rng, thr
     -------
     float or None (⊥), or dict.
     """
-    from ..smooth import distance_to_high_ls
-
     name, f = check_query(query, allow_callable=False)
     lower, upper = as_bounds(lower, upper)
     x = as_data(x)

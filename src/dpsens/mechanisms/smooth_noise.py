@@ -9,6 +9,7 @@ import math
 
 from .._validate import as_bounds, as_data, as_positive, as_probability, check_in_bounds, check_relation
 from ..queries import check_query
+from ..smooth import smooth_sensitivity
 from .checks import check_rng
 from .heavy_tailed import heavy_tailed_constants, sample_polynomial_tail
 
@@ -141,8 +142,6 @@ def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, no
     -------
     float, or dict.
     """
-    from ..smooth import smooth_sensitivity
-
     name, f = check_query(query, allow_callable=False)
     lower, upper = as_bounds(lower, upper)
     x = as_data(x)

@@ -1,0 +1,29 @@
+"""Test-run settings shared by every test file: the profile (see ``tests/profiles.py``).
+
+``DPSENS_TEST_PROFILE=quick`` (default; ``make test``): property tests run a quarter of their
+baseline examples and the tests marked ``slow`` are deselected.  ``DPSENS_TEST_PROFILE=full``
+(``make test-full``, run by ``.ci/run``): twice the baseline examples, every slow test.
+"""
+from __future__ import annotations
+
+from hypothesis import settings
+
+from profiles import PROFILE
+
+# no deadline anywhere: the machine is shared, and a test's speed is never its verdict
+settings.register_profile("quick", deadline=None)
+settings.register_profile("full", deadline=None)
+settings.load_profile(PROFILE)
+
+
+def pytest_report_header(config):
+    return f"dpsens test profile: {PROFILE} (DPSENS_TEST_PROFILE; quick deselects the tests marked slow)"
+
+
+def pytest_collection_modifyitems(config, items):
+    if PROFILE == "full":
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]
