@@ -102,3 +102,17 @@ def test_closed_forms_and_limits():
         ds.global_sensitivity("var", D, 100, 2, "symmetric")
     with pytest.raises(ValueError, match="exact"):
         ds.local_sensitivity([1, 2], "mean", D, 1, "symmetric", method="bruteforce")
+
+
+@pytest.mark.parametrize("query", ["median", "percentile_25", "percentile_50", "percentile_75", "percentile_90"])
+def test_percentiles_closed_form_against_enumeration(query):
+    # the layer-cake computation (domain) against the exact local sensitivity of every release
+    from dpsens.local import available_values, local_sensitivity_sorted
+    for values, n, k in (([0, 1, 5], 7, 2), ([0, 3], 12, 3), ([-2, 0, 1, 4], 5, 3)):
+        D = ds.Domain(values)
+        best = 0.0
+        for x in ds.releases(D, n):
+            xs = np.array(x, dtype=float)
+            best = max(best, local_sensitivity_sorted(query, lambda y: ds.evaluate(query, y), xs,
+                                                      available_values(xs, D, k), k, "symmetric"))
+        assert same(ds.global_sensitivity(query, D, n, k, "symmetric"), best), (values, n, k)

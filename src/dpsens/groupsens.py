@@ -24,7 +24,19 @@ sensitivity over the releases of size ``n`` is:
     it is ``r/n`` (the mirror move gives the same values).  And ``s/(n - r +
     s) <= (r + s)/n`` because ``(r + s)(n - r + s) - s n = r (n - r) + s^2 >=
     0``; so the largest is ``k/n``, at ``r = k``.
-anything else (``var``, ``std``, ``median``, percentiles; ``sum`` and ``mean`` on a pool)
+``median``, ``percentile_p`` on a domain
+    The layer-cake reduction of :mod:`dpsens.globalsens` holds here too:
+    thresholding both members of a pair at ``s`` maps ``x - R + A`` to
+    ``t(x) - t(R) + t(A)``, still at symmetric distance at most ``k`` (a
+    removed and an added record that become equal only cancel), so the
+    answer is ``w`` times the value on {0, 1}, attained at ``lo + w z``.  On
+    {0, 1} a release is its number of zeros ``z``; for each family ``(r,
+    s)`` the percentile is largest after removing zeros first and adding
+    ones, smallest after removing ones first and adding zeros (each order
+    statistic is monotone, :mod:`dpsens.local`).  The engine evaluates these
+    in exact integers for every ``z = 0..n`` and every family: ``O(n k^2)``,
+    for ``n`` up to ``MAX_BINARY_N``.
+anything else (``var``, ``std``; every query but the count on a pool; percentiles beyond ``MAX_BINARY_N``)
     No closed form is proven here.  The package enumerates the releases of
     size ``n`` and takes the exact local sensitivity of each (at most
     ``max_releases`` of them; beyond that it raises a ``ValueError`` rather
@@ -41,11 +53,34 @@ import numpy as np
 
 from ._validate import as_int, check_result
 from .globalsens import MAX_RELEASES, exact_global_sensitivity
-from .local import available_values, local_sensitivity_sorted
+from .local import available_values, local_sensitivity_sorted, mixed_families
 from .neighbors import Domain, check_universe, count_releases, releases
-from .queries import check_query
+from .queries import PERCENTILES, check_query
 
-__all__ = ["symmetric_global_sensitivity"]
+__all__ = ["symmetric_global_sensitivity", "MAX_BINARY_N"]
+
+#: Largest ``n`` for the exact percentile computation on a domain (``O(n k^2)`` integers).
+MAX_BINARY_N = 10**6
+
+
+def _binary_percentile(z, N: int, p):
+    """100 x percentile ``p`` (``None``: median) of ``z`` zeros and ``N - z`` ones, ``z`` an int array."""
+    if p is None:
+        return 50 * (((N - 1) // 2 >= z).astype(np.int64) + (N // 2 >= z).astype(np.int64))
+    return np.clip((N - 1) * p - 100 * (z - 1), 0, 100)
+
+
+def _binary_symmetric(p, n: int, k: int) -> float:
+    """Global sensitivity of a percentile on {0, 1} under symmetric difference <= k (module docstring)."""
+    z = np.arange(n + 1, dtype=np.int64)
+    fx = _binary_percentile(z, n, p)
+    best = 0
+    for r, s in mixed_families(n, k, k):
+        N = n - r + s
+        up = _binary_percentile(z - np.minimum(r, z), N, p)                       # zeros out, ones in
+        down = _binary_percentile(z - (r - np.minimum(r, n - z)) + s, N, p)       # ones out, zeros in
+        best = max(best, int(np.max(up - fx)), int(np.max(fx - down)))
+    return best / 100
 
 
 def symmetric_global_sensitivity(query, universe, n: int, k: int = 1, *,
@@ -93,6 +128,10 @@ def symmetric_global_sensitivity(query, universe, n: int, k: int = 1, *,
         return float(k)
     if isinstance(universe, Domain) and name in ("sum", "mean"):
         return exact_global_sensitivity(name, universe, n, k, "unbounded")   # the same closed forms
+    if isinstance(universe, Domain) and (name == "median" or name in PERCENTILES) and n <= MAX_BINARY_N:
+        w = float(universe.values[-1]) - float(universe.values[0])
+        return check_result(w * _binary_symmetric(PERCENTILES.get(name), n, k),
+                            f"the global sensitivity of {name!r}")
     total = count_releases(universe, n)
     if total > max_releases:
         raise ValueError(
