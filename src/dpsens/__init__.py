@@ -19,7 +19,7 @@ from . import grid  # noqa: F401,E402  (ds.grid.*: the sensitivity grid)
 from . import smooth  # noqa: F401,E402  (ds.smooth.*: A(t), distance, smooth sensitivity)
 from . import dp  # noqa: F401,E402  (ds.dp.*: privacy loss, composition, group privacy)
 from .smooth import distance_to_high_ls, ls_at_distance, smooth_sensitivity  # noqa: E402
-from . import bruteforce, globalsens, local, sensitivity  # noqa: F401,E402  (exact engine + oracle)
+from . import bruteforce, globalsens, groupsens, local, privatesize, sensitivity  # noqa: F401,E402  (exact engine + oracle)
 from .sensitivity import global_sensitivity, local_sensitivity  # noqa: E402
 from .bruteforce import bruteforce_global_sensitivity, bruteforce_local_sensitivity  # noqa: E402
 
@@ -36,5 +36,5 @@ __all__ = [
     "proportions", "transformations", "grid",
     "figures", "dp", "smooth", "ls_at_distance", "distance_to_high_ls", "smooth_sensitivity",
     "local_sensitivity", "global_sensitivity", "bruteforce_local_sensitivity", "bruteforce_global_sensitivity",
-    "bruteforce", "local", "globalsens", "sensitivity",
+    "bruteforce", "local", "globalsens", "groupsens", "privatesize", "sensitivity",
 ]

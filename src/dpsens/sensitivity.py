@@ -72,7 +72,10 @@ def local_sensitivity(x, query, universe, k: int = 1, neighbors: str = "unbounde
         the pool not in ``x``) or a :class:`~dpsens.Domain` (any value, any
         number of times).
     k : int
-        Group size, ``1 <= k <= len(x) - 1``.
+        Group size, ``1 <= k <= len(x) - 1``.  Only removals need the upper
+        limit (removing ``n`` records would leave nothing); the package
+        keeps the one range for every relation, so a bounded ``k = n``
+        (every record replaced) is not computed.
     neighbors : {"unbounded", "bounded", "symmetric"}
         ``"unbounded"``: exactly ``k`` records removed, or exactly ``k``
         records added.  ``"bounded"``: ``k`` records removed and ``k`` added
