@@ -311,7 +311,8 @@ def test_neighbor_checkers():
     assert ex.check_neighbor_count("five").status == "wrong"
     assert ex.check_bounded_neighbors(...).status == "not yet"
     assert ex.check_bounded_neighbors([[1, 2], [2, 3], [1, 3]]).correct
-    assert ex.check_bounded_neighbors([[2, 3], [1, 3]]).status == "wrong"          # forgot x itself
+    assert ex.check_bounded_neighbors([[2, 3], [1, 3]]).correct          # without x itself: the other convention
+    assert ex.check_bounded_neighbors([[2, 3]]).status == "wrong"
     assert ex.check_bounded_neighbors([[1, 2], [2, 3], [1, 3], [3, 3]]).status == "wrong"  # 3,3 keeps no record
     assert ex.check_bounded_neighbors(5).status == "wrong"
     def good(x, y):

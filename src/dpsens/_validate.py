@@ -12,6 +12,11 @@ import numpy as np
 
 RELATIONS = ("unbounded", "bounded")
 
+#: The relations of the exact sensitivity engines: the two above and the group
+#: relation "symmetric" (symmetric difference at most k: any mix of additions
+#: and removals, at most k in all).
+EXACT_RELATIONS = RELATIONS + ("symmetric",)
+
 
 def _object_to_float(arr: np.ndarray, name: str) -> np.ndarray:
     """Python numbers (int, Fraction, Decimal, ...) in an object array, as floats, or raise."""
@@ -190,10 +195,10 @@ def check_in_bounds(x: np.ndarray, lower: float, upper: float, name: str = "x") 
         )
 
 
-def check_relation(neighbors) -> str:
-    """Return the relation name if it is 'unbounded' or 'bounded', else raise."""
-    if neighbors not in RELATIONS:
-        raise ValueError(f"neighbors must be one of {RELATIONS}, got {neighbors!r}")
+def check_relation(neighbors, allowed: tuple = RELATIONS) -> str:
+    """Return the relation name if it is one of ``allowed`` (default 'unbounded', 'bounded'), else raise."""
+    if neighbors not in allowed:
+        raise ValueError(f"neighbors must be one of {allowed}, got {neighbors!r}")
     return neighbors
 
 

@@ -25,6 +25,19 @@ The neighbours fall into three *families*:
   values (for a domain); conversely ``j < k`` replacements are padded with
   ``k - j`` records removed and added back.
 
+* **mixed** (the group relation ``"symmetric"``: symmetric difference at
+  most ``k``): ``x - R + A`` with ``|R| = r``, ``|A| = s`` for every
+  ``r + s <= k`` (``(r, s) != (0, 0)``), ``R`` inside ``x`` and ``A`` inside
+  ``a``.  A value removed and added back cancels, so these families are
+  every neighbour at symmetric distance ``1..k``.  The families of the two
+  other relations are among them (``(k, 0)``, ``(0, k)``, ``(j, j)`` for
+  ``2 j <= k``), but not all of them: the group relation is *not* the union
+  of the other two (``x - R + A`` with ``|R| != |A|``, both non-empty, is
+  in neither), and its local sensitivity can exceed theirs.
+
+Every argument below is made for one family of fixed ``(|R|, |A|)``, so it
+holds for the mixed families as it does for the others.
+
 For each family the engine computes the smallest and the largest value ``f``
 takes on it; the local sensitivity is the largest of ``max f - f(x)`` and
 ``f(x) - min f`` over the families.  Each query below says why its
@@ -94,11 +107,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_int, check_relation, rescaled_rounding, scale_back
+from ._validate import EXACT_RELATIONS, as_int, check_relation, rescaled_rounding, scale_back
 from .neighbors import Pool, check_release, check_universe
 from .queries import PERCENTILES, check_query, rescale_exponent, scaling_degree
 
-__all__ = ["exact_local_sensitivity", "available_values", "local_sensitivity_sorted"]
+__all__ = ["exact_local_sensitivity", "available_values", "local_sensitivity_sorted", "mixed_families"]
 
 
 # ---------------------------------------------------------------- helpers
@@ -261,8 +274,82 @@ def _range_var(xs, a, k, neighbors):
     return out
 
 
+def mixed_families(n: int, M: int, k: int) -> list[tuple[int, int]]:
+    """The ``(r, s)`` families of the group relation: ``r`` records removed, ``s`` values added.
+
+    Chapter: *Neighbouring datasets*.  Every pair with ``1 <= r + s <= k``,
+    ``r <= n - 1`` (the validation keeps ``k <= n - 1``)
+    and ``s <= M`` (the available values).
+
+    Examples
+    --------
+    >>> mixed_families(5, 10, 2)
+    [(0, 1), (0, 2), (1, 0), (1, 1), (2, 0)]
+    """
+    return [(r, s) for r in range(0, min(k, n - 1) + 1) for s in range(0, min(k - r, M) + 1)
+            if r + s >= 1]
+
+
+def _family_sum_mean(xs, a, r, s, mean: bool):
+    """(min, max) of the sum or mean over the family ``x - R + A``, ``|R| = r``, ``|A| = s``."""
+    n, M, S = len(xs), len(a), float(np.sum(xs))
+    lo = S - np.sum(xs[n - r:]) + np.sum(a[:s])
+    hi = S - np.sum(xs[:r]) + np.sum(a[M - s:])
+    N = n - r + s
+    return (lo / N, hi / N) if mean else (lo, hi)
+
+
+def _family_var(xs, a, r, s):
+    """(min, max) of the variance over the family ``(r, s)``, by the window arguments (i) and (ii).
+
+    (i): the removed records are a window ``x[i:i+r]``, the added values the
+    ``p`` smallest and ``s - p`` largest available ones; (ii): the kept
+    records are a window ``x[i:i+n-r]``, the added values a window
+    ``a[l:l+s]``.  Winners are rebuilt and their variance recomputed with
+    ``np.var``, as in :func:`_range_var`.
+    """
+    n, M = len(xs), len(a)
+    N = n - r + s
+    c = xs[n // 2]
+    xc, ac = xs - c, a - c
+    X1 = np.concatenate([[0.0], np.cumsum(xc)])
+    X2 = np.concatenate([[0.0], np.cumsum(xc * xc)])
+    A1 = np.concatenate([[0.0], np.cumsum(ac)])
+    A2 = np.concatenate([[0.0], np.cumsum(ac * ac)])
+    i = np.arange(n - r + 1)[:, None]                # (i) removed window x[i:i+r] ...
+    p = np.arange(s + 1)[None, :]                    # ... p smallest, s - p largest values
+    vals = _var(X1[n] - X1[i + r] + X1[i] + A1[p] + A1[M] - A1[M - s + p],
+                X2[n] - X2[i + r] + X2[i] + A2[p] + A2[M] - A2[M - s + p], N)
+    i, p = np.unravel_index(int(np.argmax(vals)), vals.shape)
+    vmax = float(np.var(np.concatenate([xs[:i], xs[i + r:], a[:p], a[M - s + p:]])))
+    i = np.arange(r + 1)[:, None]                    # (ii) kept window x[i:i+n-r] ...
+    l = np.arange(M - s + 1)[None, :]                # ... and added window a[l:l+s]
+    vals = _var(X1[i + n - r] - X1[i] + A1[l + s] - A1[l], X2[i + n - r] - X2[i] + A2[l + s] - A2[l], N)
+    i, l = np.unravel_index(int(np.argmin(vals)), vals.shape)
+    vmin = float(np.var(np.concatenate([xs[i:i + n - r], a[l:l + s]])))
+    return vmin, vmax
+
+
+def _mixed_ranges(name, xs, a, k):
+    """(min, max) of query ``name`` over each family of the group relation (see :func:`mixed_families`)."""
+    n, M = len(xs), len(a)
+    out = []
+    for r, s in mixed_families(n, M, k):
+        if name in ("sum", "mean"):
+            out.append(_family_sum_mean(xs, a, r, s, mean=name == "mean"))
+        elif name == "median" or name in PERCENTILES:
+            p = PERCENTILES.get(name)
+            out.append((_percentile(xs, 0, n - r, a[:s], p), _percentile(xs, r, n, a[M - s:], p)))
+        else:
+            lo, hi = _family_var(xs, a, r, s)
+            out.append((np.sqrt(max(lo, 0.0)), np.sqrt(max(hi, 0.0))) if name == "std" else (lo, hi))
+    return out
+
+
 def _ranges(name, xs, a, k, neighbors):
     """(min, max) of query ``name`` over each neighbour family of sorted ``xs``."""
+    if neighbors == "symmetric":
+        return _mixed_ranges(name, xs, a, k)
     if name in ("sum", "mean"):
         return _range_sum_mean(xs, a, k, neighbors, mean=name == "mean")
     if name == "median":
@@ -285,7 +372,7 @@ def local_sensitivity_sorted(name, f, xs, a, k, neighbors) -> float:
     :func:`dpsens.queries.check_query`, ``a`` from :func:`available_values`.
     """
     if name == "count":
-        return float(k) if neighbors == "unbounded" else 0.0
+        return 0.0 if neighbors == "bounded" else float(k)
     fx = f(xs)
     best = 0.0
     for lo, hi in _ranges(name, xs, a, k, neighbors):
@@ -314,7 +401,7 @@ def exact_local_sensitivity(x, query, universe, k: int = 1, neighbors: str = "un
     if n < 2:
         raise ValueError(f"x must hold at least 2 records so that k can be in 1..n-1; got n = {n}")
     k = as_int(k, "k", 1, n - 1)
-    check_relation(neighbors)
+    check_relation(neighbors, EXACT_RELATIONS)
     a = available_values(xs, universe, k)
     e = rescale_exponent(name, xs, a)
     if e is None:

@@ -27,20 +27,27 @@ Properties the tests check (and why they hold):
 """
 from __future__ import annotations
 
+from ._validate import EXACT_RELATIONS, check_relation
 from .bruteforce import MAX_NEIGHBORS, bruteforce_global_sensitivity, bruteforce_local_sensitivity
 from .globalsens import MAX_RELEASES, exact_global_sensitivity
+from .groupsens import symmetric_global_sensitivity
 from .local import exact_local_sensitivity
+from .privatesize import SIZES, private_size_global_sensitivity
 from .queries import check_query
 
-__all__ = ["local_sensitivity", "global_sensitivity", "METHODS"]
+__all__ = ["local_sensitivity", "global_sensitivity", "METHODS", "SIZES"]
 
 METHODS = ("exact", "bruteforce")
 
 
-def _check_method(method, query):
+def _check_method(method, query, neighbors="unbounded"):
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     check_query(query, allow_callable=method == "bruteforce")
+    check_relation(neighbors, EXACT_RELATIONS)
+    if neighbors == "symmetric" and method != "exact":
+        raise ValueError('neighbors="symmetric" (the group relation) has method="exact" only; '
+                         "the brute force enumerates the two other relations")
 
 
 def local_sensitivity(x, query, universe, k: int = 1, neighbors: str = "unbounded",
@@ -65,11 +72,17 @@ def local_sensitivity(x, query, universe, k: int = 1, neighbors: str = "unbounde
         the pool not in ``x``) or a :class:`~dpsens.Domain` (any value, any
         number of times).
     k : int
-        Group size, ``1 <= k <= len(x) - 1``.
-    neighbors : {"unbounded", "bounded"}
+        Group size, ``1 <= k <= len(x) - 1``.  Only removals need the upper
+        limit (removing ``n`` records would leave nothing); the package
+        keeps the one range for every relation, so a bounded ``k = n``
+        (every record replaced) is not computed.
+    neighbors : {"unbounded", "bounded", "symmetric"}
         ``"unbounded"``: exactly ``k`` records removed, or exactly ``k``
         records added.  ``"bounded"``: ``k`` records removed and ``k`` added
         (at most ``k`` replaced); each neighbour is compared with ``x``.
+        ``"symmetric"``: the group relation of group privacy, symmetric
+        difference at most ``k`` (any ``r`` removed and ``s`` added with
+        ``1 <= r + s <= k``); ``method="exact"`` only.
     method : {"exact", "bruteforce"}
         ``"exact"``: the algorithms of :mod:`dpsens.local`.  ``"bruteforce"``:
         enumerate every neighbour (:mod:`dpsens.bruteforce`).
@@ -101,19 +114,28 @@ def local_sensitivity(x, query, universe, k: int = 1, neighbors: str = "unbounde
     >>> round(ds.local_sensitivity([0, 0, 0, 8, 8], "var", ds.Domain(range(9)), neighbors="bounded"), 2)
     5.76
     """
-    _check_method(method, query)
+    _check_method(method, query, neighbors)
     if method == "bruteforce":
         return bruteforce_local_sensitivity(x, query, universe, k, neighbors,
                                             max_neighbors=max_neighbors, progress=progress)
     return exact_local_sensitivity(x, query, universe, k, neighbors)
 
 
-def global_sensitivity(query, universe, n: int, k: int = 1, neighbors: str = "unbounded",
-                       method: str = "exact", *, max_neighbors: int = MAX_NEIGHBORS,
-                       max_releases: int = MAX_RELEASES, progress: bool = False) -> float:
-    """Global sensitivity: the largest local sensitivity over every release of size ``n``.
+def global_sensitivity(query, universe, n: int | None = None, k: int = 1, neighbors: str = "unbounded",
+                       method: str = "exact", *, size: str = "public", n_min: int | None = None,
+                       max_neighbors: int = MAX_NEIGHBORS, max_releases: int = MAX_RELEASES,
+                       progress: bool = False) -> float:
+    """Global sensitivity: the largest change over neighbours, with the size public or private.
 
     Chapter: *Global sensitivity from scratch*.
+
+    ``size="public"`` (the default): the largest local sensitivity over every
+    release of size ``n`` -- the global sensitivity only when ``n`` is
+    public: bounded neighbours, or a size released separately (and paid
+    for).  ``size="private"``: under add/remove neighbours the size is
+    protected too, and the global sensitivity is the supremum over every
+    pair of neighbours whose sizes are at least ``n_min``, the public lower
+    bound (1 if none); see :mod:`dpsens.privatesize`.
 
     Parameters
     ----------
@@ -123,7 +145,16 @@ def global_sensitivity(query, universe, n: int, k: int = 1, neighbors: str = "un
         The releases are the sub-multisets of size ``n`` of a pool, or the
         multisets of ``n`` values of a domain.
     n : int
-        Size of the releases (at least 2; at most the pool's size).
+        ``size="public"`` only: size of the releases (at least 2; at most
+        the pool's size).
+    size : {"public", "private"}
+        Whether the size of the data is public (``n``) or private
+        (``n_min``; ``neighbors="unbounded"`` and ``method="exact"`` only:
+        bounded neighbours never change the size, and no enumeration covers
+        every size).
+    n_min : int, optional
+        ``size="private"`` only: public lower bound on every dataset's size
+        (default 1: no bound).
     max_releases : int
         ``method="exact"`` on a pool, for ``median``, the percentiles,
         ``var`` and ``std``: refuse to enumerate more releases.
@@ -144,8 +175,30 @@ def global_sensitivity(query, universe, n: int, k: int = 1, neighbors: str = "un
     8.0
     >>> ds.global_sensitivity("mean", ds.Domain(range(101)), n=100, k=2)
     2.0
+    >>> ds.global_sensitivity("mean", ds.Domain(range(101)), size="private")
+    50.0
+    >>> round(ds.global_sensitivity("mean", ds.Domain(range(101)), size="private", n_min=1000), 4)
+    0.0999
     """
-    _check_method(method, query)
+    _check_method(method, query, neighbors)
+    if size not in SIZES:
+        raise ValueError(f"size must be one of {SIZES}, got {size!r}")
+    if size == "private":
+        if n is not None:
+            raise ValueError('size="private" takes no n (the size is not known); pass n_min=..., '
+                             "the public lower bound on the size, or leave it out (1)")
+        if neighbors != "unbounded" or method != "exact":
+            raise ValueError('size="private" needs neighbors="unbounded" and method="exact": bounded '
+                             "neighbours keep the size (it is public), and no enumeration covers every size")
+        return private_size_global_sensitivity(query, universe, 1 if n_min is None else n_min, k,
+                                               max_releases=max_releases)
+    if n_min is not None:
+        raise ValueError('n_min is for size="private"; with size="public" pass n, the known size')
+    if n is None:
+        raise ValueError('n (the size of the releases) is needed with size="public"; '
+                         'or pass size="private" (and n_min) if the size is not public')
+    if neighbors == "symmetric":
+        return symmetric_global_sensitivity(query, universe, n, k, max_releases=max_releases)
     if method == "bruteforce":
         return bruteforce_global_sensitivity(query, universe, n, k, neighbors,
                                              max_neighbors=max_neighbors, progress=progress)

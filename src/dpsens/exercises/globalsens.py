@@ -20,7 +20,9 @@ DRIVING = Domain([1, 2, 3])
 @checker("a number")
 def check_global_sum(answer) -> Verdict:
     """Exercise *The sum at k = 2*: unbounded global sensitivity of the sum of
-    the absence days (pool of ten, n = 6) at group size 2.
+    the absence days (pool of ten, n = 6) at group size 2.  The size-n value
+    (n public); for the sum it is the same at every size, so it is also the
+    private-size value of :mod:`dpsens.privatesize`.
 
     Precision: exact (a sum of whole numbers of days), up to float round-off."""
     expected = sensitivity_grid(ABSENCE_DAYS, 6, 2, "sum", "unbounded").global_sensitivity

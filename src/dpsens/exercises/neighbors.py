@@ -30,6 +30,9 @@ def check_bounded_neighbors(answer) -> Verdict:
     """Exercise *Replacing from a pool*: every distinct bounded neighbour (k = 1)
     of x = [1, 2] drawn from the pool [1, 2, 3, 3], as a collection of lists.
 
+    Both conventions are accepted: with ``x`` itself (the package's and the
+    sources': "at most k replaced") or without it (``x' != x``).
+
     Precision: the exact set of datasets (order and repeats in the list do not matter)."""
     try:
         given = {tuple(sorted(float(v) for v in ds)) for ds in answer}
@@ -41,7 +44,10 @@ def check_bounded_neighbors(answer) -> Verdict:
         return wrong("every bounded neighbour keeps the size of x (2 records).",
                      "a bounded neighbour removes one record and adds one.")
     if given == expected:
-        return correct("that is every bounded neighbour, each once.")
+        return correct("that is every bounded neighbour, each once (x itself included, as the package counts it).")
+    if given == expected - {(1.0, 2.0)}:
+        return correct("that is every bounded neighbour other than x itself; the package also counts x "
+                       "(a record replaced by an equal value), so its list has one more.")
     if given < expected:
         return wrong(f"{len(expected - given)} neighbour(s) missing.",
                      "did you include the neighbour that gives back the value it removed? "

@@ -93,7 +93,8 @@ def plot_sensitivity_vs_k(tables, title: str, ylabel: str = "sensitivity"):
     return fig
 
 
-def plot_local_vs_global(local, global_, title: str, queries=None, ncols: int = 2):
+def plot_local_vs_global(local, global_, title: str, queries=None, ncols: int = 2,
+                         global_label: str = "global"):
     """Local next to global sensitivity against k, one small panel per query.
 
     Chapter: *Local sensitivity*.
@@ -109,6 +110,8 @@ def plot_local_vs_global(local, global_, title: str, queries=None, ncols: int = 
     ncols : int
         Panels per row (default 2: on a phone the text stays at least 9 px
         high).
+    global_label : str
+        Legend label of the global values (see :func:`plot_local_global_log`).
 
     Returns
     -------
@@ -125,7 +128,7 @@ def plot_local_vs_global(local, global_, title: str, queries=None, ncols: int = 
     ks = np.asarray(local.index, dtype=int)
     for ax, q in zip(axes.flat, queries):
         ax.plot(ks, global_[q].to_numpy(float), color=PALETTE[-1], linestyle="--", marker="s",
-                markersize=4, label="global")
+                markersize=4, label=global_label)
         ax.plot(ks, local[q].to_numpy(float), color=PALETTE[0], marker="o", markersize=4, label="local")
         ax.set_title(q, fontsize=10)
         ax.set_xticks(ks if len(ks) <= 6 else ks[::2])
@@ -142,7 +145,8 @@ def plot_local_vs_global(local, global_, title: str, queries=None, ncols: int = 
     return fig
 
 
-def plot_local_global_log(local, global_, title: str, relation: str, ncols: int = 2):
+def plot_local_global_log(local, global_, title: str, relation: str, ncols: int = 2,
+                          global_label: str = "global"):
     """Local and global sensitivity against k on log scales, one panel per query, one relation.
 
     Chapter: *Local sensitivity* (the Adult ages, k = 1..10).
@@ -159,6 +163,10 @@ def plot_local_global_log(local, global_, title: str, relation: str, ncols: int 
     ncols : int
         Panels per row (default 2: on a phone the text stays at least 9 px
         high).
+    global_label : str
+        Legend label of the global values, e.g. ``"global, size n public"``
+        for a size-``n`` value under add/remove neighbours (it is a global
+        sensitivity only when ``n`` is public).
 
     Returns
     -------
@@ -180,7 +188,7 @@ def plot_local_global_log(local, global_, title: str, relation: str, ncols: int 
     ks = np.asarray(local[relation].index, dtype=int)
     for ax, q in zip(axes.flat, queries):
         loc, glo = local[relation][q].to_numpy(float), global_[relation][q].to_numpy(float)
-        ax.plot(ks, glo, color=PALETTE[-1], linestyle="--", marker="s", markersize=3, label="global")
+        ax.plot(ks, glo, color=PALETTE[-1], linestyle="--", marker="s", markersize=3, label=global_label)
         ax.plot(ks, np.where(loc > 0, loc, np.nan), color=PALETTE[0], marker="o", markersize=3, label="local")
         if (glo > 0).any():
             ax.set_yscale("log")
@@ -247,7 +255,7 @@ def plot_enumeration_cost(sizes, brute_seconds, exact_seconds, xlabel: str, titl
     return fig
 
 
-def plot_local_global_gap(panels, title: str):
+def plot_local_global_gap(panels, title: str, global_label: str = "global"):
     """Local and global sensitivity of each query, side by side on a log scale.
 
     Chapter: *Local sensitivity* (the gap on real data).
@@ -259,6 +267,8 @@ def plot_local_global_gap(panels, title: str):
         pandas Series indexed by query name.
     title : str
         Figure title.
+    global_label : str
+        Legend label of the global values (see :func:`plot_local_global_log`).
 
     Returns
     -------
@@ -282,7 +292,7 @@ def plot_local_global_gap(panels, title: str):
         lv, gv = loc.to_numpy(float), glo.loc[queries].to_numpy(float)
         shown_l, shown_g = np.where(lv > 0, lv, floor), np.where(gv > 0, gv, floor)
         ax.hlines(y, shown_l, shown_g, color="0.75", linewidth=3, zorder=1)
-        ax.scatter(shown_g, y, marker="s", color=PALETTE[-1], zorder=3, label="global")
+        ax.scatter(shown_g, y, marker="s", color=PALETTE[-1], zorder=3, label=global_label)
         pos = lv > 0
         ax.scatter(shown_l[pos], y[pos], marker="o", color=PALETTE[0], zorder=4, label="local")
         if np.any(~pos):
