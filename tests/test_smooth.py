@@ -39,6 +39,7 @@ import pytest
 
 import dpsens as ds
 from dpsens import smooth as sm
+from dpsens.smooth import _common as common
 from dpsens.smooth import _engines as engines
 
 QUANTILES = ["median", "percentile_25", "percentile_50", "percentile_75", "percentile_90"]
@@ -270,7 +271,7 @@ def test_pair_divide_and_conquer_against_all_pairs():
         beta = float(rng.choice([0.01, 0.3, 2.0]))
         cost = Rpos[None, :] - Lpos[:, None] - 1
         allp = np.exp(-beta * cost) * (Rval[None, :] - Lval[:, None])
-        got, c = engines._pair_smooth(Lval, Lpos, Rval, Rpos, beta)
+        got, c = common.pair_smooth(Lval, Lpos, Rval, Rpos, beta)
         want = allp.max()
         if want <= 0:
             assert got == -np.inf or got <= 0
