@@ -100,6 +100,20 @@ def needed_reach(eng, beta, best, reach):
     return int(t[over[-1]]) if over.size else reach
 
 
+def first_positive(U, t_max):
+    """The smallest ``t`` in ``[0, t_max]`` with ``U(t) > 0`` for a non-decreasing ``U`` (``t_max`` if none)."""
+    lo, hi = -1, int(t_max)              # U(lo) <= 0 (or lo = -1), answer in (lo, hi]
+    if float(U(np.array([hi]))[0]) <= 0:
+        return hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if float(U(np.array([mid]))[0]) > 0:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
 def smooth_by_reach(make, n, beta, reach=64):
     """The smooth sensitivity from engines restricted to the pairs of cost ``<= reach``.
 
@@ -112,17 +126,26 @@ def smooth_by_reach(make, n, beta, reach=64):
     if reach < n // 8:
         # a first reach from a cheap lower bound (A on a few distances), so that one pass usually suffices
         eng = make(reach)
+        # on tied data A(t) <= U(t) = 0 up to the distance t0 at which U leaves 0 (the nearest change of
+        # value): nothing below t0 counts, so the search starts from there
+        t0 = first_positive(eng.U, n + 1)
+        if t0 > reach // 2:
+            reach = t0 + reach
+            if reach >= n // 8:
+                return make(None).smooth(beta)
+            eng = make(reach)
         grid = np.unique(np.round(1.3 ** np.arange(0, 1 + int(math.log(reach) / math.log(1.3)))).astype(np.int64))
         with np.errstate(under="ignore"):
             floor = float(np.max(np.exp(-beta * np.concatenate(([0], grid))) * eng.A(np.concatenate(([0], grid)))))
-        reach = max(reach, needed_reach(eng, beta, floor, reach))
+        # with no positive value yet, the bound only says where e^{-beta t} U(t) underflows: double instead
+        reach = max(reach, needed_reach(eng, beta, floor, reach)) if floor > 0 else 2 * reach
     while reach < n // 8:
         eng = make(reach)
         best, cost = eng.smooth(beta, t_max=reach)
         need = needed_reach(eng, beta, max(best, 0.0), reach)
         if need <= reach:
             return best, cost
-        reach = max(2 * reach, need)
+        reach = max(2 * reach, need) if best > 0 else 2 * reach
     return make(None).smooth(beta)
 
 

@@ -142,16 +142,21 @@ class PercentileUnbounded(PerDistance):
                 cmin = 2 * lo + lam
                 keep = (lo <= bmax) & (cmin <= n + 1)
                 self.problems.append((k, alpha / 100.0, gamma / 100.0, p[keep], lam[keep], lo[keep]))
-        cat = lambda idx: np.concatenate([pr[idx] for pr in self.problems])  # noqa: E731
-        size = [len(pr[3]) for pr in self.problems]
-        E = dict(p=cat(3), lam=cat(4), lo=cat(5),
-                 k=np.repeat([pr[0] for pr in self.problems], size),
-                 alpha=np.repeat([pr[1] for pr in self.problems], size).astype(float),
-                 gamma=np.repeat([pr[2] for pr in self.problems], size).astype(float))
-        cmin = 2 * E["lo"] + E["lam"]
-        order = np.argsort(cmin, kind="stable")
-        self.cmin = cmin[order]
-        self.E = {key: v[order] for key, v in E.items()}
+        self._by_cost = None                 # the candidates sorted by their cheapest cost, built for A(t) only
+
+    def _candidates_by_cost(self):
+        """``(cmin, E)``: every (window, class, left) with its data, sorted by the cost of its cheapest pair."""
+        if self._by_cost is None:
+            cat = lambda idx: np.concatenate([pr[idx] for pr in self.problems])  # noqa: E731
+            size = [len(pr[3]) for pr in self.problems]
+            E = dict(p=cat(3), lam=cat(4), lo=cat(5),
+                     k=np.repeat([pr[0] for pr in self.problems], size),
+                     alpha=np.repeat([pr[1] for pr in self.problems], size).astype(float),
+                     gamma=np.repeat([pr[2] for pr in self.problems], size).astype(float))
+            cmin = 2 * E["lo"] + E["lam"]
+            order = np.argsort(cmin, kind="stable")
+            self._by_cost = cmin[order], {key: v[order] for key, v in E.items()}
+        return self._by_cost
 
     def U(self, t):
         """An upper bound on ``A(t)``: a dataset y of size m within t steps has, for every padded rank r,
@@ -167,10 +172,11 @@ class PercentileUnbounded(PerDistance):
             return self.sup
         ok1 = self.single_cost <= t
         best = float(np.max(self.single_value[ok1])) if ok1.any() else 0.0
-        e = int(np.searchsorted(self.cmin, t, side="right"))
+        cmin, E_all = self._candidates_by_cost()
+        e = int(np.searchsorted(cmin, t, side="right"))
         if e == 0:
             return best
-        E = {key: v[:e] for key, v in self.E.items()}
+        E = {key: v[:e] for key, v in E_all.items()}
         p, lo, al, ga, is3 = E["p"], E["lo"], E["alpha"], E["gamma"], E["k"] == 3
         hi = (t - E["lam"]) // 2
         bs = np.clip(np.minimum(hi, n), -2, n + 1)
@@ -196,50 +202,94 @@ class PercentileUnbounded(PerDistance):
             w = np.exp(-beta * self.single_cost.astype(float)) * self.single_value
         kbest = int(np.argmax(w))
         best, best_t = float(w[kbest]), int(self.single_cost[kbest])
-        # a lower bound from A on a geometric grid of distances, to skip pairs too long to matter
-        grid = np.unique(np.concatenate((np.arange(0, min(n + 1, 32) + 1),
-                                         np.round(1.15 ** np.arange(1, 200)).astype(np.int64))))
-        floor = best
-        for t in grid[grid <= (n + 1 if t_max is None else min(n + 1, t_max))]:
-            if math.exp(-beta * int(t)) * self.sup <= floor:
-                break                  # no longer distance can beat the bound
-            floor = max(floor, math.exp(-beta * int(t)) * self._A1(int(t)))
-        K = n + 1
-        if floor > 0:
-            K = min(K, int(math.floor(math.log(self.sup / floor) / beta)) + 2)
-        if t_max is not None:
-            K = min(K, int(t_max))      # restricted: the caller bounds every longer distance itself
-        # the pair problems, families split: lefts (L, Lpos), rights (R, Rpos = 2b), b >= lo(p)
-        chunk, size = [], 0
+        K = n + 1 if t_max is None else min(n + 1, int(t_max))   # restricted: the caller bounds longer distances
+        # 1. for each (window, class, family) the lefts that can matter, and their cheapest pair
+        parts = []
         for k, al, ga, p, lam, lo in self.problems:
             # (family, largest right): k = 2; k = 3 with c = b - 1 (c = n at b = n + 1); k = 3 with c = p + 1
             for fam, bmax in ((("pair", n),) if k == 2 else (("c=b-1", n + 1), ("c=p+1", n))):
-                hiK = np.minimum(bmax, (K - lam) // 2)
-                sel = (lo <= hiK) & ((p <= n - 2) if fam == "c=p+1" else (p >= -1))
-                if not sel.any():
+                part = self._lefts(fam, bmax, K, al, ga, p, lam, lo)
+                if part is None:
                     continue
-                top = int(hiK[sel].max())
-                base = int(lo[sel].min())
-                b = np.arange(base, top + 1)
-                ps = p[sel]
-                if fam == "pair":
-                    L, R = al * X[ps + 2], al * X[b + 2]
-                elif fam == "c=b-1":
-                    L, R = al * X[ps + 2], (al - ga) * X[b + 1] + ga * X[b + 2]
-                else:
-                    L, R = al * X[ps + 2] - (al - ga) * X[ps + 3], ga * X[b + 2]
-                chunk.append((L, -lam[sel] - 1, top - lo[sel] + 1, top, base, R, 2 * b))
-                size += int(sel.sum()) * max(1, (top - base + 1).bit_length())
-                if size > 4_000_000:
-                    v, c = self._solve(chunk, beta)
-                    if v > best:
-                        best, best_t = v, c
-                    chunk, size = [], 0
+                parts.append(part)
+                L, lam_k, s, R, base = part[1], part[2], part[3], part[4], part[5]
+                v = R[s - base] - L
+                c = 2 * s + lam_k
+                with np.errstate(under="ignore"):
+                    w = np.where(v > 0, np.exp(-beta * c.astype(float)) * v, -np.inf)
+                i = int(np.argmax(w))
+                if w[i] > best:
+                    best, best_t = float(v[i] * math.exp(-beta * int(c[i]))), int(c[i])
+        # 2. longer pairs only while they can beat the best real candidate so far
+        if best > 0:
+            K = min(K, int(math.floor(math.log(self.sup / best) / beta)) + 2)
+        chunk, size = [], 0
+        for bmax, L, lam, s, R, base in parts:
+            hiK = np.minimum(bmax, (K - lam) // 2)
+            ok = s < hiK
+            if not ok.any():
+                continue
+            L, lam, s, hiK = L[ok], lam[ok], s[ok], hiK[ok]
+            top = int(hiK.max())
+            Rt = R[: top - base + 1]
+            # rights at an ascent of R: a right b with R(b) <= R(b - 1) is beaten by b - 1 (same left, 2 steps
+            # cheaper), down to an ascent or the left's own first right s (the pair of step 1)
+            asc = np.flatnonzero(np.concatenate(([True], Rt[1:] > Rt[:-1])))
+            bc = base + asc
+            length = len(bc) - np.searchsorted(bc, s, side="right")
+            use = length > 0
+            if not use.any():
+                continue
+            chunk.append((L[use], -lam[use] - 1, length[use], len(bc) - 1, 0, Rt[asc], 2 * bc))
+            size += int(use.sum()) * max(1, len(bc).bit_length())
+            if size > 4_000_000:
+                v, c = self._solve(chunk, beta)
+                if v > best:
+                    best, best_t = v, c
+                chunk, size = [], 0
         if chunk:
             v, c = self._solve(chunk, beta)
             if v > best:
                 best, best_t = v, c
         return best, best_t
+
+    def _lefts(self, fam, bmax, K, al, ga, p, lam, lo):
+        """The lefts of one family that can be part of the best pair: ``(bmax, L, lam, s, R, base)``.
+
+        ``R`` holds the rights' values from ``base`` to the largest right of cost ``<= K``; ``s`` is each
+        left's first right ``>= lo`` with a positive value (every right before it has ``R <= max R[base..]
+        <= L``).  Of lefts with the same ``L`` a left with ``s' <= s`` and ``lam' <= lam`` reaches every pair
+        of the other as cheaply (the Pareto front is kept: on tied data a few lefts per run of values).
+        """
+        n, X = self.n, self.X
+        hiK = np.minimum(bmax, (K - lam) // 2)
+        sel = (lo <= hiK) & ((p <= n - 2) if fam == "c=p+1" else (p >= -1))
+        if not sel.any():
+            return None
+        ps, lam, lo, hiK = p[sel], lam[sel], lo[sel], hiK[sel]
+        top = int(hiK.max())
+        base = int(lo.min())
+        b = np.arange(base, top + 1)
+        if fam == "pair":
+            L, R = al * X[ps + 2], al * X[b + 2]
+        elif fam == "c=b-1":
+            # written with the differences of neighbouring order statistics, so that R - L is exactly 0 on
+            # tied data (``(al - ga) X + ga X - al X`` is a rounding error, not 0)
+            L, R = al * X[ps + 2], al * X[b + 1] + ga * (X[b + 2] - X[b + 1])
+        else:
+            L, R = ga * X[ps + 3] - al * (X[ps + 3] - X[ps + 2]), ga * X[b + 2]
+        s = np.maximum(lo, base + np.searchsorted(np.maximum.accumulate(R), L, side="right"))
+        ok = s <= hiK
+        if not ok.any():
+            return None
+        L, lam, s = L[ok], lam[ok], s[ok]
+        order = np.lexsort((lam, s, L))
+        L, lam, s = L[order], lam[order], s[order]
+        group = np.concatenate(([0], np.cumsum(L[1:] != L[:-1])))
+        key = lam - group * (int(lam.max() - lam.min()) + 1)     # a running minimum that restarts per group
+        keep = np.ones(L.size, dtype=bool)
+        keep[1:] = key[1:] < np.minimum.accumulate(key)[:-1]
+        return bmax, L[keep], lam[keep], s[keep], R, base
 
     @staticmethod
     def _solve(chunk, beta):
