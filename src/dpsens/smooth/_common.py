@@ -142,10 +142,17 @@ def smooth_by_reach(make, n, beta, reach=64):
     while reach < n // 8:
         eng = make(reach)
         best, cost = eng.smooth(beta, t_max=reach)
-        need = needed_reach(eng, beta, max(best, 0.0), reach)
+        if best <= 0:
+            # only where e^{-beta t} U(t) underflows is known to be beyond reach: double instead
+            t_far = min(eng.t_sup, int(745.2 / beta) + 1)          # e^{-beta t} is 0.0 in floats beyond 745.2/beta
+            if t_far <= reach or float(eng.U(np.array([t_far]))[0]) <= 0:
+                return best, cost                                   # U non-decreasing: nothing beyond reach
+            reach *= 2
+            continue
+        need = needed_reach(eng, beta, best, reach)
         if need <= reach:
             return best, cost
-        reach = max(2 * reach, need) if best > 0 else 2 * reach
+        reach = max(2 * reach, need)
     return make(None).smooth(beta)
 
 

@@ -161,7 +161,8 @@ def smooth_and_distance(name, xs, lower, upper, neighbors, beta):
             return smooth_by_reach(lambda r: QuantileBounded(xs, name, lower, upper, reach=r), n, beta)
         if name in ("median", "percentile_50"):
             return smooth_by_reach(lambda r: median_unbounded(xs, lower, upper, reach=r), n, beta)
-        return smooth_by_reach(lambda r: PercentileUnbounded(xs, name, lower, upper, reach=r), n, beta)
+        prep = PercentileUnbounded.prepare(xs, name, lower, upper)
+        return smooth_by_reach(lambda r: PercentileUnbounded(xs, name, lower, upper, reach=r, prepared=prep), n, beta)
     return engine(name, xs, lower, upper, neighbors).smooth(beta)
 
 

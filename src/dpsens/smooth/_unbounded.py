@@ -29,7 +29,7 @@ def median_unbounded(xs, lower, upper, reach=None):
     pmin = max(-1, (n - 3 - int(reach)) // 2 - 1) if restricted else -1
     val = padded(xs, lower, upper)
     ps, bs = [], []
-    p = np.arange(pmin, n)
+    p = np.arange(pmin, min(n, n // 2 + 1))       # b > p and b <= n - p: p <= n/2
     for off in (-2, -1, 0):
         b = n - 1 - p + off + 1          # b in {n-p-2, n-p-1, n-p}
         ok = (b > p) & (b <= n)
@@ -93,7 +93,10 @@ class PercentileUnbounded(PerDistance):
     ``2b + lam(p)`` and rights ``b >= lo(p)``; plus the three one-record datasets.
     """
 
-    def __init__(self, xs, name, lower, upper, reach=None):
+    @staticmethod
+    def prepare(xs, name, lower, upper):
+        """``(P, X, lower, upper)``: the data mirrored so that ``P > 50`` and padded (shared by the engines of
+        several reaches, so that the ``O(n)`` copies are made once)."""
         P = PERCENTILES[name]
         if P < 50:
             # mirror by negation (exact in floating point; ``lower + upper - x`` rounds the spacing of
@@ -102,17 +105,21 @@ class PercentileUnbounded(PerDistance):
             P = 100 - P
         if not 50 < P < 100:
             raise AssertionError(P)
-        n = len(xs)
-        self.n, self.lower, self.upper = n, float(lower), float(upper)
         # X(k) = X[k + 2] for k in [-2, n + 1], unscaled: the weights (hundredths) are divided by 100,
         # so no value is ever scaled up (bounds near the largest float do not overflow)
-        self.X = X = np.concatenate(([lower, lower], xs, [upper, upper]))
+        return P, np.concatenate(([lower, lower], xs, [upper, upper])), float(lower), float(upper)
+
+    def __init__(self, xs, name, lower, upper, reach=None, prepared=None):
+        P, X, lower, upper = self.prepare(xs, name, lower, upper) if prepared is None else prepared
+        n = len(X) - 4
+        self.n, self.lower, self.upper = n, lower, upper
+        self.X = X
         q = P / 100.0
         self.sup = q * (upper - lower)
         self.t_sup = n + 1
         # a single record left (m = 1): only additions, LS = max(q (upper - y), (1 - q)(y - lower))
         self.single_cost = np.array([n - 1, n - 1, n + 1])
-        self.single_value = np.array([q * (upper - xs[0]), (1 - q) * (xs[-1] - lower), q * (upper - lower)])
+        self.single_value = np.array([q * (upper - X[2]), (1 - q) * (X[n + 1] - lower), q * (upper - lower)])
         gcd = math.gcd(P, 100)
         T, Q = 100 // gcd, P // gcd          # one class step: m += T, rank += Q, ranks above += T - Q
         # With ``reach`` set, only lefts within 2 reach + 6 of the rank c of the percentile are kept: the
@@ -121,7 +128,7 @@ class PercentileUnbounded(PerDistance):
         # |p - c| <= 2t + 2.  A(t) is then exact for t <= reach, a lower bound beyond (every candidate is
         # a real dataset), and ``smooth`` a lower bound including every candidate of cost <= reach.
         self.c = c = (P * (n - 1)) // 100
-        self.val = padded(xs, lower, upper)
+        self.val = lambda k: X[np.clip(k, -2, n + 1) + 2]     # the padded data at any index  # noqa: E731
         if reach is None:
             plo, phi = -2, n
         else:
