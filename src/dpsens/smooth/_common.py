@@ -78,7 +78,8 @@ def padded(xs, lower, upper):
 
     def X(k):
         k = np.asarray(k, dtype=np.int64)
-        return np.where(k < 0, lower, np.where(k >= n, upper, xs[np.clip(k, 0, max(n - 1, 0))]))
+        v = xs.take(k, mode="clip")         # (np.clip is slow on small integer arrays)
+        return np.where(k < 0, lower, np.where(k >= n, upper, v))
     return X
 
 
@@ -101,17 +102,33 @@ def needed_reach(eng, beta, best, reach):
 
 
 def first_positive(U, t_max):
-    """The smallest ``t`` in ``[0, t_max]`` with ``U(t) > 0`` for a non-decreasing ``U`` (``t_max`` if none)."""
-    lo, hi = -1, int(t_max)              # U(lo) <= 0 (or lo = -1), answer in (lo, hi]
-    if float(U(np.array([hi]))[0]) <= 0:
-        return hi
-    while hi - lo > 1:
+    """The smallest ``t`` in ``[0, t_max]`` with ``U(t) > 0`` for a non-decreasing ``U`` (``t_max`` if none).
+
+    ``U`` is evaluated on a geometric grid, then on every distance of the bracket found (or by bisection
+    when the bracket is long): a few vectorised calls.
+    """
+    t_max = int(t_max)
+    grid = np.unique(np.minimum(np.round(1.5 ** np.arange(0, 2 + int(math.log(t_max + 1) / math.log(1.5)))) - 1,
+                                t_max).astype(np.int64))
+    pos = np.flatnonzero(U(grid) > 0)
+    if not pos.size:
+        return t_max
+    k = int(pos[0])
+    if k == 0:
+        return int(grid[0])
+    lo, hi = int(grid[k - 1]), int(grid[k])          # U(lo) <= 0 < U(hi)
+    while hi - lo > 4096:
         mid = (lo + hi) // 2
         if float(U(np.array([mid]))[0]) > 0:
             hi = mid
         else:
             lo = mid
-    return hi
+    t = np.arange(lo + 1, hi + 1)
+    return int(t[np.argmax(U(t) > 0)])
+
+
+#: Up to this many records the full engine is used directly (the reach search costs more than it saves).
+SMALL_N = 2048
 
 
 def smooth_by_reach(make, n, beta, reach=64):
@@ -123,6 +140,8 @@ def smooth_by_reach(make, n, beta, reach=64):
     (:func:`needed_reach`), it is ``S``: exact.  Otherwise the reach grows to the largest distance that
     could, and beyond an eighth of ``n`` the full engine is used.
     """
+    if n <= SMALL_N:
+        return make(None).smooth(beta)           # small data: one pass of the full engine is cheapest
     if reach < n // 8:
         # a first reach from a cheap lower bound (A on a few distances), so that one pass usually suffices
         eng = make(reach)
@@ -157,37 +176,52 @@ def smooth_by_reach(make, n, beta, reach=64):
 
 
 class PairProblem:
-    """max over lefts in [lo, hi] and rights in [rlo, rhi] of R(r) - L(l), cost r - l - 1 (r > l always)."""
+    """max over lefts in [lo, hi] and rights in [rlo, rhi] of R(r) - L(l), cost r - l - 1 (r > l always).
+
+    Only the lefts that are strict suffix minima of ``L`` and the rights that are strict prefix maxima of
+    ``R`` are kept: a left with a later left of value ``<=`` its own reaches every right more cheaply with a
+    value at least as large, and a right with an earlier right of value ``>=`` its own likewise.  Both kept
+    lists have strictly increasing values; on tied data they hold about one index per run of values.
+    """
 
     def __init__(self, L, lo, hi, R, rlo, rhi):
         self.lo, self.hi, self.rlo, self.rhi = lo, hi, rlo, rhi
-        self.L = np.asarray(L, dtype=float)      # L[k] is the value at left position lo + k
-        self.R = np.asarray(R, dtype=float)      # R[k] is the value at right position rlo + k
-        self.sufmin = np.minimum.accumulate(self.L[::-1])[::-1]
+        L = np.asarray(L, dtype=float)           # L[k] is the value at left position lo + k
+        R = np.asarray(R, dtype=float)           # R[k] is the value at right position rlo + k
+        keep = np.ones(L.size, dtype=bool)
+        keep[:-1] = L[:-1] < np.minimum.accumulate(L[::-1])[::-1][1:]
+        self.Lpos, self.Lval = lo + np.flatnonzero(keep), L[keep]
+        keep = np.ones(R.size, dtype=bool)
+        keep[1:] = R[1:] > np.maximum.accumulate(R)[:-1]
+        self.Rpos, self.Rval = rlo + np.flatnonzero(keep), R[keep]
 
     def A(self, t):
-        """max over pairs with cost <= t (t a scalar)."""
-        rmax = min(self.rhi, self.hi + t + 1)
-        if rmax < self.rlo:
-            return -np.inf
-        r = np.arange(self.rlo, rmax + 1)
-        start = np.maximum(self.lo, r - t - 1) - self.lo
-        return float(np.max(self.R[r - self.rlo] - self.sufmin[start]))
+        """max over pairs with cost <= t, for an array of t (``-inf`` where no pair is that cheap)."""
+        t = np.asarray(t, dtype=np.int64)[:, None]
+        use = self.Rpos <= self.hi + t + 1
+        # the smallest L at a left >= r - t - 1 (the last left, hi, is always kept)
+        start = np.searchsorted(self.Lpos, np.minimum(np.maximum(self.Rpos - t - 1, self.lo), self.hi), side="left")
+        return np.max(np.where(use, self.Rval - self.Lval[start], -np.inf), axis=1)
 
     def smooth(self, beta, floor=0.0):
         """max over all pairs of e^{-beta(r-l-1)} (R - L); pairs longer than needed to beat ``floor`` are skipped."""
-        lo, hi, rlo, rhi = self.lo, self.hi, self.rlo, self.rhi
+        Lpos, Lval, Rpos, Rval = self.Lpos, self.Lval, self.Rpos, self.Rval
         if floor > 0:
-            span = float(np.max(self.R) - np.min(self.L))
+            span = float(Rval[-1] - Lval[0])
             if span <= floor:
                 return -np.inf, 0
             K = int(math.ceil(math.log(span / floor) / beta)) + 1
-            lo = max(lo, rlo - 1 - K)
-            rhi = min(rhi, hi + 1 + K)
-        Lpos = np.arange(lo, hi + 1)
-        Lval = self.L[Lpos - self.lo]
-        Rpos = np.arange(rlo, rhi + 1)
-        Rval = self.R[Rpos - self.rlo]
+            kl, kr = Lpos >= self.rlo - 1 - K, Rpos <= self.hi + 1 + K
+            Lpos, Lval, Rpos, Rval = Lpos[kl], Lval[kl], Rpos[kr], Rval[kr]
+        if Lval.size * Rval.size <= 4096:         # small: every pair at once
+            diff = Rval - Lval[:, None]
+            cost = Rpos - Lpos[:, None] - 1
+            with np.errstate(divide="ignore", invalid="ignore"):
+                score = np.where(diff > 0, np.log(np.where(diff > 0, diff, 1.0)), -np.inf) - beta * cost
+            k = np.unravel_index(int(np.argmax(score)), score.shape)
+            if score[k] == -np.inf:
+                return -np.inf, 0
+            return float(diff[k]) * math.exp(-beta * int(cost[k])), int(cost[k])
         return pair_smooth(Lval, Lpos, Rval, Rpos, beta)
 
 

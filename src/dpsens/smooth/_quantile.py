@@ -6,16 +6,15 @@ percentiles, bounded").
 """
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
-from ._common import PairProblem, PerDistance, padded, quantile_position
+from ._common import PairProblem, padded, quantile_position
 
 __all__ = ["QuantileBounded"]
 
 
-class QuantileBounded(PerDistance):
+class QuantileBounded:
     """Bounded relation, order statistics and interpolated percentiles (see :mod:`dpsens.smooth._engines`).
 
     With ``reach`` set, only the lefts and rights that a pair of cost ``<= reach`` can use are kept (a
@@ -55,16 +54,20 @@ class QuantileBounded(PerDistance):
         t = np.asarray(t, dtype=np.int64)
         return self.val(self.i + t + 3) - self.val(self.i - t - 3)
 
-    def _A1(self, t: int) -> float:
-        return max(0.0, max(pr.A(min(t, self.n)) for pr in self.problems))
+    def A(self, t):
+        t = np.asarray(t, dtype=np.int64)
+        flat = np.minimum(t.reshape(-1), self.n)
+        out = np.zeros(flat.shape)
+        for pr in self.problems:
+            out = np.maximum(out, pr.A(flat))
+        return out.reshape(t.shape)
 
     def smooth(self, beta, t_max=None):
         # a cheap lower bound first, to skip pairs too long to matter
-        floor, t = float(self.A(np.array([0]))[0]), 1
         t_max = self.n if t_max is None else min(self.n, t_max)
-        while t <= t_max:
-            floor = max(floor, math.exp(-beta * t) * float(self.A(np.array([t]))[0]))
-            t *= 2
+        ts = np.concatenate(([0], 1 << np.arange(int(t_max).bit_length())))
+        with np.errstate(under="ignore"):
+            floor = float(np.max(np.exp(-beta * ts) * self.A(ts)))
         best, cost = 0.0, 0
         for pr in self.problems:
             v, c = pr.smooth(beta, floor=floor * (1 - 1e-9) if floor > 0 else 0.0)

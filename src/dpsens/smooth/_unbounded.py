@@ -128,7 +128,7 @@ class PercentileUnbounded(PerDistance):
         # |p - c| <= 2t + 2.  A(t) is then exact for t <= reach, a lower bound beyond (every candidate is
         # a real dataset), and ``smooth`` a lower bound including every candidate of cost <= reach.
         self.c = c = (P * (n - 1)) // 100
-        self.val = lambda k: X[np.clip(k, -2, n + 1) + 2]     # the padded data at any index  # noqa: E731
+        self.val = lambda k: X[np.minimum(np.maximum(k, -2), n + 1) + 2]     # the padded data at any index  # noqa: E731
         if reach is None:
             plo, phi = -2, n
         else:
