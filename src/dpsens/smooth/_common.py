@@ -149,15 +149,13 @@ def smooth_by_reach(make, n, beta, reach=64):
         # value): nothing below t0 counts, so the search starts from there
         t0 = first_positive(eng.U, n + 1)
         if t0 > reach // 2:
-            reach = t0 + reach
-            if reach >= n // 8:
-                return make(None).smooth(beta)
-            eng = make(reach)
-        grid = np.unique(np.round(1.3 ** np.arange(0, 1 + int(math.log(reach) / math.log(1.3)))).astype(np.int64))
-        with np.errstate(under="ignore"):
-            floor = float(np.max(np.exp(-beta * np.concatenate(([0], grid))) * eng.A(np.concatenate(([0], grid)))))
-        # with no positive value yet, the bound only says where e^{-beta t} U(t) underflows: double instead
-        reach = max(reach, needed_reach(eng, beta, floor, reach)) if floor > 0 else 2 * reach
+            reach = t0 + reach                   # straight to the search below
+        else:
+            grid = np.unique(np.round(1.3 ** np.arange(0, 1 + int(math.log(reach) / math.log(1.3)))).astype(np.int64))
+            with np.errstate(under="ignore"):
+                floor = float(np.max(np.exp(-beta * np.concatenate(([0], grid))) * eng.A(np.concatenate(([0], grid)))))
+            # with no positive value yet, the bound only says where e^{-beta t} U(t) underflows: double instead
+            reach = max(reach, needed_reach(eng, beta, floor, reach)) if floor > 0 else 2 * reach
     while reach < n // 8:
         eng = make(reach)
         best, cost = eng.smooth(beta, t_max=reach)

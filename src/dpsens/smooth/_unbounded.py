@@ -148,7 +148,16 @@ class PercentileUnbounded(PerDistance):
                 bmax = n + 1 if k == 3 else n
                 cmin = 2 * lo + lam
                 keep = (lo <= bmax) & (cmin <= n + 1)
-                self.problems.append((k, alpha / 100.0, gamma / 100.0, p[keep], lam[keep], lo[keep]))
+                p, lam, lo = p[keep], lam[keep], lo[keep]
+                if p.size > 1:
+                    # Ties: a left p with X_p = ... = X_{p+Q+1} is beaten by the left p + Q.  Its values are
+                    # the same in every family, its cost lower (m grows by T < 2Q, 2p by 2Q), and any right
+                    # that p reaches and p + Q does not (below p + Q + k - 1) lies in the run: worth 0.
+                    nxt = np.minimum(np.searchsorted(p, p + Q), p.size - 1)
+                    beaten = (p[nxt] == p + Q) & (p + Q <= n - 2)
+                    beaten &= X[p + 2] == X[np.minimum(p + Q + 3, n + 3)]
+                    p, lam, lo = p[~beaten], lam[~beaten], lo[~beaten]
+                self.problems.append((k, alpha / 100.0, gamma / 100.0, p, lam, lo))
         self._by_cost = None                 # the candidates sorted by their cheapest cost, built for A(t) only
 
     def _candidates_by_cost(self):
