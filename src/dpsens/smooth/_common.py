@@ -201,26 +201,59 @@ class PairProblem:
         start = np.searchsorted(self.Lpos, np.minimum(np.maximum(self.Rpos - t - 1, self.lo), self.hi), side="left")
         return np.max(np.where(use, self.Rval - self.Lval[start], -np.inf), axis=1)
 
-    def smooth(self, beta, floor=0.0):
-        """max over all pairs of e^{-beta(r-l-1)} (R - L); pairs longer than needed to beat ``floor`` are skipped."""
+    def pruned(self, beta, floor=0.0):
+        """``(Lpos, Lval, Rpos, Rval)`` without the pairs too long to beat ``floor`` (None if no pair can)."""
         Lpos, Lval, Rpos, Rval = self.Lpos, self.Lval, self.Rpos, self.Rval
         if floor > 0:
             span = float(Rval[-1] - Lval[0])
             if span <= floor:
-                return -np.inf, 0
+                return None
             K = int(math.ceil(math.log(span / floor) / beta)) + 1
             kl, kr = Lpos >= self.rlo - 1 - K, Rpos <= self.hi + 1 + K
             Lpos, Lval, Rpos, Rval = Lpos[kl], Lval[kl], Rpos[kr], Rval[kr]
-        if Lval.size * Rval.size <= 4096:         # small: every pair at once
-            diff = Rval - Lval[:, None]
-            cost = Rpos - Lpos[:, None] - 1
-            with np.errstate(divide="ignore", invalid="ignore"):
-                score = np.where(diff > 0, np.log(np.where(diff > 0, diff, 1.0)), -np.inf) - beta * cost
-            k = np.unravel_index(int(np.argmax(score)), score.shape)
-            if score[k] == -np.inf:
-                return -np.inf, 0
-            return float(diff[k]) * math.exp(-beta * int(cost[k])), int(cost[k])
-        return pair_smooth(Lval, Lpos, Rval, Rpos, beta)
+        return Lpos, Lval, Rpos, Rval
+
+    def smooth(self, beta, floor=0.0):
+        """max over all pairs of e^{-beta(r-l-1)} (R - L); pairs longer than needed to beat ``floor`` are skipped."""
+        return smooth_of_problems([self], beta, floor)
+
+
+def smooth_of_problems(problems, beta, floor=0.0):
+    """The best pair of several :class:`PairProblem`: ``(e^{-beta cost} (R - L), cost)`` or ``(-inf, 0)``.
+
+    Small problems compare every pair at once; the others share one divide and conquer
+    (:func:`pair_smooth_nodes`, one node per problem; the kept lefts are already sorted by value).
+    """
+    best, best_cost = -np.inf, 0
+    big = []
+    for pr in problems:
+        arrays = pr.pruned(beta, floor)
+        if arrays is None or not arrays[0].size or not arrays[2].size:
+            continue
+        Lpos, Lval, Rpos, Rval = arrays
+        if Lval.size * Rval.size > 4096:
+            big.append(arrays)
+            continue
+        diff = Rval - Lval[:, None]                                    # small: every pair at once
+        cost = Rpos - Lpos[:, None] - 1
+        with np.errstate(divide="ignore", invalid="ignore"):
+            score = np.where(diff > 0, np.log(np.where(diff > 0, diff, 1.0)), -np.inf) - beta * cost
+        k = np.unravel_index(int(np.argmax(score)), score.shape)
+        if score[k] > -np.inf:
+            v = float(diff[k]) * math.exp(-beta * int(cost[k]))
+            if v > best:
+                best, best_cost = v, int(cost[k])
+    if big:
+        nl = np.array([len(a[0]) for a in big])
+        nr = np.array([len(a[2]) for a in big])
+        a = np.cumsum(nl) - nl
+        c = np.cumsum(nr) - nr
+        v, cost = pair_smooth_nodes(np.concatenate([x[1] for x in big]), np.concatenate([x[0] for x in big]),
+                                    a, a + nl - 1, np.concatenate([x[3] for x in big]),
+                                    np.concatenate([x[2] for x in big]), c, c + nr - 1, beta)
+        if v > best:
+            best, best_cost = v, cost
+    return best, best_cost
 
 
 def pair_smooth(Lval, Lpos, Rval, Rpos, beta):

@@ -9,12 +9,11 @@ import math
 
 import numpy as np
 
-from ._common import PerDistance
 
 __all__ = ["MeanUnbounded"]
 
 
-class MeanUnbounded(PerDistance):
+class MeanUnbounded:
     """Exact A(t) of the mean, one record added or removed.
 
     A dataset within t steps is ``x`` with ``r`` records removed and ``a``
@@ -63,17 +62,33 @@ class MeanUnbounded(PerDistance):
         return np.maximum(self._G_side(r, a, self.P, self.xs, self.lower, self.upper),
                           self._G_side(r, a, self.Pr, self.xr, -self.upper, -self.lower))
 
-    def _A1(self, t):
+    def A(self, t):
+        """``A`` at an array of ``t``: the maximum of ``G(r, tt - r)`` over ``tt`` in ``{t - 1, t}`` and
+        ``0 <= r <= min(tt, n - 1)``, every ``(t, tt, r)`` of a batch in one vectorised pass."""
+        t = np.asarray(t, dtype=np.int64)
+        flat = t.reshape(-1)
+        out = np.full(flat.shape, self.sup)
+        small = np.flatnonzero(flat < self.n + 1)
+        size = 2 * (np.minimum(flat[small], self.n - 1) + 1)
+        edges = np.searchsorted(np.cumsum(size), np.arange(1, 1 + int(size.sum()) // 2**20 + 1) * 2**20)
+        for chunk in np.split(small, np.unique(edges[edges < small.size])):
+            if chunk.size:
+                out[chunk] = self._A_batch(flat[chunk])
+        return out.reshape(t.shape)
+
+    def _A_batch(self, ts):
         n = self.n
-        if t >= n + 1:
-            return self.sup
-        best = 0.0
-        for tt in (t - 1, t):
-            if tt < 0:
-                continue
-            r = np.arange(0, min(tt, n - 1) + 1)
-            a = tt - r
-            best = max(best, float(np.max(self.G(r, a))))
+        tt = np.concatenate((ts - 1, ts))
+        owner = np.concatenate((np.arange(ts.size), np.arange(ts.size)))
+        ok = tt >= 0
+        tt, owner = tt[ok], owner[ok]
+        count = np.minimum(tt, n - 1) + 1
+        starts = np.cumsum(count) - count
+        row = np.repeat(np.arange(tt.size), count)
+        r = np.arange(int(count.sum())) - starts[row]
+        per = np.maximum.reduceat(self.G(r, tt[row] - r), starts)
+        best = np.zeros(ts.size)
+        np.maximum.at(best, owner, per)
         return best
 
     def smooth(self, beta):
@@ -82,7 +97,7 @@ class MeanUnbounded(PerDistance):
         so e^{-beta t} A(t) <= e^{-beta t} (upper-lower)/max(n-t, 2).  Distances are evaluated in order
         of that bound until it falls below the best exact value found."""
         n = self.n
-        best, arg = self._A1(0), 0
+        best, arg = float(self.A(np.array([0]))[0]), 0
         width = self.upper - self.lower
         t_hi = n + 1
         if best > 0:                   # beyond ln(sup/best)/beta even the supremum cannot win
@@ -91,7 +106,7 @@ class MeanUnbounded(PerDistance):
         with np.errstate(under="ignore"):
             ub = np.exp(-beta * ts) * np.minimum(self.sup, width / np.maximum(n - ts, 2))
         order = np.argsort(-ub, kind="stable")
-        i, block = 0, 16
+        i, block = 0, 64
         while i < len(order) and ub[order[i]] > best:
             chunk = order[i:i + block]
             chunk = chunk[ub[chunk] > best]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import PairProblem, padded, quantile_position
+from ._common import PairProblem, padded, quantile_position, smooth_of_problems
 
 __all__ = ["QuantileBounded"]
 
@@ -68,9 +68,5 @@ class QuantileBounded:
         ts = np.concatenate(([0], 1 << np.arange(int(t_max).bit_length())))
         with np.errstate(under="ignore"):
             floor = float(np.max(np.exp(-beta * ts) * self.A(ts)))
-        best, cost = 0.0, 0
-        for pr in self.problems:
-            v, c = pr.smooth(beta, floor=floor * (1 - 1e-9) if floor > 0 else 0.0)
-            if v > best:
-                best, cost = v, c
-        return best, cost
+        v, c = smooth_of_problems(self.problems, beta, floor=floor * (1 - 1e-9) if floor > 0 else 0.0)
+        return (v, c) if v > 0 else (0.0, 0)
