@@ -136,8 +136,48 @@ percentile's index, whose maximum is a lower bound including every candidate
 of cost ``<= reach``; an upper bound ``U(t) >= A(t)`` (the spread of the
 padded sorted data over the indices a dataset within ``t`` steps can use)
 then shows that no ``t > reach`` can beat it, or the reach grows (the full
-engine past ``n/8``).  On typical data only a few hundred distances matter,
-so the cost is the sort plus ``O(reach log^2 reach)``.
+engine past ``n/8``; up to 2048 records the full engine directly).  On
+typical data only a few hundred distances matter, so the cost is the sort
+plus ``O(reach log^2 reach)``.
+
+*Tied data* (integer ages: a few dozen values, runs of thousands of equal
+records).  Three exact reductions keep the cost near one sort:
+
+1. ``A(t) <= U(t)``, and ``U(t) = 0`` until the spread of indices reaches a
+   different value, so nothing below the first ``t0`` with ``U(t0) > 0``
+   contributes: the search starts at ``reach = t0 + 64``, and while no
+   candidate within reach is positive it doubles (the bound alone would send
+   it to where ``e^{-beta t} U(t)`` underflows, i.e. the full engine).
+2. *Bounded, dominated pairs.*  In a pair problem the cost is ``r - l - 1``.
+   A left with a later left of value ``<=`` its own is beaten by that left
+   for every right (value at least as large, cost lower); a right with an
+   earlier right of value ``>=`` its own likewise.  So only the strict suffix
+   minima of the lefts and the strict prefix maxima of the rights are kept;
+   both lists have increasing values and about one index per run of ties.
+   ``A(t)`` for a right is then the value of the first kept left at or after
+   ``r - t - 1``, the smallest left value there.
+3. *Unbounded percentiles, dominated lefts.*  In one (window, class) problem
+   a left ``p`` with ``X_p = ... = X_{p+Q+1}`` is beaten by the left
+   ``p + Q`` (when that is a candidate of the problem and ``p + Q <= n - 2``):
+   the values ``L`` of all three families are equal (they use ``X_p`` and
+   ``X_{p+1}`` only); ``lam`` falls by ``2Q - T > 0`` or by ``2Q`` (``m``
+   grows by ``T`` per ``Q`` ranks and ``q = Q/T > 1/2``), so each pair is
+   cheaper; ``lo(p + Q) = max(n-1-sigma, p+Q+k-1)`` has a first term that
+   does not grow, so every right of ``p`` is a right of ``p + Q`` except
+   those below ``p + Q + k - 1``, whose window lies inside the run and is
+   worth 0.  Then, for the smooth maximum, a left's rights before the first
+   one whose running maximum of ``R`` exceeds ``L`` are worth ``<= 0`` (``s``
+   is the first right that can be positive), lefts with equal ``L`` keep only
+   the Pareto front of ``(s, lam)``, and of the rights only ``s`` itself and
+   the ascents of ``R`` (a right with ``R(b) <= R(b-1)`` is beaten by ``b -
+   1``: same value or more, 2 steps cheaper).  Each pair's value is written
+   with differences of neighbouring order statistics (``alpha X_{b-1} + gamma
+   (X_b - X_{b-1}) - alpha X_p``), so a pair inside a run is exactly 0, not a
+   rounding error.
+
+None of these drops a pair that could be the unique maximiser, so ``S`` and
+``A(t)`` are the values of the full search (``t*`` may differ only between
+pairs of exactly equal value).
 """
 from __future__ import annotations
 
