@@ -134,31 +134,49 @@ class PercentileUnbounded(PerDistance):
         else:
             plo, phi = max(-2, c - 2 * int(reach) - 6), min(n, c + 2 * int(reach) + 7)
         self.problems = []
+        # Ties: a left p with X_p = ... = X_{p+Q+1} is beaten by the left p + Q (see the module docstring of
+        # dpsens.smooth._engines).  Such lefts are left out before anything is computed for them, provided
+        # that the last left of their chain p, p + Q, ... is a candidate: the cheapest cost and lo are
+        # quasi-convex along a chain, so then every left between is one too.  Otherwise (costs near n, rare)
+        # the window is computed in full.
+        base = max(plo, -2)
+        pall = np.arange(base, phi)
+        inrun = (pall + Q < phi) & (pall + Q <= n - 2)
+        inrun &= X[pall + 2] == X[np.minimum(pall + Q + 3, n + 3)]
         for r in range(T):
             m0 = r if r >= 2 else r + T       # smallest size >= 2 in the class
             i0, g100 = divmod(P * (m0 - 1), 100)
             for k, off, alpha, gamma in percentile_windows(P, g100):
-                rho0 = i0 + off
-                sig0 = m0 - rho0 - k
-                p = np.arange(max(plo, -2 if k == 3 else -1), phi)
-                j = np.maximum(0, -((rho0 - p) // Q))          # fewest class steps with rank >= p
-                m = m0 + T * j
-                lo = np.maximum(n - 1 - (sig0 + (T - Q) * j), p + k - 1)
-                lam = m - n + 2 - 2 * k - 2 * p
-                bmax = n + 1 if k == 3 else n
-                cmin = 2 * lo + lam
-                keep = (lo <= bmax) & (cmin <= n + 1)
-                p, lam, lo = p[keep], lam[keep], lo[keep]
-                if p.size > 1:
-                    # Ties: a left p with X_p = ... = X_{p+Q+1} is beaten by the left p + Q.  Its values are
-                    # the same in every family, its cost lower (m grows by T < 2Q, 2p by 2Q), and any right
-                    # that p reaches and p + Q does not (below p + Q + k - 1) lies in the run: worth 0.
-                    nxt = np.minimum(np.searchsorted(p, p + Q), p.size - 1)
-                    beaten = (p[nxt] == p + Q) & (p + Q <= n - 2)
-                    beaten &= X[p + 2] == X[np.minimum(p + Q + 3, n + 3)]
-                    p, lam, lo = p[~beaten], lam[~beaten], lo[~beaten]
+                start = max(plo, -2 if k == 3 else -1)
+                sub = pall[start - base:]
+                run = inrun[start - base:]
+                p = sub[~run]
+                cand = self._window(p, k, m0, i0 + off, T, Q)
+                first = p - Q >= start
+                if np.any(first & run[np.maximum(p - Q - start, 0)] & ~cand[3]):
+                    cand = self._window(sub, k, m0, i0 + off, T, Q)
+                    p, lam, lo = (v[cand[3]] for v in cand[:3])
+                    if p.size > 1:
+                        nxt = np.minimum(np.searchsorted(p, p + Q), p.size - 1)
+                        beaten = (p[nxt] == p + Q) & (p + Q <= n - 2)
+                        beaten &= X[p + 2] == X[np.minimum(p + Q + 3, n + 3)]
+                        p, lam, lo = p[~beaten], lam[~beaten], lo[~beaten]
+                else:
+                    p, lam, lo = (v[cand[3]] for v in cand[:3])
                 self.problems.append((k, alpha / 100.0, gamma / 100.0, p, lam, lo))
         self._by_cost = None                 # the candidates sorted by their cheapest cost, built for A(t) only
+
+    def _window(self, p, k, m0, rho0, T, Q):
+        """``(p, lam, lo, keep)`` of the lefts ``p`` of one (window, class): the cheapest pair's data."""
+        n = self.n
+        sig0 = m0 - rho0 - k
+        j = np.maximum(0, -((rho0 - p) // Q))          # fewest class steps with rank >= p
+        m = m0 + T * j
+        lo = np.maximum(n - 1 - (sig0 + (T - Q) * j), p + k - 1)
+        lam = m - n + 2 - 2 * k - 2 * p
+        bmax = n + 1 if k == 3 else n
+        keep = (lo <= bmax) & (2 * lo + lam <= n + 1)
+        return p, lam, lo, keep
 
     def _candidates_by_cost(self):
         """``(cmin, E)``: every (window, class, left) with its data, sorted by the cost of its cheapest pair."""
