@@ -625,6 +625,19 @@ def test_tied_pairs_give_exactly_zero():
         assert s == pytest.approx(np.max(np.exp(-0.02 * np.arange(1003)) * a), rel=1e-12)
 
 
+def test_unbounded_90th_percentile_is_not_a_rounding_error():
+    """Records at the two bounds: every dataset within a few hundred steps has LS exactly 0 for the 90th
+    percentile, so S lies at a long distance.  The pair values were once computed as ``(al - ga) X + ga X - al X``,
+    whose rounding error (1.4e-14 at t = 0) was returned as S; S must be e^{-beta t*} A(t*) with A from the
+    curve, whose windows are differences of order statistics."""
+    for k, t_min in ((300, 600), (500, 400)):
+        x = np.array([0.0] * k + [125.0] * (1000 - k))
+        s, t = sm.smooth_sensitivity_argmax(x, "percentile_90", 0.1, 0, 125, "unbounded")
+        a = sm.ls_curve(x, "percentile_90", 1001, 0, 125, "unbounded")
+        assert t >= t_min and s == pytest.approx(math.exp(-0.1 * t) * a[t], rel=1e-12)
+        assert s == pytest.approx(np.max(np.exp(-0.1 * np.arange(1002)) * a), rel=1e-12) and s < 1e-16
+
+
 # ---------------------------------------------------------------------------------------------- var / std bound
 
 def _ls_var_std_definition(y, lo, up, relation, name):
