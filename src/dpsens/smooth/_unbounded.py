@@ -328,15 +328,15 @@ class PercentileUnbounded(PerDistance):
     @staticmethod
     def _solve(chunk, beta):
         """Every problem of the chunk: lefts with suffixes of rights, cut into aligned blocks (rectangles)."""
-        Ls, Lps, probs, js, ss, Rv, Rp, roff, tops, bases = [], [], [], [], [], [], [], [], [], []
-        off = 0
-        for ip, (L, Lp, length, top, base, R, Rpos) in enumerate(chunk):
-            owner, j, s = suffix_blocks(length)
-            Ls.append(L[owner]); Lps.append(Lp[owner]); js.append(j); ss.append(s)
-            probs.append(np.full(owner.size, ip))
-            Rv.append(R); Rp.append(Rpos); roff.append(off); tops.append(top); bases.append(base)
-            off += len(R)
-        L, Lp, prob, j, s = (np.concatenate(v) for v in (Ls, Lps, probs, js, ss))
+        roff = np.cumsum([0] + [len(part[5]) for part in chunk[:-1]])
+        tops = np.array([part[3] for part in chunk])
+        bases = np.array([part[4] for part in chunk])
+        Rv = [part[5] for part in chunk]
+        Rp = [part[6] for part in chunk]
+        owner, j, s = suffix_blocks(np.concatenate([part[2] for part in chunk]))   # every problem at once
+        L = np.concatenate([part[0] for part in chunk])[owner]
+        Lp = np.concatenate([part[1] for part in chunk])[owner]
+        prob = np.repeat(np.arange(len(chunk)), [len(part[0]) for part in chunk])[owner]
         order = np.lexsort((L, s, j, prob))
         L, Lp, prob, j, s = L[order], Lp[order], prob[order], j[order], s[order]
         new = np.ones(L.size, dtype=bool)
@@ -344,7 +344,6 @@ class PercentileUnbounded(PerDistance):
         a = np.nonzero(new)[0]
         b = np.concatenate((a[1:] - 1, [L.size - 1]))
         pr, jj, sn = prob[a], j[a], s[a]
-        roff, tops, bases = np.array(roff), np.array(tops), np.array(bases)
         hi_b = tops[pr] - sn                          # block: b in [top - s - 2^j + 1, top - s]
         lo_b = hi_b - (np.int64(1) << jj) + 1
         c = roff[pr] + lo_b - bases[pr]
