@@ -14,6 +14,11 @@ Settings as in the book: epsilon = 1, delta = 1/n^2, beta = epsilon / (2 ln(2/de
    Nissim, Raskhodnikova & Smith's divide and conquer written from the paper: n = 10^k + 1 so that every
    percentile is an order statistic (NRS07's setting); the max abs difference and the speed ratio.
 3. The O(n^2) definition of NRS07 at n = 10,001 (a check of both), and data that defeat the pruning.
+4. Tied data, the book's kind: 10^6 integer ages 17..90 (drawn from the Adult ages) with bounds [0, 125],
+   wider than the data, each query and relation as multiples of one ``np.sort`` (goal: <= 10x).
+5. Small n: milliseconds per call at n = 10^3 (goal: <= 0.5 ms) on tied ages and on uniform data.
+
+``--tied``: parts 4 and 5 only.
 """
 from __future__ import annotations
 
@@ -119,11 +124,58 @@ def part3():
             print(f"Adult ages n = {len(ages)}, {query:>13}, {relation:>9}: S = {s:.6g} in {1e3 * t:.2f} ms")
 
 
+def tied_ages(n, rng):
+    """n integer ages drawn from the Adult ages (17..90): about 74 distinct values, long runs of ties."""
+    return rng.choice(ds.load_ages().to_numpy(dtype=float), n)
+
+
+def part4(n, runs):
+    print(f"\n4. tied data: {n} integer ages 17..90 (drawn from the Adult ages), bounds [0, 125], "
+          f"beta = 1/(2 ln 2n^2), as multiples of one np.sort")
+    print(f"{'query':>14} {'relation':>10} {'S':>12} {'t*':>7} {'time':>10} {'np.sort':>9} {'ratio':>7}")
+    x = tied_ages(n, np.random.default_rng(26))
+    b = beta_for(n)
+    worst = 0.0
+    for relation in ("bounded", "unbounded"):
+        for query in QUERIES[:8]:
+            _, t_sort = median_time(lambda: np.sort(x), runs)
+            (s, ts), t = median_time(lambda: sm.smooth_sensitivity_argmax(x, query, b, 0, 125, relation), runs)
+            _, t_sort2 = median_time(lambda: np.sort(x), runs)
+            t_s = (t_sort + t_sort2) / 2
+            print(f"{query:>14} {relation:>10} {s:>12.5g} {ts:>7} {1e3 * t:>8.2f}ms {1e3 * t_s:>7.2f}ms "
+                  f"{t / t_s:>6.1f}x", flush=True)
+            worst = max(worst, t / t_s)
+    print(f"   the slowest query on tied ages is {worst:.1f}x one np.sort")
+
+
+def part5(n, runs):
+    print(f"\n5. small n = {n}: milliseconds per call (median of {runs} calls)")
+    print(f"{'data':>10} {'query':>14} {'relation':>10} {'S':>12} {'time':>10} {'np.sort':>9}")
+    rng = np.random.default_rng(5)
+    b = beta_for(n)
+    worst = 0.0
+    for kind, x, lo, up in (("tied ages", tied_ages(n, rng), 0, 125), ("uniform", rng.uniform(0, 100, n), 0, 100)):
+        _, t_sort = median_time(lambda: np.sort(x), runs)
+        for relation in ("bounded", "unbounded"):
+            for query in QUERIES[:8]:
+                s, t = median_time(lambda: sm.smooth_sensitivity(x, query, b, lo, up, relation), runs)
+                print(f"{kind:>10} {query:>14} {relation:>10} {s:>12.5g} {1e3 * t:>8.3f}ms {1e3 * t_sort:>7.3f}ms",
+                      flush=True)
+                worst = max(worst, t)
+    print(f"   the slowest call at n = {n} takes {1e3 * worst:.3f} ms")
+
+
 def main():
     quick = "--quick" in sys.argv
+    if "--tied" in sys.argv:
+        part4(10**6, 5)
+        part5(10**3, 51)
+        return
     part1([10**5] if quick else [10**5, 10**6], 3 if quick else 7)
     part2([10**4 + 1, 10**5 + 1] if quick else [10**4 + 1, 10**5 + 1, 10**6 + 1], 3 if quick else 5)
     part3()
+    part4(10**6, 3 if quick else 5)
+    part5(10**3, 51)
 
 
 if __name__ == "__main__":

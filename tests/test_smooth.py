@@ -39,6 +39,7 @@ import pytest
 
 import dpsens as ds
 from dpsens import smooth as sm
+from dpsens.smooth import _common as common
 from dpsens.smooth import _engines as engines
 
 QUANTILES = ["median", "percentile_25", "percentile_50", "percentile_75", "percentile_90"]
@@ -270,7 +271,7 @@ def test_pair_divide_and_conquer_against_all_pairs():
         beta = float(rng.choice([0.01, 0.3, 2.0]))
         cost = Rpos[None, :] - Lpos[:, None] - 1
         allp = np.exp(-beta * cost) * (Rval[None, :] - Lval[:, None])
-        got, c = engines._pair_smooth(Lval, Lpos, Rval, Rpos, beta)
+        got, c = common.pair_smooth(Lval, Lpos, Rval, Rpos, beta)
         want = allp.max()
         if want <= 0:
             assert got == -np.inf or got <= 0
@@ -567,6 +568,74 @@ def test_smooth_from_restricted_engines_equals_the_full_engine(relation):
                 (trial, name, beta, n)
             checked += 1
     assert checked == 120
+
+
+def _tied(draw_values, n, rng):
+    """n records drawn from a few values (long runs of ties)."""
+    return rng.choice(np.asarray(draw_values, dtype=float), n)
+
+
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+def test_restricted_equals_full_engine_on_heavy_ties(relation):
+    """Tied data is where the reach search starts beyond the first change of value and the engines keep one left
+    per run of values: against the full engine on integer data with a few distinct values (long runs), all-equal
+    data, data at the bounds only, bounds far wider than the data, tiny and larger n, small and large beta."""
+    rng = np.random.default_rng(2626)
+    checked = 0
+    for trial in range(30):
+        kind = trial % 6
+        n = int(rng.integers(1, 12)) if trial % 2 else int(rng.integers(200, 2500))
+        if kind == 0:
+            x = _tied(rng.integers(20, 60, int(rng.integers(2, 6))), n, rng)     # a few ages, long runs
+        elif kind == 1:
+            x = np.full(n, float(rng.integers(0, 101)))                           # all equal
+        elif kind == 2:
+            x = _tied([0.0, 100.0], n, rng)                                       # at the bounds
+        elif kind == 3:
+            x = np.round(rng.normal(40, 4, n)).clip(17, 90)                       # ages-like
+        elif kind == 4:
+            x = _tied([17.0, 90.0], n, rng)                                       # two far values
+        else:
+            x = np.sort(_tied(rng.integers(30, 35, 3), n, rng))
+        lo, up = (0.0, 100.0) if kind in (1, 2) or trial % 3 else (-1000.0, 5000.0)   # bounds far wider than the data
+        beta = float(rng.choice([1e-3, 0.0175, 0.1, 1.0]))
+        for name in QUANTILES:
+            s, t_star = sm.smooth_sensitivity_argmax(x, name, beta, lo, up, relation)
+            full = _full_engine_smooth(x, name, beta, lo, up, relation)
+            assert s == pytest.approx(full, rel=1e-9, abs=1e-300), (trial, name, beta, n, relation)
+            a = ds.ls_at_distance(x, name, t_star, lo, up, relation)
+            assert math.exp(-beta * t_star) * a == pytest.approx(s, rel=1e-9, abs=1e-300)
+            if n <= 40:           # the whole curve, from A(t) (independent of the pair search)
+                curve = sm.ls_curve(x, name, n + 2, lo, up, relation)
+                assert s == pytest.approx(np.max(np.exp(-beta * np.arange(n + 3)) * curve), rel=1e-9, abs=1e-300)
+            checked += 1
+    assert checked == 150
+
+
+def test_tied_pairs_give_exactly_zero():
+    """All records equal: no pair of the unbounded percentiles has a rounding error for a value (the pair's value
+    is written with differences of order statistics); every A(t) below a change of value is exactly 0."""
+    x = np.full(1001, 58.0)
+    for name in ("percentile_25", "percentile_75", "percentile_90"):
+        a = sm.ls_curve(x, name, 1002, 0, 125, "unbounded")
+        t1 = int(np.flatnonzero(a)[0])          # enough records at 0 or 125 to move the percentile off 58
+        assert t1 > 100 and np.all(a[:t1] == 0.0)
+        s, t = sm.smooth_sensitivity_argmax(x, name, 0.02, 0, 125, "unbounded")
+        assert t >= t1 and s == pytest.approx(math.exp(-0.02 * t) * a[t], rel=1e-12)
+        assert s == pytest.approx(np.max(np.exp(-0.02 * np.arange(1003)) * a), rel=1e-12)
+
+
+def test_unbounded_90th_percentile_is_not_a_rounding_error():
+    """Records at the two bounds: every dataset within a few hundred steps has LS exactly 0 for the 90th
+    percentile, so S lies at a long distance.  The pair values were once computed as ``(al - ga) X + ga X - al X``,
+    whose rounding error (1.4e-14 at t = 0) was returned as S; S must be e^{-beta t*} A(t*) with A from the
+    curve, whose windows are differences of order statistics."""
+    for k, t_min in ((300, 600), (500, 400)):
+        x = np.array([0.0] * k + [125.0] * (1000 - k))
+        s, t = sm.smooth_sensitivity_argmax(x, "percentile_90", 0.1, 0, 125, "unbounded")
+        a = sm.ls_curve(x, "percentile_90", 1001, 0, 125, "unbounded")
+        assert t >= t_min and s == pytest.approx(math.exp(-0.1 * t) * a[t], rel=1e-12)
+        assert s == pytest.approx(np.max(np.exp(-0.1 * np.arange(1002)) * a), rel=1e-12) and s < 1e-16
 
 
 # ---------------------------------------------------------------------------------------------- var / std bound
