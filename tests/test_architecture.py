@@ -179,14 +179,7 @@ WIDGETS_SPLIT_PENDING: set[tuple[str, str]] = {
     ("dpsens.figures.grid", "dpsens.widgets"),
 }
 
-#: dpsens.smooth (owned by the engineer optimising the engines, issue 26) imports
-#: ``as_nonnegative`` from dpsens.mechanisms.checks, which runs dpsens/mechanisms/__init__.py,
-#: whose propose-test-release and smooth-noise mechanisms import dpsens.smooth: a cycle that
-#: only the import order of dpsens/__init__.py resolves.  ``as_nonnegative`` now lives in
-#: dpsens._validate; when smooth/__init__.py imports it from there (one line), remove this entry.
-SMOOTH_IMPORT_PENDING: set[tuple[str, str]] = {("dpsens.smooth", "dpsens.mechanisms")}
-
-KNOWN_EXCEPTIONS = WIDGETS_SPLIT_PENDING | SMOOTH_IMPORT_PENDING
+KNOWN_EXCEPTIONS = WIDGETS_SPLIT_PENDING
 
 
 def _excepted(importer: str, imported: str) -> bool:

@@ -17,7 +17,7 @@ import numbers
 import numpy as np
 
 from .._validate import as_bounds, as_data, as_positive, check_in_bounds, check_relation
-from ..mechanisms.checks import as_nonnegative
+from .._validate import as_nonnegative
 from ..queries import PERCENTILES, check_query
 from ._engines import engine, smooth_and_distance
 from ._variance import VarBound
