@@ -255,3 +255,27 @@ def test_two_sided_median_score_sensitivity(relation, expected):
             g = [abs(sum(v < z for v in d) - sum(v > z for v in d)) for d in (xs, y)]
             worst = max(worst, abs(g[0] - g[1]))
     assert worst == expected
+
+
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+def test_privacy_on_neighbouring_pairs_public_grid(relation):
+    """Inverse sensitivity over a public finite grid (counting measure): |log ratio| <= eps on every candidate,
+    including the data values themselves, where len can be 0."""
+    rng = np.random.default_rng(22)
+    domain = np.arange(0, 11)
+    grid = np.arange(0.0, 11.0)
+    eps, worst = 0.7, 0.0
+    for _ in range(60):
+        x = rng.choice(domain, size=int(rng.integers(2, 8))).astype(float)
+        if relation == "bounded":
+            y = x.copy()
+            y[rng.integers(len(x))] = rng.choice(domain)
+        elif rng.random() < 0.5:
+            y = np.append(x, rng.choice(domain))
+        else:
+            y = np.delete(x, rng.integers(len(x)))
+        for q in (0.5, 0.9):
+            lx = ism.inverse_sensitivity_distribution(x, q, eps, 0, 10, relation, candidates=grid)["log_prob"]
+            ly = ism.inverse_sensitivity_distribution(y, q, eps, 0, 10, relation, candidates=grid)["log_prob"]
+            worst = max(worst, float(np.max(np.abs(lx - ly))))
+    assert 0.25 * eps < worst <= eps + 1e-9
