@@ -211,3 +211,71 @@ def test_generic_mechanism_samples_its_probabilities():
         em.exponential_log_probabilities([np.nan], 1.0, 1.0)
     with pytest.raises(ValueError, match="sensitivity"):
         em.exponential_log_probabilities([0.0], 0.0, 1.0)
+
+
+def _neighbour_pairs(relation, domain=(0, 1, 2, 3), max_n=4):
+    for n in range(1, max_n + 1):
+        for x in itertools.combinations_with_replacement(domain, n):
+            xs = list(x)
+            if relation == "bounded":
+                nbs = [xs[:i] + xs[i + 1:] + [v] for i in range(n) for v in domain]
+            else:
+                nbs = [xs + [v] for v in domain] + ([xs[:i] + xs[i + 1:] for i in range(n)] if n > 1 else [])
+            for y in nbs:
+                yield xs, y
+
+
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+def test_rank_utility_is_not_monotone_and_the_factor_two_is_needed(relation):
+    """The chapter's claim: the rank score is monotone under neither relation (some neighbour raises one
+    output's score and lowers another's), and dropping the 2 really overspends on some pair, computed
+    exactly over the outputs -0.5..3.5 with the counting measure."""
+    q, eps = 0.5, 1.0
+    rs = np.array([-0.5, 0.5, 1.5, 2.5, 3.5])
+    du = em.rank_utility_sensitivity(q, relation)
+    both_ways, worst_no_two, worst_with_two = False, 0.0, 0.0
+    for xs, y in _neighbour_pairs(relation):
+        ux, uy = em.quantile_rank_utility(xs, q, rs), em.quantile_rank_utility(y, q, rs)
+        both_ways |= bool(np.any(uy > ux) and np.any(uy < ux))
+        gap = lambda mono: np.max(np.abs(em.exponential_log_probabilities(ux, du, eps, monotone=mono)  # noqa: E731
+                                         - em.exponential_log_probabilities(uy, du, eps, monotone=mono)))
+        worst_no_two, worst_with_two = max(worst_no_two, gap(True)), max(worst_with_two, gap(False))
+    assert both_ways
+    assert worst_with_two <= eps + 1e-12
+    assert worst_no_two > eps + 1e-3
+
+
+@pytest.mark.parametrize("relation, expected", [("bounded", 2), ("unbounded", 1)])
+def test_two_sided_median_score_sensitivity(relation, expected):
+    """Exercise ex-em-score-sensitivity: -|#{x < z} - #{x > z}| has GS 2 under replacement, 1 under add/remove
+    (brute force over small datasets, neighbours and z)."""
+    worst = 0
+    for xs, y in _neighbour_pairs(relation):
+        for z in (-0.5, 0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5):
+            g = [abs(sum(v < z for v in d) - sum(v > z for v in d)) for d in (xs, y)]
+            worst = max(worst, abs(g[0] - g[1]))
+    assert worst == expected
+
+
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+def test_privacy_on_neighbouring_pairs_public_grid(relation):
+    """Inverse sensitivity over a public finite grid (counting measure): |log ratio| <= eps on every candidate,
+    including the data values themselves, where len can be 0."""
+    rng = np.random.default_rng(22)
+    domain = np.arange(0, 11)
+    grid = np.arange(0.0, 11.0)
+    eps, worst = 0.7, 0.0
+    for _ in range(60):
+        x = rng.choice(domain, size=int(rng.integers(2, 8))).astype(float)
+        if relation == "bounded":
+            y = x.copy()
+            y[rng.integers(len(x))] = rng.choice(domain)
+        elif rng.random() < 0.5:
+            y = np.append(x, rng.choice(domain))
+        else:
+            y = np.delete(x, rng.integers(len(x)))
+        for q in (0.5, 0.9):
+            lx = ism.inverse_sensitivity_distribution(x, q, eps, 0, 10, relation, candidates=grid)["log_prob"]
+            ly = ism.inverse_sensitivity_distribution(y, q, eps, 0, 10, relation, candidates=grid)["log_prob"]
+            worst = max(worst, float(np.max(np.abs(lx - ly))))
+    assert 0.25 * eps < worst <= eps + 1e-9

@@ -5,11 +5,13 @@ level α is the order statistic of rank ⌊α(n − 1)⌋ + 1.
 """
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from ..data import load_ages
 from ..inverse import inverse_len_quantile
-from ..mechanisms.exponential import quantile_exponential_distribution, rank_utility_sensitivity
+from ..mechanisms.exponential import quantile_exponential_distribution
 from ._verdict import EXACT, THREE_DIGITS, Verdict, as_number, check_number, checker, close, wrong
 
 __all__ = ["check_em_tie_probability", "check_inverse_len_median", "check_rank_score_sensitivity"]
@@ -49,13 +51,18 @@ def check_inverse_len_median(answer) -> Verdict:
 
 @checker("a number")
 def check_rank_score_sensitivity(answer) -> Verdict:
-    """Exercise *The score's sensitivity*: GS_g of the rank score of the 90th percentile when records are
-    added or removed (the size private).
+    """Exercise *The score's sensitivity*: GS_g of the two-sided median score
+    ``−|#{x_i < z} − #{x_i > z}|`` when one record is replaced (the size public).
 
     Precision: exact (up to float round-off)."""
-    expected = rank_utility_sensitivity(0.9, "unbounded")
+    # a replacement: one record leaves below / at / above z, one joins below / at / above z
+    sides = {"below": (1, 0), "at": (0, 0), "above": (0, 1)}
+    expected = max(abs((new[0] - old[0]) - (new[1] - old[1]))
+                   for old, new in itertools.product(sides.values(), repeat=2))
     value = as_number(answer)
-    hint = "list what one added or removed record does to the count below z and to α·n, for z above and below it."
+    hint = ("list what one replaced record does to the count below z and to the count above z: "
+            "which of them can move, and can both move at once?")
     if value is not None and close(value, 1.0, EXACT):
-        return wrong("1 is right when a record is replaced (n public); here the size changes too.", hint)
+        return wrong("1 would be right if only one of the two counts could move; a replacement can move both.",
+                     hint)
     return check_number(answer, expected, "GS_g", hint, rel_tol=EXACT)

@@ -49,9 +49,12 @@ def plot_output_distributions(x, q, epsilon, lower=0.0, upper=100.0, neighbors="
             mass.append(float(np.sum(np.where(w > 0, p * inside / np.where(w > 0, w, 1), 0.0))))
         ax.bar(bins[:-1] + 0.5 + (i - 0.5) * width, mass, width=width, color=PALETTE[i], label=label,
                alpha=0.85)
-    grid = np.arange(max(lower, lo), min(upper, hi) + 1)
+    # the public candidates are every whole year in [lower, upper] (a window around the true value would be a
+    # data-dependent candidate set and renormalise); only the years in the window are drawn
+    grid = np.arange(np.ceil(lower), np.floor(upper) + 1)
     whole = inverse_sensitivity_distribution(x, q, epsilon, lower, upper, neighbors, candidates=grid)
-    ax.plot(whole["left"], np.exp(whole["log_prob"]), "o", color=PALETTE[2], ms=5,
+    shown = (whole["left"] >= lo) & (whole["left"] <= hi)
+    ax.plot(whole["left"][shown], np.exp(whole["log_prob"][shown]), "o", color=PALETTE[2], ms=5,
             label="inverse sensitivity on whole years (probability of each year)")
     ax.axvline(true, color=PALETTE[7], linestyle="--", label=f"true value {true:g}")
     ax.set_yscale("log")
