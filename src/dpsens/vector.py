@@ -307,8 +307,10 @@ def vector_global_sensitivity(queries, universe, sizes, k: int = 1, neighbors: s
     size is private: ``sizes=n`` is only the largest change *at* size ``n``
     (valid if ``n`` is released separately); the global sensitivity is the
     maximum over every size the data may have -- for a pool of ``N`` people,
-    ``sizes=range(1, N + 1)`` (sizes beyond ``N - k`` have no additions, and
-    size 1 no removal), or ``range(n_min, ...)`` for a public lower bound.
+    ``sizes=range(2, N + 1)`` (every size must be at least 2: a one-person
+    release is seen as the removal neighbour of a two-person one, and sizes
+    beyond ``N - k`` have no additions), or ``range(n_min, ...)`` for a
+    public lower bound.
 
     Parameters
     ----------
