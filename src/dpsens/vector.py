@@ -182,7 +182,9 @@ def _multisets(capacity: np.ndarray, size: int, limit: int) -> np.ndarray:
     cols = usable[_combinations(len(usable), size)]
     flat = (np.arange(total, dtype=np.int64)[:, None] * V + cols).ravel()
     M = np.bincount(flat, minlength=total * V).reshape(total, V)
-    return M[np.all(M <= capacity, axis=1)] if size > 1 else M
+    if size == 1 or capacity[usable].min() >= size:    # no multiset can exceed a capacity: nothing to filter
+        return M
+    return M[np.all(M <= capacity, axis=1)]
 
 
 def _setting(x, universe):
@@ -215,11 +217,13 @@ def _neighbor_counts(cx, addable, removed: int, added: int, limit: int, keep_non
     if len(R) * len(A) > limit:
         raise ValueError(f"{len(R) * len(A):,} neighbours: more than the limit of {limit:,} (max_rows); "
                          f"use a smaller k or fewer distinct values")
+    if removed == 0:                              # additions only: every row is a neighbour, no mask to apply
+        yield cx[None, :] + A
+        return
     step = max(1, limit // 20 // max(len(A), 1))
     for start in range(0, len(R), step):
         block = cx[None, None, :] - R[start:start + step, None, :] + A[None, :, :]
-        ok = np.all(A[None, :, :] <= (addable + R[start:start + step, None, :]), axis=2) if removed else \
-            np.ones(block.shape[:2], dtype=bool)
+        ok = np.all(A[None, :, :] <= (addable + R[start:start + step, None, :]), axis=2)
         yield block[ok]
 
 
@@ -307,8 +311,10 @@ def vector_global_sensitivity(queries, universe, sizes, k: int = 1, neighbors: s
     size is private: ``sizes=n`` is only the largest change *at* size ``n``
     (valid if ``n`` is released separately); the global sensitivity is the
     maximum over every size the data may have -- for a pool of ``N`` people,
-    ``sizes=range(1, N + 1)`` (sizes beyond ``N - k`` have no additions, and
-    size 1 no removal), or ``range(n_min, ...)`` for a public lower bound.
+    ``sizes=range(2, N + 1)`` (every size must be at least 2: a one-person
+    release is seen as the removal neighbour of a two-person one, and sizes
+    beyond ``N - k`` have no additions), or ``range(n_min, ...)`` for a
+    public lower bound.
 
     Parameters
     ----------
