@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 JB_FLAGS := -W -n --keep-going
 
-.PHONY: venv book book-student pdf editions-test test test-notebooks unit notebooks site-test student colab nbval-refs bench lab clean help
+.PHONY: venv book book-student pdf pdf-student key editions-test test test-notebooks unit notebooks site-test student colab nbval-refs bench lab clean help
 
 help:
 	@echo "make book   build the executed website into _build/html"
@@ -14,6 +14,8 @@ help:
 	@echo "make pdf    the whole book as a PDF, _build/book.pdf (A4) and _build/book-letter.pdf (needs chromium, poppler-utils)"
 	@echo "make test   unit + property tests, chapters under nbval, then the site (built, then tested in Chromium)"
 	@echo "make test-notebooks  run notebooks/ and the handouts in Binder- and Colab-like venvs (downloads from PyPI)"
+	@echo "make pdf-student  the student edition (no solutions) as a PDF, _build/student/book.pdf"
+	@echo "make key    rewrite the hashed answer key from tools/answer_key.py and print the answers"
 	@echo "make editions-test  build the student site and the PDF, then test them (not part of make test)"
 	@echo "make site-test  open every page of the built site in headless Chromium (needs Debian's chromium)"
 	@echo "make lab    JupyterLab on the repository: chapters/*.md open as notebooks (jupytext)"
@@ -52,6 +54,17 @@ pdf: venv
 	$(BIN)/jupyter-book build . $(JB_FLAGS) --builder singlehtml
 	$(BIN)/python tools/make_pdf.py
 	@echo "The book as a PDF: $(CURDIR)/_build/book.pdf (A4), $(CURDIR)/_build/book-letter.pdf (Letter)"
+
+# The student edition as a PDF (no solutions): _build/student/book.pdf and book-letter.pdf.
+pdf-student: venv
+	DPSENS_EDITION=student $(BIN)/jupyter-book build . $(JB_FLAGS) --builder singlehtml --path-output _build/student
+	DPSENS_EDITION=student $(BIN)/python tools/make_pdf.py --build _build/student/_build/singlehtml --out _build/student
+	@echo "The student edition as a PDF: $(CURDIR)/_build/student/book.pdf (A4), $(CURDIR)/_build/student/book-letter.pdf (Letter)"
+
+# The teacher's answer key (tools/answer_key.py): the hashed key the checkers use, and the answers.
+key: venv
+	$(BIN)/python tools/answer_key.py write
+	$(BIN)/python tools/answer_key.py show
 
 # The two extra editions and their tests (tests/test_editions.py).
 editions-test: book-student pdf

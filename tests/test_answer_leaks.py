@@ -94,9 +94,10 @@ def _numbers_in(text: str) -> set[str]:
     return set(NUMBER.findall(text))
 
 
-def _found(text: str) -> list[str]:
+def _found(text: str, names=None) -> list[str]:
     tokens = _numbers_in(text)
-    return sorted(f"{name}={form}" for name, forms in ANSWER_FORMS.items() for form in forms & tokens)
+    return sorted(f"{name}={form}" for name, forms in ANSWER_FORMS.items() for form in forms & tokens
+                  if names is None or name in names)
 
 
 @pytest.fixture(autouse=True)
@@ -263,3 +264,68 @@ def test_variants_differ_between_students():
     assert EX.variant_params("dp_density_ratio", 0) == {"fx": 100.0, "fxp": 103.0, "b": 2.0}
     with pytest.raises(ValueError, match="name must be one of"):
         EX.variant_params("nope", 1)
+
+
+# ------------------------------------------------------------------ the handouts
+def _make_student():
+    spec = importlib.util.spec_from_file_location("make_student", ROOT / "tools" / "make_student.py")
+    ms = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("make_student", ms)
+    spec.loader.exec_module(ms)
+    return ms
+
+
+def test_handouts_state_no_answer_and_link_to_student_material_only():
+    ms = _make_student()
+    leaks, public_links = [], []
+    public = ms.book().base_url
+    for stem in ms.toc_chapters():
+        nb = ms.student_notebook(ms.read_chapter(stem), stem)
+        text = "\n".join(c.source for c in nb.cells[2:])                # after the intro and set-up cells
+        mine = {k for c in set(re.findall(r"check_\w+", text)) for k in KEY_OF.get(c, [])}
+        leaks += [f"{stem}: {f}" for f in _found(text, mine)]
+        public_links += [f"{stem}: {u}" for u in re.findall(r"\]\((https?://[^)\s]+)\)", text)
+                         if u.startswith(public) and not u.startswith(ms.student_site())]
+        setup = nb.cells[1]
+        assert "clone" not in setup.source and setup.metadata["jupyter"]["source_hidden"], stem
+        assert "notebooks/" not in text, f"{stem}: a link to the Colab copies, which hold the solutions"
+    assert not leaks, leaks
+    assert not public_links, public_links[:5]
+
+
+def test_proof_exercises_get_an_answer_cell():
+    ms = _make_student()
+    nb = ms.student_notebook(ms.read_chapter("local"), "local")
+    answers = [i for i, c in enumerate(nb.cells) if c.source.startswith("**Your proof** (Proof")]
+    exercises = [i for i, c in enumerate(nb.cells) if re.search(r"\*\*Exercise \d+ \(Proof", c.source)]
+    assert len(answers) == len(exercises) >= 1
+    assert all(a > e for a, e in zip(answers, exercises))
+
+
+def test_student_site_launch_buttons_open_the_handouts(monkeypatch):
+    sys.path.insert(0, str(ROOT / "_ext"))
+    import launch_notebooks
+
+    class App:
+        class config:
+            html_theme_options = {"repository_branch": "main"}
+
+    def buttons():
+        base = "https://colab.research.google.com/github/o/r/blob/main/"
+        return {"header_buttons": [{"buttons": [{"text": "Colab", "url": base + "chapters/local.md"},
+                                                {"text": "Binder", "url": "https://mybinder.org/v2/gh/o/r/main?"
+                                                 "urlpath=lab/tree/chapters/local.md"}]}]}
+
+    def urls(context):
+        return [b["url"] for b in context["header_buttons"][0]["buttons"]]
+
+    monkeypatch.setenv("DPSENS_EDITION", "student")
+    monkeypatch.delenv("DPSENS_BOOK_REF", raising=False)
+    context = buttons()
+    launch_notebooks._launch_copies(App, "chapters/local", None, context, None)
+    assert all("handouts/local.ipynb" in u for u in urls(context))
+    monkeypatch.setenv("DPSENS_EDITION", "public")
+    monkeypatch.setenv("DPSENS_BOOK_REF", "v0.2.0")
+    context = buttons()
+    launch_notebooks._launch_copies(App, "chapters/local", None, context, None)
+    assert all("notebooks/local.ipynb" in u and "v0.2.0" in u and "/main" not in u for u in urls(context))

@@ -26,7 +26,7 @@ from .bruteforce import bruteforce_global_sensitivity, bruteforce_local_sensitiv
 # the old homes of the figures, kept for saved notebooks: their names forward with a warning
 from . import dp_plots, plots, smooth_plots  # noqa: F401,E402
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"   # the one place the version is set: pyproject, pages, handouts and PDFs read it
 
 __all__ = [
     "QUERIES", "Domain", "Pool", "count_neighbors", "count_releases", "enumerate_neighbors",

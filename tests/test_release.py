@@ -1,0 +1,56 @@
+"""Versions, licences and citation (issue 27): one version everywhere, the licences stated.
+
+``dpsens.__version__`` is the one place the version is set; pyproject reads
+it, and the site's footer, ``CITATION.cff``, ``CHANGELOG.md``, every Colab
+copy and handout and the PDF footer name it.
+"""
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+import yaml
+
+import dpsens
+
+ROOT = Path(__file__).resolve().parents[1]
+VERSION = dpsens.__version__
+
+
+def _make_student():
+    spec = importlib.util.spec_from_file_location("make_student", ROOT / "tools" / "make_student.py")
+    ms = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("make_student", ms)
+    spec.loader.exec_module(ms)
+    return ms
+
+
+def test_one_version_everywhere():
+    assert re.fullmatch(r"\d+\.\d+\.\d+", VERSION)
+    assert 'dynamic = ["version"]' in (ROOT / "pyproject.toml").read_text()
+    footer = yaml.safe_load((ROOT / "_config.yml").read_text())["html"]["extra_footer"]
+    assert f"Version {VERSION}" in footer
+    assert f'version: "{VERSION}"' in (ROOT / "CITATION.cff").read_text()
+    assert f"## {VERSION} " in (ROOT / "CHANGELOG.md").read_text()
+    assert "version {VERSION}" in (ROOT / "tools" / "make_pdf.py").read_text()     # each PDF page's footer
+    ms = _make_student()
+    assert ms.version() == VERSION
+    for folder in ("notebooks", "handouts"):
+        for path in sorted((ROOT / folder).glob("*.ipynb")):
+            first = nbformat.read(path, as_version=4).cells[0].source
+            assert f"version {VERSION}" in first, path
+
+
+def test_licences_are_stated():
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+    assert "CC BY 4.0" in (ROOT / "LICENSE-CONTENT.md").read_text()
+    footer = yaml.safe_load((ROOT / "_config.yml").read_text())["html"]["extra_footer"]
+    assert "CC BY 4.0" in footer and "MIT" in footer
+    readme = (ROOT / "README.md").read_text()
+    assert "CC BY 4.0" in readme and "How to cite" in readme and "CITATION.cff" in readme
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    assert cff["cff-version"] == "1.2.0" and set(cff["license"]) == {"MIT", "CC-BY-4.0"}
+    assert cff["title"] == yaml.safe_load((ROOT / "_config.yml").read_text())["title"]
