@@ -54,3 +54,35 @@ def test_licences_are_stated():
     cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
     assert cff["cff-version"] == "1.2.0" and set(cff["license"]) == {"MIT", "CC-BY-4.0"}
     assert cff["title"] == yaml.safe_load((ROOT / "_config.yml").read_text())["title"]
+
+
+def test_one_exercise_numbering_on_the_teachers_page_and_in_the_handouts():
+    """The teachers' table and the syllabus number an exercise as the chapter's handout does."""
+    sys.path.insert(0, str(ROOT / "_ext"))
+    import book_plan
+
+    ms = _make_student()
+    for stem in ms.toc_chapters():
+        info = book_plan.chapter_info(ROOT / "chapters" / f"{stem}.md")
+        text = "\n".join(c.source for c in ms.student_notebook(ms.read_chapter(stem), stem).cells)
+        shown = [int(n) for n in re.findall(r"\*\*Exercise (\d+)", text)]
+        numbered = [ex["number"] for ex in info["exercises"] if ex["number"]]
+        assert shown == numbered == list(range(1, len(numbered) + 1)), stem
+        if numbered:
+            assert book_plan._ex(info["exercises"][0]).startswith("Ex. 1 ")
+
+
+def test_every_chapter_opens_with_learning_objectives():
+    sys.path.insert(0, str(ROOT / "_ext"))
+    import book_plan
+
+    ms = _make_student()
+    for stem in ms.toc_chapters():
+        if stem == "intro":
+            continue
+        path = ROOT / "chapters" / f"{stem}.md"
+        items = book_plan.objectives(path)
+        assert 3 <= len(items) <= 5, stem
+        body = path.read_text().split("\n# ", 1)[1]
+        assert body.split("\n", 2)[2].startswith("```{admonition} Learning objectives"), stem  # right below the title
+    assert "{book-objectives}" in (ROOT / "chapters" / "teachers.md").read_text()

@@ -47,7 +47,7 @@ def check_leak_threshold(answer) -> Verdict:
     Precision: the exercise asks for τ to two decimals, so any τ within 0.01 of
     the exact threshold passes: both roundings of the exact value to two
     decimals, down and up (the smallest two-decimal τ that reaches the loss)."""
-    return check_key(answer, "leak_threshold", "the threshold",
+    return check_key(answer, "leak_threshold", "the threshold τ",
                      "for τ > 0.5 the loss is a straight line in τ, growing by (1/0.5 − 1/4)·ε per unit: "
                      "write both tail probabilities and solve loss(τ) = 5.")
 
