@@ -329,3 +329,21 @@ def test_student_site_launch_buttons_open_the_handouts(monkeypatch):
     context = buttons()
     launch_notebooks._launch_copies(App, "chapters/local", None, context, None)
     assert all("notebooks/local.ipynb" in u and "v0.2.0" in u and "/main" not in u for u in urls(context))
+
+
+def test_a_students_handout_carries_their_numbers_and_hashed_key_only():
+    nb = AK.student_handout("dp", "ada", 11)
+    load = [c for c in nb.cells if c.cell_type == "code" and "use_variant" in c.source]
+    notes = [c for c in nb.cells if c.cell_type == "markdown" and c.source.startswith("**Your numbers** (ada)")]
+    assert len(load) == 1 and nb.cells.index(load[0]) == 2 and load[0].metadata["jupyter"]["source_hidden"]
+    assert len(notes) == 2                      # the density ratio and the household's budget
+    assert EX.variant_text("dp_density_ratio", 11) in notes[0].source
+    mine = {n: AK.REGISTRY[n](**EX.variant_params(n, 11)).value for n in ("dp_density_ratio", "dp_household_budget")}
+    forms = {f for v in mine.values() for f in _spellings(v) | {f"{v:.3g}"}} - {"3"}
+    assert not forms & _numbers_in(load[0].source)
+    try:
+        exec(load[0].source.split("\n", 1)[1], {})
+        assert EX.check_dp_density_ratio(mine["dp_density_ratio"]).correct
+        assert EX.check_dp_household_budget(mine["dp_household_budget"]).correct
+    finally:
+        EX.use_variant(None)

@@ -14,6 +14,10 @@ Usage::
     python tools/answer_key.py check          # fails when _key.py is out of date
     python tools/answer_key.py show           # the answers, for the teacher
     python tools/answer_key.py roster FILE    # per-student variants: ids -> answers (CSV) and blobs (JSON)
+    python tools/answer_key.py handouts FILE  # one folder of handouts per student, with their variants
+
+``FILE`` is a CSV with the columns ``student_id`` and ``seed`` (a whole number >= 1, e.g.
+drawn once per student and kept); seed 0 is the book's own numbers.
 
 Adding an exercise (the recipe of ``dpsens/exercises/__init__.py``): move the
 computation of the expected value out of the checker into a function here,
@@ -41,7 +45,7 @@ import dpsens.proportions  # noqa: E402,F401
 import dpsens.smooth  # noqa: E402,F401
 import dpsens.transformations  # noqa: E402,F401
 from dpsens.exercises import _secret  # noqa: E402
-from dpsens.exercises.variants import VARIANTS, variant_params  # noqa: E402
+from dpsens.exercises.variants import VARIANTS, variant_params, variant_text  # noqa: E402
 
 KEY_FILE = ROOT / "src" / "dpsens" / "exercises" / "_key.py"
 
@@ -411,6 +415,57 @@ def roster(path: Path) -> None:
     print(f"wrote {path.with_suffix('.key.csv')} and {path.with_suffix('.blobs.json')}")
 
 
+def _make_student():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("make_student", ROOT / "tools" / "make_student.py")
+    ms = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("make_student", ms)
+    spec.loader.exec_module(ms)
+    return ms
+
+
+def student_handout(stem: str, student_id: str, seed: int):
+    """The handout of chapter ``stem`` for one student: after the set-up cell, a folded cell loading
+    the student's hashed variant key; before each variant exercise's answer cell, their numbers."""
+    import nbformat
+
+    ms = _make_student()
+    nb = ms.student_notebook(ms.read_chapter(stem), stem)
+    load = nbformat.v4.new_code_cell(
+        f"# @title Your own numbers ({student_id}) {{ display-mode: \"form\" }}\n"
+        "import dpsens as ds\n"
+        f"ds.exercises.use_variant({student_blob(seed)!r});")
+    load.metadata.update({"tags": ["student-variant"], "cellView": "form", "jupyter": {"source_hidden": True}})
+    cells = nb.cells[:2] + [load]
+    for cell in nb.cells[2:]:
+        if cell.cell_type == "code":
+            for name in VARIANTS:
+                if f"check_{name}(" in cell.source:
+                    note = nbformat.v4.new_markdown_cell(
+                        f"**Your numbers** ({student_id}): solve the exercise above with "
+                        f"{variant_text(name, seed)} instead of the book's numbers; the checker below "
+                        "answers for yours.")
+                    note.metadata["tags"] = ["student-variant"]
+                    cells.append(note)
+        cells.append(cell)
+    nb.cells = cells
+    return nb
+
+
+def handouts(path: Path) -> None:
+    """``handouts-<roster>/<student_id>/<stem>.ipynb`` for every student of the roster ``path``."""
+    ms = _make_student()
+    rows = list(csv.DictReader(path.open()))
+    out = path.parent / f"handouts-{path.stem}"
+    for row in rows:
+        folder = out / row["student_id"]
+        folder.mkdir(parents=True, exist_ok=True)
+        for stem in ms.toc_chapters():
+            (folder / f"{stem}.ipynb").write_text(ms.render(student_handout(stem, row["student_id"],
+                                                                            int(row["seed"]))))
+    print(f"wrote {len(rows)} folders of handouts into {out}")
+
+
 def main(argv) -> None:
     cmd = argv[1] if len(argv) > 1 else "show"
     if cmd == "write":
@@ -425,6 +480,8 @@ def main(argv) -> None:
             print(f"{name:28s} {key.cases if key.cases is not None else key.value!r}")
     elif cmd == "roster":
         roster(Path(argv[2]))
+    elif cmd == "handouts":
+        handouts(Path(argv[2]))
     else:
         sys.exit(__doc__)
 

@@ -45,7 +45,7 @@ roster ids.csv`` writes each student's answers and a blob their handout
 passes to :func:`use_variant`.
 """
 from ._verdict import Verdict, is_placeholder, use_variant  # noqa: F401
-from .variants import VARIANTS, variant_params  # noqa: F401
+from .variants import VARIANTS, variant_params, variant_text  # noqa: F401
 from .dp import *  # noqa: F401,F403
 from .neighbors import *  # noqa: F401,F403  (check_... functions of the chapter)
 from .proportions import *  # noqa: F401,F403

@@ -17,7 +17,7 @@ import numpy as np
 
 from .._validate import as_int
 
-__all__ = ["VARIANTS", "variant_params"]
+__all__ = ["VARIANTS", "VARIANT_TEXT", "variant_params", "variant_text"]
 
 #: The exercises that have per-student variants, with the book's parameters (seed 0).
 VARIANTS = {
@@ -25,6 +25,22 @@ VARIANTS = {
     "dp_household_budget": {"releases": 3, "b": 5.0, "group": 2},
     "proportion_halfwidth": {"n": 2000, "epsilon": 0.5},
 }
+
+#: How a student's handout states the parameters of their variant.
+VARIANT_TEXT = {
+    "dp_density_ratio": "f(x) = {fx:g}, f(x') = {fxp:g} and the scale b = {b:g}",
+    "dp_household_budget": "{releases} releases of the count, each with scale b = {b:g}, and a household of {group}",
+    "proportion_halfwidth": "n = {n} and ε = {epsilon:g}",
+}
+
+
+def variant_text(name: str, seed: int = 0) -> str:
+    """The parameters of exercise ``name`` for ``seed``, as a handout states them.
+
+    >>> variant_text("proportion_halfwidth")
+    'n = 2000 and ε = 0.5'
+    """
+    return VARIANT_TEXT[name].format(**variant_params(name, seed))
 
 
 def variant_params(name: str, seed: int = 0) -> dict:
