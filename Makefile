@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 JB_FLAGS := -W -n --keep-going
 
-.PHONY: venv book book-student pdf pdf-student key editions-test test test-notebooks unit notebooks site-test student colab nbval-refs bench lab clean help
+.PHONY: venv book book-student pdf pdf-student key assignments editions-test test test-notebooks unit notebooks site-test student colab nbval-refs bench lab clean help
 
 help:
 	@echo "make book   build the executed website into _build/html"
@@ -15,6 +15,7 @@ help:
 	@echo "make test   unit + property tests, chapters under nbval, then the site (built, then tested in Chromium)"
 	@echo "make test-notebooks  run notebooks/ and the handouts in Binder- and Colab-like venvs (downloads from PyPI)"
 	@echo "make pdf-student  the student edition (no solutions) as a PDF, _build/student/book.pdf"
+	@echo "make assignments  an nbgrader course source, one assignment per chapter, into _build/nbgrader"
 	@echo "make key    rewrite the hashed answer key from tools/answer_key.py and print the answers"
 	@echo "make editions-test  build the student site and the PDF, then test them (not part of make test)"
 	@echo "make site-test  open every page of the built site in headless Chromium (needs Debian's chromium)"
@@ -60,6 +61,11 @@ pdf-student: venv
 	DPSENS_EDITION=student $(BIN)/jupyter-book build . $(JB_FLAGS) --builder singlehtml --path-output _build/student
 	DPSENS_EDITION=student $(BIN)/python tools/make_pdf.py --build _build/student/_build/singlehtml --out _build/student
 	@echo "The student edition as a PDF: $(CURDIR)/_build/student/book.pdf (A4), $(CURDIR)/_build/student/book-letter.pdf (Letter)"
+
+# An nbgrader course source, one assignment per chapter (tools/make_assignments.py), in _build/nbgrader.
+assignments: venv
+	$(BIN)/python tools/make_assignments.py --course _build/nbgrader
+	@echo "nbgrader course source: $(CURDIR)/_build/nbgrader (see the teachers' page, 'Grading with nbgrader')"
 
 # The teacher's answer key (tools/answer_key.py): the hashed key the checkers use, and the answers.
 key: venv
@@ -108,7 +114,7 @@ test: venv
 # non-editable) and, with the handouts, in a Colab-like Python 3.12 venv
 # (tools/envs/colab.txt).  The venvs are cached in .venv-binder/, .venv-colab/.
 test-notebooks: venv
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m readers -s tests/test_reader_notebooks.py
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m readers -s tests/test_reader_notebooks.py tests/test_nbgrader.py
 
 lab: venv
 	JUPYTER_CONFIG_PATH=$(CURDIR)/.jupyter $(BIN)/jupyter lab
