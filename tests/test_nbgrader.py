@@ -34,7 +34,6 @@ from test_reader_notebooks import clean_env, venv_for
 ROOT = Path(__file__).resolve().parents[1]
 STEM = "transformations"
 
-pytestmark = pytest.mark.readers
 
 SPOOF = """import dpsens as ds
 import importlib, pkgutil
@@ -85,6 +84,51 @@ def _submission(released, source, kind: str):
     return nb
 
 
+def _load_tool(name):
+    import importlib.util
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_every_chapter_becomes_an_assignment_whose_hidden_tests_grade_the_key(tmp_path):
+    """Without nbgrader: each answer cell has a graded test after it; run in-process, the hidden test
+    passes the solution and fails a wrong answer and the spoof (checkers redefined, answer blank)."""
+    import dpsens as ds
+    ma = _load_tool("make_assignments")
+    paths = ma.write_course(tmp_path / "course")
+    assert len(paths) == 11
+    n_tests = 0
+    for path in paths:
+        nb = nbformat.read(path, as_version=4)
+        meta = [c.metadata.get("nbgrader") for c in nb.cells]
+        for i, m in enumerate(meta):
+            if m and m["solution"] and not m["grade"]:
+                test = meta[i + 1]
+                assert test and test["grade"] and test["locked"] and test["points"] == ma.POINTS
+                solution = re.search(r"### BEGIN SOLUTION\n(.*?)\n### END SOLUTION", nb.cells[i].source, re.S).group(1)
+                hidden = nb.cells[i + 1].source
+                assert "ds.exercises" not in hidden             # never the student-side checkers
+                namespace = {"ds": ds, "pd": __import__("pandas"), "np": __import__("numpy")}
+                exec(solution, namespace)
+                exec(hidden, namespace)                           # the solution passes
+                variable = re.match(r"(?:def )?(\w+)", solution).group(1)
+                for bad in (-12345.0, ...):
+                    spoofed = dict(namespace, **{variable: bad})
+                    with pytest.raises(Exception):
+                        exec(hidden, spoofed)
+                n_tests += 1
+            if m and m["grade"] and m["solution"]:
+                assert nb.cells[i].cell_type == "markdown" and m["points"] == ma.PROOF_POINTS
+                assert "Rubric" in nb.cells[i].source
+    assert n_tests == 35                                        # every numeric exercise of the book
+
+
+@pytest.mark.readers
 def test_nbgrader_round_trip_scores_exactly(tmp_path):
     given = os.environ.get("DPSENS_NBGRADER_PY")     # an existing venv with nbgrader and dpsens (development)
     py = Path(given) if given else venv_for("nbgrader", ROOT / "tools" / "envs" / "nbgrader.txt")

@@ -134,6 +134,15 @@ EXAMPLES = {
 }
 
 
+#: The instructor's solution of the "write a function" exercises.
+FUNCTIONS = {
+    "check_symmetric_difference": ("def symmetric_difference_size(x, y):\n"
+                                   "    from collections import Counter\n"
+                                   "    cx, cy = Counter(x), Counter(y)\n"
+                                   "    return sum(((cx - cy) + (cy - cx)).values())"),
+}
+
+
 class _Source(str):
     """Code written into a solution as is (``repr`` gives the text)."""
 
@@ -164,20 +173,25 @@ def assignment(stem: str):
             continue
         calls = CHECK_CALL.findall(cell.source) if cell.cell_type == "code" else []
         placeholders = re.findall(r"^(\w+)\s*=\s*\.\.\.\s*(?:#.*)?$", cell.source, re.MULTILINE)
-        if not (calls and placeholders):
+        function = bool(calls) and not placeholders and "...  # your code here" in cell.source
+        if not (calls and (placeholders or function)):
             cells.append(cell)
             continue
         n += 1
         checker, args, _ = calls[0]
         value = solution_value(checker, args)
-        body = "\n".join(f"{v} = {value!r}" if value is not None else f"{v} = ...  # the worked solution"
-                         for v in placeholders)
         check_lines = [line for line in cell.source.splitlines() if CHECK_CALL.match(line)]
+        if function:        # "write a function": the solution is the function's code
+            body = FUNCTIONS.get(checker) or "\n".join(line for line in cell.source.splitlines()
+                                                       if line not in check_lines).strip()
+        else:
+            body = "\n".join(f"{v} = {value!r}" if value is not None else f"{v} = ...  # the worked solution"
+                             for v in placeholders)
         cell.source = "### BEGIN SOLUTION\n" + body + "\n### END SOLUTION\n" + "\n".join(check_lines)
         cell.metadata["nbgrader"] = _meta(f"{stem}-answer-{n}", grade=False, solution=True, locked=False)
         cell.outputs = []
         test = nbformat.v4.new_code_cell(f"# Graded: the answer above ({POINTS} point)\n"
-                                         + hidden_test(checker, args, placeholders[0]))
+                                         + hidden_test(checker, args, placeholders[0] if placeholders else args))
         test.metadata["nbgrader"] = _meta(f"{stem}-test-{n}", grade=True, solution=False, locked=True,
                                           points=POINTS)
         cells += [cell, test]
