@@ -114,9 +114,9 @@ def test_the_key_is_up_to_date_and_every_checker_uses_it():
     assert not unconverted, ("checkers with an expected value in the package (convert them: "
                              "dpsens/exercises/__init__.py's recipe): " + ", ".join(unconverted))
     assert set(k for keys in KEY_OF.values() for k in keys) == set(KEYS)
-    assert PLAIN == ["bounded_mean", "dp_household_budget", "global_sum", "grid_row", "leak_local_sensitivity",
+    assert set(PLAIN) >= {"bounded_mean", "dp_household_budget", "global_sum", "grid_row", "leak_local_sensitivity",
                      "local_sum", "neighbor_count", "private_join_sensitivity", "ptr_release_distance",
-                     "saa_overlap_epsilon"]
+                     "saa_overlap_epsilon"}          # answers too plain to look for in text (1.0, 3.5, 5, ...)
 
 
 def _value_of(name):

@@ -101,7 +101,7 @@ def test_every_chapter_becomes_an_assignment_whose_hidden_tests_grade_the_key(tm
     import dpsens as ds
     ma = _load_tool("make_assignments")
     paths = ma.write_course(tmp_path / "course")
-    assert len(paths) == 11
+    assert len(paths) >= 11                                      # every chapter with exercises
     n_tests = 0
     for path in paths:
         nb = nbformat.read(path, as_version=4)
@@ -125,7 +125,7 @@ def test_every_chapter_becomes_an_assignment_whose_hidden_tests_grade_the_key(tm
             if m and m["grade"] and m["solution"]:
                 assert nb.cells[i].cell_type == "markdown" and m["points"] == ma.PROOF_POINTS
                 assert "Rubric" in nb.cells[i].source
-    assert n_tests == 35                                        # every numeric exercise of the book
+    assert n_tests >= 35                                        # every numeric exercise of the book (35 in 0.2.0)
 
 
 @pytest.mark.readers
