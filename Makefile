@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 JB_FLAGS := -W -n --keep-going
 
-.PHONY: venv book book-student pdf editions-test test test-lane-site test-lane-checks test-full test-notebooks unit unit-full notebooks site-test student colab nbval-refs bench lab clean help
+.PHONY: venv book book-student pdf pdf-student key assignments editions-test test test-lane-site test-lane-checks test-full test-notebooks unit unit-full notebooks site-test student colab nbval-refs bench lab clean help
 
 help:
 	@echo "make book   build the executed website into _build/html"
@@ -15,6 +15,9 @@ help:
 	@echo "make test   unit + property tests (quick profile) beside the site build, its executed chapters checked as nbval would, then Chromium"
 	@echo "make test-full  the unit + property tests in the full profile (more hypothesis examples, the slow tests), then nbval"
 	@echo "make test-notebooks  run notebooks/ and the handouts in Binder- and Colab-like venvs (downloads from PyPI)"
+	@echo "make pdf-student  the student edition (no solutions) as a PDF, _build/student/book.pdf"
+	@echo "make assignments  an nbgrader course source, one assignment per chapter, into _build/nbgrader"
+	@echo "make key    rewrite the hashed answer key from tools/answer_key.py and print the answers"
 	@echo "make editions-test  build the student site and the PDF, then test them (not part of make test)"
 	@echo "make site-test  open every page of the built site in headless Chromium (needs Debian's chromium)"
 	@echo "make lab    JupyterLab on the repository: chapters/*.md open as notebooks (jupytext)"
@@ -53,6 +56,22 @@ pdf: venv
 	$(BIN)/jupyter-book build . $(JB_FLAGS) --builder singlehtml
 	$(BIN)/python tools/make_pdf.py
 	@echo "The book as a PDF: $(CURDIR)/_build/book.pdf (A4), $(CURDIR)/_build/book-letter.pdf (Letter)"
+
+# The student edition as a PDF (no solutions): _build/student/book.pdf and book-letter.pdf.
+pdf-student: venv
+	DPSENS_EDITION=student $(BIN)/jupyter-book build . $(JB_FLAGS) --builder singlehtml --path-output _build/student
+	DPSENS_EDITION=student $(BIN)/python tools/make_pdf.py --build _build/student/_build/singlehtml --out _build/student
+	@echo "The student edition as a PDF: $(CURDIR)/_build/student/book.pdf (A4), $(CURDIR)/_build/student/book-letter.pdf (Letter)"
+
+# An nbgrader course source, one assignment per chapter (tools/make_assignments.py), in _build/nbgrader.
+assignments: venv
+	$(BIN)/python tools/make_assignments.py --course _build/nbgrader
+	@echo "nbgrader course source: $(CURDIR)/_build/nbgrader (see the teachers' page, 'Grading with nbgrader')"
+
+# The teacher's answer key (tools/answer_key.py): the hashed key the checkers use, and the answers.
+key: venv
+	$(BIN)/python tools/answer_key.py write
+	$(BIN)/python tools/answer_key.py show
 
 # The two extra editions and their tests (tests/test_editions.py).
 editions-test: book-student pdf
@@ -121,7 +140,7 @@ test-full: unit-full notebooks
 # non-editable) and, with the handouts, in a Colab-like Python 3.12 venv
 # (tools/envs/colab.txt).  The venvs are cached in .venv-binder/, .venv-colab/.
 test-notebooks: venv
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m readers -s tests/test_reader_notebooks.py
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m readers -s tests/test_reader_notebooks.py tests/test_nbgrader.py
 
 lab: venv
 	JUPYTER_CONFIG_PATH=$(CURDIR)/.jupyter $(BIN)/jupyter lab

@@ -11,12 +11,16 @@ the chapters:
     ``_config.yml``), the number of exercises (proofs among them) and the
     estimated time (see ``RATES``).
 ``{book-exercises}``
-    One row per exercise: chapter, exercise (linked), what it practises and
+    One row per exercise: chapter, its number in the chapter (the "Exercise N" of the
+    chapter's page, its notebook and its handout: one numbering), exercise (linked), what it practises and
     the checker a student calls, or *proof* for a proof exercise (one with
     ``:class: proof-exercise``, with a worked solution but no checker).  What it
     practises is the exercise's title (the words after the directive name,
     as in ``{exercise} Counting unbounded neighbours``); an exercise without
     a title falls back to the ``##`` heading above it.
+``{book-objectives}``
+    Each chapter's learning objectives: the items of the ``{admonition}
+    Learning objectives`` box (``:class: learning-objectives``) at its top.
 ``{book-time}``
     The rates, and the counts and minutes they give for each chapter.
 ``{book-syllabus}``
@@ -84,18 +88,31 @@ def chapter_info(path: Path) -> dict:
         m = EX_OPEN.match(line)
         if not m:
             continue
-        label, proof, j = None, False, i + 1
+        label, proof, numbered, j = None, False, True, i + 1
         while j < len(lines) and lines[j].strip() != m.group("fence"):
             lm = re.match(r"^:label:\s*(\S+)", lines[j])
             label = label or (lm.group(1) if lm else None)
             proof = proof or bool(re.match(r"^:class:.*\bproof-exercise\b", lines[j]))
+            numbered = numbered and not re.match(r"^:nonumber:", lines[j])
             j += 1
         rest = "\n".join(lines[i:j + 40])
         check = None if proof else CHECK.search(rest)
         practises = m.group("title").strip() or heading
-        exercises.append({"label": label, "practises": practises, "proof": proof,
+        number = sum(1 for ex in exercises if ex["number"]) + 1 if numbered else None
+        exercises.append({"label": label, "practises": practises, "proof": proof, "number": number,
                           "checker": check.group(0) if check else ""})
     return {"title": title, "words": words, "code_cells": code_cells, "exercises": exercises}
+
+
+OBJECTIVES = re.compile(r"^(`{3,}|:{3,})\{admonition\} Learning objectives\n(.*?)^\1[ \t]*$", re.M | re.S)
+
+
+def objectives(path: Path) -> list[str]:
+    """The learning objectives listed at the top of a chapter (empty when it has none)."""
+    m = OBJECTIVES.search(path.read_text(encoding="utf-8"))
+    if not m:
+        return []
+    return [line[2:].strip().rstrip(";.") for line in m.group(2).splitlines() if line.startswith("- ")]
 
 
 def minutes(info: dict, rates: dict = RATES) -> dict:
@@ -167,8 +184,10 @@ def _hm(m: float) -> str:
 
 
 def _ex(ex: dict) -> str:
+    """An exercise as the syllabus names it: its number in the chapter (as on the chapter's page, in
+    the notebooks and in the handouts), then its title."""
     ref = f"{{ref}}`{ex['label']}`" if ex["label"] else _cell(ex["practises"])
-    return ref + (" (proof)" if ex["proof"] else "")
+    return (f"Ex. {ex['number']} " if ex.get("number") else "") + ref + (" (proof)" if ex["proof"] else "")
 
 
 class _Table(SphinxDirective):
@@ -220,14 +239,26 @@ class BookChapters(_Table):
 
 class BookExercises(_Table):
     def run(self):
-        lines = ["| Chapter | Exercise | Practises | Checker (in `ds.exercises`) |", "| --- | --- | --- | --- |"]
+        lines = ["| Chapter | No. | Exercise | Practises | Checker (in `ds.exercises`) |",
+                 "| --- | ---: | --- | --- | --- |"]
         for doc, stem, info in self._chapters():
             for ex in info["exercises"]:
                 label = f"{{ref}}`{ex['label']}`" if ex["label"] else "–"
                 checker = ("proof (no checker)" if ex["proof"]
                            else f"`{ex['checker']}`" if ex["checker"] else "–")
-                lines.append(f"| {{doc}}`{_cell(info['title'])} </{doc}>` | {label} | "
+                lines.append(f"| {{doc}}`{_cell(info['title'])} </{doc}>` | {ex['number'] or '–'} | {label} | "
                              f"{_cell(ex['practises'])} | {checker} |")
+        return self._render(lines)
+
+
+class BookObjectives(_Table):
+    def run(self):
+        srcdir = Path(self.env.srcdir)
+        lines = []
+        for doc, stem, info in self._chapters():
+            items = objectives(srcdir / f"{doc}.md")
+            if items:
+                lines += [f"**{{doc}}`{_cell(info['title'])} </{doc}>`**: " + "; ".join(items) + ".", ""]
         return self._render(lines)
 
 
@@ -286,5 +317,6 @@ def setup(app):
     app.add_directive("book-chapters", BookChapters)
     app.add_directive("book-exercises", BookExercises)
     app.add_directive("book-time", BookTime)
+    app.add_directive("book-objectives", BookObjectives)
     app.add_directive("book-syllabus", BookSyllabus)
     return {"version": "1.1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -10,10 +10,14 @@ package when it is missing), and this extension points the launch buttons
 that sphinx-book-theme builds from ``repository.url`` in ``_config.yml`` at
 those copies; Binder opens them in JupyterLab
 (``launch_buttons.notebook_interface``) from the environment in ``binder/``.
-Pages without a copy keep the theme's links.
+Pages without a copy keep the theme's links.  The student edition
+(``DPSENS_EDITION=student``) points them at ``handouts/<stem>.ipynb``, the
+student notebooks without solutions.  ``DPSENS_BOOK_REF`` (a release tag)
+replaces the branch in the launch links, so a course can pin a release.
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,7 +40,13 @@ def _launch_copies(app, pagename, templatename, context, doctree):
     stem = pagename.rsplit("/", 1)[-1]
     if not (NOTEBOOKS / f"{stem}.ipynb").exists():
         return
-    _retarget(context.get("header_buttons"), f"{pagename}.md", f"notebooks/{stem}.ipynb")
+    folder = "handouts" if os.environ.get("DPSENS_EDITION", "").strip().lower() == "student" else "notebooks"
+    _retarget(context.get("header_buttons"), f"{pagename}.md", f"{folder}/{stem}.ipynb")
+    ref = os.environ.get("DPSENS_BOOK_REF")
+    branch = (app.config.html_theme_options or {}).get("repository_branch", "main")
+    if ref and ref != branch:
+        for old, new in ((f"/blob/{branch}/", f"/blob/{ref}/"), (f"/{branch}?", f"/{ref}?")):
+            _retarget(context.get("header_buttons"), old, new)
 
 
 def setup(app):

@@ -40,6 +40,11 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
                  "--disable-dev-shm-usage"]
 PAPERS = {"A4": "book.pdf", "Letter": "book-letter.pdf"}
+#: printed in every page's footer, with the licence of the text
+VERSION = re.search(r'^__version__ = "([^"]+)"', (ROOT / "src" / "dpsens" / "__init__.py").read_text(),
+                    re.MULTILINE).group(1)
+TITLE = "Sensitivity, from scratch to smooth"
+EDITION = "student edition" if os.environ.get("DPSENS_EDITION", "").strip().lower() == "student" else "with solutions"
 
 
 def page_titles(root: Path = ROOT) -> list[str]:
@@ -139,6 +144,7 @@ def print_pdfs(build: Path, out: Path) -> dict[str, Path]:
                 page.pdf(path=str(path), format=paper, print_background=True, display_header_footer=True,
                          header_template="<span></span>",
                          footer_template='<div style="font-size:8px;width:100%;text-align:center">'
+                                         f'{TITLE}, version {VERSION} ({EDITION}) &#183; CC BY 4.0 &#183; '
                                          '<span class="pageNumber"></span> / <span class="totalPages"></span>'
                                          '</div>',
                          margin={"top": "14mm", "bottom": "16mm", "left": "12mm", "right": "12mm"})

@@ -26,13 +26,19 @@ website -- and the book's hidden plumbing cells dropped or folded away):
 ``colab`` (``make colab``) -> ``notebooks/<stem>.ipynb`` (committed)
     The full chapter, each worked solution folded in a ``<details>`` block
     (its code cells collapsed), after a set-up cell that installs the book's
-    package where it is missing (Colab: a shallow ``git clone``, then
-    ``pip install --no-deps`` of the package with its data and ``pip install``
-    of only those requirements that are absent -- nothing Colab has is
-    upgraded).  ``DPSENS_BOOK_REPO``/``DPSENS_BOOK_BRANCH`` override where it
-    clones from (the tests use a local clone).  The website's Colab and Binder
+    package where it is missing (Colab: ``pip install --no-deps "dpsens @
+    git+<repository>@<ref>"`` -- pip builds it in a temporary folder, so
+    nothing, solutions included, lands in the student's folder -- and ``pip
+    install`` of only those requirements that are absent: nothing Colab has is
+    upgraded).  The cell shows one line: Colab's ``# @title`` form
+    (``cellView: form``) and JupyterLab's ``source_hidden`` fold the rest.
+    ``<ref>`` is ``repository.branch`` or ``DPSENS_BOOK_REF`` (a release tag)
+    at generation; ``DPSENS_BOOK_REPO``/``DPSENS_BOOK_BRANCH`` override both at
+    run time (the tests use a local clone).  The website's Colab and Binder
     launch buttons open these copies (``_ext/launch_notebooks.py``).
-    ``check-colab`` fails when they are out of date (``tests/test_student.py``
+    ``make colab`` also writes ``handouts/<stem>.ipynb`` (committed), the
+    student notebooks, which the *student* site's launch buttons open.
+    ``check-colab`` fails when either is out of date (``tests/test_student.py``
     runs the same check).
 
 The glued numbers come from ``tests/notebooks/<stem>.ipynb``, where
@@ -45,6 +51,8 @@ Usage: ``python tools/make_student.py student|colab|check-colab [stem ...]``.
 from __future__ import annotations
 
 import ast
+import dataclasses
+import os
 import re
 import sys
 from pathlib import Path
@@ -64,6 +72,7 @@ from nbval_notebooks import glue_values  # noqa: E402  (the glued values of the 
 CHAPTERS = ROOT / "chapters"
 STUDENT = ROOT / "student"
 COLAB = ROOT / "notebooks"
+HANDOUTS = ROOT / "handouts"   # the student notebooks, committed: the student site's launch buttons open them
 MARK = re.compile(r"^# NBVAL_CHECK_OUTPUT[ \t]*\n?", re.MULTILINE)
 FENCE = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<name>[\w:-]+)\}")
 CHECK = re.compile(r"^\s*(?:\w+\.)*(check_\w+)\((.*)\)\s*(#.*)?$")
@@ -103,6 +112,19 @@ def book() -> m2j.Book:
     return _BOOK[0]
 
 
+def version() -> str:
+    """The book's version: ``dpsens.__version__``, read from the source (pyproject takes it from there)."""
+    text = (ROOT / "src" / "dpsens" / "__init__.py").read_text()
+    return re.search(r'^__version__ = "([^"]+)"', text, re.MULTILINE).group(1)
+
+
+def student_site() -> str:
+    """Where the student edition of the website lives (``make book-student``, published under
+    ``<html.baseurl>student/`` unless ``DPSENS_STUDENT_SITE`` says otherwise): the handouts link there,
+    never to the public site with its solutions."""
+    return os.environ.get("DPSENS_STUDENT_SITE") or book().base_url + "student/"
+
+
 def requirements() -> list[str]:
     """The package's run-time requirements (pyproject ``dependencies`` + the ``widgets`` extra)."""
     import tomllib
@@ -130,6 +152,18 @@ def _strip_solution_prose(text: str, inside: bool) -> tuple[str, bool]:
             out.append(line)
         i += 1
     return "\n".join(out).strip("\n"), inside
+
+
+PROOF = re.compile(r"^(?:`{3,}|:{3,})\{exercise\}\s*(Proof\b.*?)\s*$", re.MULTILINE)
+
+
+def proof_answer_cell(title: str):
+    """The answer cell a handout gives a proof exercise (a Markdown cell the student writes in)."""
+    cell = nbformat.v4.new_markdown_cell(
+        f"**Your proof** ({title.strip()}). *Double-click this cell and write your proof here; maths "
+        "between dollar signs, as in $k \\cdot \\Delta$.*")
+    cell.metadata["tags"] = ["proof-answer"]
+    return cell
 
 
 def checker_lines(source: str) -> list[str]:
@@ -165,6 +199,7 @@ def student_notebook(nb, stem: str | None = None):
             if text.strip():
                 cell.source = text
                 cells.append(cell)
+                cells += [proof_answer_cell(title) for title in PROOF.findall(text)]
             continue
         if cell.cell_type != "code":
             cells.append(cell)
@@ -184,31 +219,39 @@ def student_notebook(nb, stem: str | None = None):
     title = next((line[2:] for c in nb.cells if c.cell_type == "markdown"
                   for line in c.source.splitlines() if line.startswith("# ")), "")
     intro = nbformat.v4.new_markdown_cell(
-        f"**Student notebook{': ' + title if title else ''}.** Generated from the book's chapter: the "
-        "worked solutions are removed. Run the cells from the top; in each exercise cell replace `...` "
-        "with your answer and run it again -- the `check_...` call tells you whether it is right, with "
-        "a hint if not.")
+        f"**Student notebook{': ' + title if title else ''}** (book version {version()}). Generated from "
+        "the book's chapter: the worked solutions are removed. Run the set-up cell below first, then the "
+        "cells from the top; in each exercise cell replace `...` with your answer and run it again -- the "
+        "`check_...` call tells you whether it is right, with a hint if not. A proof exercise has an "
+        "answer cell: write your proof there.")
     intro.metadata["tags"] = ["student-intro"]
-    setup = nbformat.v4.new_code_cell(setup_source())  # so a handout also runs in Colab
-    setup.metadata["tags"] = ["colab-setup"]
+    setup = setup_cell()  # so a handout also runs in Colab
     nb.cells = cells
-    nb = m2j.convert(nb, stem or "?", book(), glue_values(stem) if stem else {})
+    links = dataclasses.replace(book(), base_url=student_site())   # links to the student site only
+    nb = m2j.convert(nb, stem or "?", links, glue_values(stem) if stem else {})
     nb.cells = [intro, setup] + list(nb.cells)
     _plain_metadata(nb)
     return nb
 
 
 # --------------------------------------------------------------------------- colab
+def install_ref() -> str:
+    """The git ref the set-up cells install the package from: ``DPSENS_BOOK_REF`` (a release tag
+    such as ``v0.2.0``, set when a course's notebooks are generated) or ``repository.branch``."""
+    return os.environ.get("DPSENS_BOOK_REF") or repository()[1]
+
+
 def setup_source() -> str:
-    url, branch = repository()
+    url, _ = repository()
+    ref = install_ref()
     reqs = requirements()
     names = [re.split(r"[<>=!~\[; ]", r, maxsplit=1)[0] for r in reqs]
-    pairs = ",\n".join(f"        ({n!r}, {r!r})" for n, r in zip(names, reqs))
-    return f'''# Set-up: run this cell first.  Where the book's package `dpsens` is missing
-# (Colab, a plain Jupyter) it fetches the book's repository and installs the
-# package with its data, plus only those of its requirements that are absent:
-# nothing already installed is upgraded or replaced.  Where `dpsens` is
-# installed (Binder, `make book`) it does nothing.
+    pairs = ", ".join(f"({n!r}, {r!r})" for n, r in zip(names, reqs))
+    return f'''# @title Set-up: run this cell first (it installs the book's package where it is missing) {{ display-mode: "form" }}
+# Where `dpsens` is missing (Colab, a plain Jupyter) pip installs it from the
+# book's repository at a fixed release or branch -- into the Python
+# environment, not into this folder -- plus only those of its requirements
+# that are absent: nothing installed is upgraded.  Elsewhere it does nothing.
 import importlib
 import importlib.util
 import os
@@ -219,12 +262,9 @@ if importlib.util.find_spec("dpsens") is None:
     from importlib.metadata import PackageNotFoundError, version
 
     REPO = os.environ.get("DPSENS_BOOK_REPO", "{url}")
-    BRANCH = os.environ.get("DPSENS_BOOK_BRANCH", "{branch}")
-    book = os.path.join(os.getcwd(), "{url.rsplit("/", 1)[-1]}")
-    if not os.path.isdir(book):
-        subprocess.run(["git", "clone", "--quiet", "--depth", "1", "--branch", BRANCH, REPO, book], check=True)
+    BRANCH = os.environ.get("DPSENS_BOOK_BRANCH", "{ref}")
     pip = [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    subprocess.run(pip + ["--no-deps", book], check=True)
+    subprocess.run(pip + ["--no-deps", f"dpsens @ git+{{REPO}}@{{BRANCH}}"], check=True)
 
     def _missing(name):
         try:
@@ -233,9 +273,7 @@ if importlib.util.find_spec("dpsens") is None:
         except PackageNotFoundError:
             return True
 
-    absent = [req for name, req in [
-{pairs},
-    ] if _missing(name)]
+    absent = [req for name, req in [{pairs}] if _missing(name)]
     if absent:
         subprocess.run(pip + absent, check=True)
     importlib.invalidate_caches()
@@ -254,6 +292,15 @@ if importlib.util.find_spec("myst_nb") is None:
     sys.modules["myst_nb"] = _myst_nb'''
 
 
+def setup_cell():
+    """The set-up cell: one visible line (Colab's form title; folded in JupyterLab)."""
+    cell = nbformat.v4.new_code_cell(setup_source())
+    cell.metadata["tags"] = ["colab-setup"]
+    cell.metadata["cellView"] = "form"                       # Colab: show the title only
+    cell.metadata["jupyter"] = {"source_hidden": True}        # JupyterLab / Notebook 7: folded
+    return cell
+
+
 def colab_notebook(nb, stem: str):
     """The Binder/Colab copy of a chapter: a set-up cell, then the chapter as plain Jupyter."""
     nb = nbformat.from_dict(nb)
@@ -266,10 +313,9 @@ def colab_notebook(nb, stem: str):
         f"*This notebook is generated from [`chapters/{stem}.md`]({url}/blob/{branch}/chapters/{stem}.md) "
         "by `tools/make_student.py colab`; edit the chapter, not this file. Run the first cell once: "
         "it installs the book's package where it is missing (Colab). The chapter is also a page of "
-        f"[the book's website]({book().page_url(stem)}).*")
+        f"[the book's website]({book().page_url(stem)}). Book version {version()}.*")
     note.metadata["tags"] = ["colab-note"]
-    setup = nbformat.v4.new_code_cell(setup_source())
-    setup.metadata["tags"] = ["colab-setup"]
+    setup = setup_cell()
     nb.cells = [note, setup] + list(nb.cells)
     _plain_metadata(nb)
     return nb
@@ -304,36 +350,43 @@ def write_student(stems=None) -> list[Path]:
     return paths
 
 
-def write_colab(stems=None) -> list[Path]:
-    COLAB.mkdir(exist_ok=True)
+def _write_generated(folder: Path, make, stems=None) -> list[Path]:
+    folder.mkdir(exist_ok=True)
     live = set(toc_chapters())
     paths = []
     for stem in stems or sorted(live):
-        path = COLAB / f"{stem}.ipynb"
-        text = render(colab_notebook(read_chapter(stem), stem))
+        path = folder / f"{stem}.ipynb"
+        text = render(make(read_chapter(stem), stem))
         # Rewrite only what changed: `make test` runs this beside the tests
         # that read these files.
         if not path.exists() or path.read_text() != text:
             path.write_text(text)
         paths.append(path)
     if not stems:
-        for old in COLAB.glob("*.ipynb"):
+        for old in folder.glob("*.ipynb"):
             if old.stem not in live:
                 old.unlink()
     return paths
 
 
+def write_colab(stems=None) -> list[Path]:
+    """notebooks/ (the public site's launch buttons) and handouts/ (the student site's), both committed."""
+    return _write_generated(COLAB, colab_notebook, stems) + _write_generated(HANDOUTS, student_notebook, stems)
+
+
 def stale_colab() -> list[str]:
-    """Problems with notebooks/: missing, out of date or without a chapter."""
+    """Problems with notebooks/ and handouts/: missing, out of date or without a chapter."""
     live = toc_chapters()
     bad = []
-    for stem in live:
-        path = COLAB / f"{stem}.ipynb"
-        if not path.exists():
-            bad.append(f"notebooks/{stem}.ipynb is missing")
-        elif path.read_text() != render(colab_notebook(read_chapter(stem), stem)):
-            bad.append(f"notebooks/{stem}.ipynb is out of date with chapters/{stem}.md")
-    bad += [f"notebooks/{p.name} has no chapter in _toc.yml" for p in COLAB.glob("*.ipynb") if p.stem not in live]
+    for folder, make in ((COLAB, colab_notebook), (HANDOUTS, student_notebook)):
+        for stem in live:
+            path = folder / f"{stem}.ipynb"
+            if not path.exists():
+                bad.append(f"{folder.name}/{stem}.ipynb is missing")
+            elif path.read_text() != render(make(read_chapter(stem), stem)):
+                bad.append(f"{folder.name}/{stem}.ipynb is out of date with chapters/{stem}.md")
+        bad += [f"{folder.name}/{p.name} has no chapter in _toc.yml" for p in folder.glob("*.ipynb")
+                if p.stem not in live]
     return bad
 
 

@@ -479,7 +479,7 @@ DIRECTIVES: dict[str, Callable[[Chapter, Directive], str]] = {
     "toctree": d_drop, "tableofcontents": d_drop, "index": d_drop,
     # the book's own tables (_ext/book_plan.py), built with the website
     "book-chapters": d_website_table, "book-exercises": d_website_table,
-    "book-time": d_website_table, "book-syllabus": d_website_table,
+    "book-time": d_website_table, "book-syllabus": d_website_table, "book-objectives": d_website_table,
     "raw": d_raw,
     "glue": d_glue, "glue:any": d_glue, "glue:figure": d_glue, "glue:md": d_glue, "glue:math": d_glue,
 }

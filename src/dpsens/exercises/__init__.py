@@ -8,8 +8,44 @@ chapter's file (``leak``, ``median_grid``).
 Chapter: *For teachers*.  Every ``check_...`` function returns a
 :class:`Verdict` -- "correct", "wrong" (with a hint) or "not yet" for the
 ``...`` placeholder of a student notebook -- and never reveals the answer.
+
+**No answer is in this package.**  A checker holds the *name* of its
+exercise's entry in the hashed key :mod:`._key`; the key holds, per exercise,
+a salt and the PBKDF2 hashes of every tolerance bucket a correct answer (or a
+known slip, which gets its own hint) can fall in.  Why buckets: a hash
+recognises only exact tokens, so a real answer is made discrete first --
+buckets of width 1/8 of the tolerance on a log scale, and the key lists every
+bucket that meets the tolerance interval, so every correct form (3 or 4
+significant figures, the exact fraction, a simulation) is accepted and
+nothing more than 1.125 times the tolerance away.  Whole numbers and sets of
+datasets are hashed as canonical text.  Verdicts never say "too small" or
+"too large" (no bisection), and a checker stops answering after 30 different
+wrong answers in a session (no search loops).  Details and limits:
+:mod:`._secret`.  The expected values live in the teacher's registry
+``tools/answer_key.py``, which is not shipped in the wheel.
+
+**Recipe: converting a checker** written with ``check_number(answer,
+expected, what, hint, rel_tol=..., integer=...)``:
+
+1. move the computation of ``expected`` (and of any slip value compared with
+   ``close``) into a function of ``tools/answer_key.py`` decorated with
+   ``@exercise("<name>")`` that returns ``Key(expected, scheme, {"<slip>":
+   value})``; scheme ``INT`` for ``integer=True``, ``EXACT`` for the default
+   tolerance, ``REL3`` for ``THREE_DIGITS``, ``abs_(a)`` for "within a",
+   ``SET`` for a collection of datasets;
+2. replace the checker's body by ``return check_key(answer, "<name>", what,
+   hint, {"<slip>": (message, hint)})``, keeping the checks of the answer's
+   form (lengths, domains) that do not need the expected value, and remove
+   the expected value from the docstring;
+3. run ``python tools/answer_key.py write`` and commit ``_key.py``;
+   ``tests/test_answer_leaks.py`` fails until every checker is converted.
+
+**Per-student variants** (:mod:`.variants`): ``python tools/answer_key.py
+roster ids.csv`` writes each student's answers and a blob their handout
+passes to :func:`use_variant`.
 """
-from ._verdict import Verdict, is_placeholder
+from ._verdict import Verdict, is_placeholder, use_variant  # noqa: F401
+from .variants import VARIANTS, variant_params, variant_text  # noqa: F401
 from .dp import *  # noqa: F401,F403
 from .neighbors import *  # noqa: F401,F403  (check_... functions of the chapter)
 from .proportions import *  # noqa: F401,F403

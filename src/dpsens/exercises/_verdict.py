@@ -8,8 +8,13 @@ Chapter: *For teachers* explains how checkers are used in class.
 * Numbers are compared with a *relative* tolerance (:func:`close`):
   :data:`THREE_DIGITS` (0.5 %) for computed real numbers, :data:`EXACT`
   (round-off only) for exact values, and counts must be that whole number.
-* A verdict never contains the answer: messages echo the student's value and
-  may say "too small" / "too large" or "close", never by how much.
+* A verdict never contains the answer: messages echo the student's value,
+  never whether it is too small or too large.
+* :func:`check_key` is the shared body of the checkers with one expected
+  value: it compares the answer with the hashed key (:mod:`._key`, scheme in
+  :mod:`._secret`), so no expected value is in the package.  The older
+  :func:`check_number` (an expected value in the source) is kept only for
+  checkers not yet converted; ``tests/test_exercise_checkers.py`` lists them.
 """
 from __future__ import annotations
 
@@ -20,6 +25,9 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
+
+from . import _secret
+from ._key import KEY
 
 NOT_YET = "not yet"
 CORRECT = "correct"
@@ -181,6 +189,68 @@ def check_number(answer, expected: float, what: str, hint: str, rel_tol: float =
                      "compute it instead of reading it off a figure, and keep full precision "
                      "until the last step.", hint)
     return wrong(f"{format_answer(value)} is not {what}.", hint)
+
+
+_variants: dict[str, dict] = {}
+
+
+def use_variant(blob: str | None) -> int:
+    """Load a student's per-student key (a handout's hidden first cell does this): from then on the
+    checkers of the exercises it covers answer for that student's variant.  Returns the seed
+    (``None``: back to the book's exercises, seed 0)."""
+    import json
+
+    _variants.clear()
+    if blob is None:
+        return 0
+    data = json.loads(blob)
+    _variants.update(data["key"])
+    return int(data["seed"])
+
+
+def key_entry(exercise: str) -> dict:
+    """The hashed key of ``exercise``: the student's variant when one is loaded, else the book's."""
+    return _variants.get(exercise) or KEY[exercise]
+
+
+LIMIT_MESSAGE = ("this checker has taken {n} different answers in this session and takes no more "
+                 "(a correct one included). Work the answer out rather than guessing; restarting "
+                 "the kernel resets the count.")
+
+
+def check_key(answer, exercise: str, what: str, hint: str = "", slips: dict | None = None,
+              accept: dict | None = None) -> Verdict:
+    """Shared body of the checkers with one expected answer, compared against the hashed key.
+
+    ``exercise`` names the key's entry; ``slips`` maps the names of the entry's known slips to
+    ``(message, hint)``; ``accept`` maps the names of entries that are correct too (another
+    convention, stored as a slip in the key) to the message that says so.  Numbers are read as :func:`as_number` reads them; a whole-number answer
+    must be whole; a collection of datasets is compared as a set.
+    """
+    if is_placeholder(answer):
+        return not_yet(what)
+    entry = key_entry(exercise)
+    kind = entry["answer"][0][0]
+    if kind != "set":
+        value = as_number(answer)
+        if value is None:
+            kind_text = "a whole number" if kind == "int" else "a finite number"
+            return wrong(f"expected {kind_text} for {what}, got {_describe(answer)}.", hint)
+        if kind == "int" and as_whole_number(value) is None:
+            return wrong(f"{format_answer(value)} is not a whole number, and {what} is one.", hint)
+        shown = str(as_whole_number(value)) if kind == "int" else format_answer(value)
+    outcome = _secret.judge(entry, exercise, answer)
+    if outcome == "answer":
+        return correct(f"{what} is right.")
+    if outcome == "limit":
+        return wrong(LIMIT_MESSAGE.format(n=_secret.MAX_TRIES), hint)
+    if accept and outcome in accept:
+        return correct(accept[outcome])
+    if slips and outcome in slips:
+        return wrong(*slips[outcome])
+    if kind == "set":
+        return wrong(f"that is not {what}.", hint)
+    return wrong(f"{shown} is not {what}.", hint)
 
 
 def _describe(answer) -> str:

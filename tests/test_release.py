@@ -1,0 +1,88 @@
+"""Versions, licences and citation (issue 27): one version everywhere, the licences stated.
+
+``dpsens.__version__`` is the one place the version is set; pyproject reads
+it, and the site's footer, ``CITATION.cff``, ``CHANGELOG.md``, every Colab
+copy and handout and the PDF footer name it.
+"""
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+import yaml
+
+import dpsens
+
+ROOT = Path(__file__).resolve().parents[1]
+VERSION = dpsens.__version__
+
+
+def _make_student():
+    spec = importlib.util.spec_from_file_location("make_student", ROOT / "tools" / "make_student.py")
+    ms = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("make_student", ms)
+    spec.loader.exec_module(ms)
+    return ms
+
+
+def test_one_version_everywhere():
+    assert re.fullmatch(r"\d+\.\d+\.\d+", VERSION)
+    assert 'dynamic = ["version"]' in (ROOT / "pyproject.toml").read_text()
+    footer = yaml.safe_load((ROOT / "_config.yml").read_text())["html"]["extra_footer"]
+    assert f"Version {VERSION}" in footer
+    assert f'version: "{VERSION}"' in (ROOT / "CITATION.cff").read_text()
+    assert f"## {VERSION} " in (ROOT / "CHANGELOG.md").read_text()
+    assert "version {VERSION}" in (ROOT / "tools" / "make_pdf.py").read_text()     # each PDF page's footer
+    ms = _make_student()
+    assert ms.version() == VERSION
+    for folder in ("notebooks", "handouts"):
+        for path in sorted((ROOT / folder).glob("*.ipynb")):
+            first = nbformat.read(path, as_version=4).cells[0].source
+            assert f"version {VERSION}" in first, path
+
+
+def test_licences_are_stated():
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+    assert "CC BY 4.0" in (ROOT / "LICENSE-CONTENT.md").read_text()
+    footer = yaml.safe_load((ROOT / "_config.yml").read_text())["html"]["extra_footer"]
+    assert "CC BY 4.0" in footer and "MIT" in footer
+    readme = (ROOT / "README.md").read_text()
+    assert "CC BY 4.0" in readme and "How to cite" in readme and "CITATION.cff" in readme
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    assert cff["cff-version"] == "1.2.0" and set(cff["license"]) == {"MIT", "CC-BY-4.0"}
+    assert cff["title"] == yaml.safe_load((ROOT / "_config.yml").read_text())["title"]
+
+
+def test_one_exercise_numbering_on_the_teachers_page_and_in_the_handouts():
+    """The teachers' table and the syllabus number an exercise as the chapter's handout does."""
+    sys.path.insert(0, str(ROOT / "_ext"))
+    import book_plan
+
+    ms = _make_student()
+    for stem in ms.toc_chapters():
+        info = book_plan.chapter_info(ROOT / "chapters" / f"{stem}.md")
+        text = "\n".join(c.source for c in ms.student_notebook(ms.read_chapter(stem), stem).cells)
+        shown = [int(n) for n in re.findall(r"\*\*Exercise (\d+)", text)]
+        numbered = [ex["number"] for ex in info["exercises"] if ex["number"]]
+        assert shown == numbered == list(range(1, len(numbered) + 1)), stem
+        if numbered:
+            assert book_plan._ex(info["exercises"][0]).startswith("Ex. 1 ")
+
+
+def test_every_chapter_opens_with_learning_objectives():
+    sys.path.insert(0, str(ROOT / "_ext"))
+    import book_plan
+
+    ms = _make_student()
+    for stem in ms.toc_chapters():
+        if stem == "intro":
+            continue
+        path = ROOT / "chapters" / f"{stem}.md"
+        items = book_plan.objectives(path)
+        assert 3 <= len(items) <= 5, stem
+        body = path.read_text().split("\n# ", 1)[1]
+        assert body.split("\n", 2)[2].startswith("```{admonition} Learning objectives"), stem  # right below the title
+    assert "{book-objectives}" in (ROOT / "chapters" / "teachers.md").read_text()

@@ -1,0 +1,493 @@
+"""The teacher's answer key: every graded exercise's answer function, and the hashed key it writes.
+
+This file is NOT part of the package a student installs (``tools/`` is not in
+the wheel).  Each exercise is a function registered with :func:`exercise`
+returning a :class:`Key`: the expected value, the scheme that makes it
+discrete (``dpsens.exercises._secret``: ``INT``, ``EXACT``, ``REL3``,
+``abs_(a)``, ``SET``) and optional known slips (values that get a specific
+hint).  The answer functions compute the values independently of the engine
+each chapter teaches (enumeration, order statistics, closed forms).
+
+Usage::
+
+    python tools/answer_key.py write          # src/dpsens/exercises/_key.py (commit it)
+    python tools/answer_key.py check          # fails when _key.py is out of date
+    python tools/answer_key.py show           # the answers, for the teacher
+    python tools/answer_key.py roster FILE    # per-student variants: ids -> answers (CSV) and blobs (JSON)
+    python tools/answer_key.py handouts FILE  # one folder of handouts per student, with their variants
+
+``FILE`` is a CSV with the columns ``student_id`` and ``seed`` (a whole number >= 1, e.g.
+drawn once per student and kept); seed 0 is the book's own numbers.
+
+Adding an exercise (the recipe of ``dpsens/exercises/__init__.py``): move the
+computation of the expected value out of the checker into a function here,
+register it under the name the checker passes to ``check_key``, run ``write``.
+"""
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import math
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+import dpsens as ds  # noqa: E402
+import dpsens.grid  # noqa: E402,F401
+import dpsens.proportions  # noqa: E402,F401
+import dpsens.smooth  # noqa: E402,F401
+import dpsens.transformations  # noqa: E402,F401
+from dpsens.exercises import _secret  # noqa: E402
+from dpsens.exercises.variants import VARIANTS, variant_params, variant_text  # noqa: E402
+
+KEY_FILE = ROOT / "src" / "dpsens" / "exercises" / "_key.py"
+
+INT = ("int",)
+EXACT = ("rel", 1e-9)
+REL3 = ("rel", 5e-3)
+SET = ("set",)
+
+
+def abs_(a: float) -> tuple:
+    return ("abs", a)
+
+
+@dataclass
+class Key:
+    """One exercise's answer: ``value`` under ``scheme``; ``slips`` maps a slip's name to a value
+    (same scheme) or ``(scheme, value)``; ``cases`` (function exercises) lists expected outputs."""
+
+    value: object = None
+    scheme: tuple = EXACT
+    slips: dict = field(default_factory=dict)
+    cases: list | None = None
+
+
+REGISTRY: dict[str, callable] = {}
+
+
+def exercise(name: str):
+    def register(func):
+        REGISTRY[name] = func
+        return func
+    return register
+
+
+# =============================================================== dp
+@exercise("dp_density_ratio")
+def dp_density_ratio(fx=100.0, fxp=103.0, b=2.0) -> Key:
+    loss = abs(fxp - fx) / b
+    return Key(math.exp(loss), REL3, {"log": loss, "no_scale": math.exp(abs(fxp - fx))})
+
+
+@exercise("dp_household_budget")
+def dp_household_budget(releases=3, b=5.0, group=2) -> Key:
+    per = 1.0 / b
+    return Key(releases * per * group, EXACT, {"one_person": releases * per, "one_release": per * group})
+
+
+@exercise("dp_expected_loss")
+def dp_expected_loss() -> Key:
+    return Key(1 + math.exp(-1) - 1, REL3, {"epsilon": 1.0})
+
+
+# =============================================================== neighbours
+@exercise("neighbor_count")
+def neighbor_count() -> Key:
+    return Key(len(ds.neighbors.enumerate_neighbors([1, 2, 2], ds.neighbors.Domain([1, 2, 3]), k=1)), INT)
+
+
+@exercise("bounded_neighbors")
+def bounded_neighbors() -> Key:
+    every = list(ds.neighbors.enumerate_neighbors([1, 2], ds.neighbors.Pool([1, 2, 3, 3]), k=1, neighbors="bounded"))
+    # the package counts x itself (a record replaced by an equal value); the answer without it is right too
+    others = [d for d in every if sorted(map(float, d)) != [1.0, 2.0]]
+    return Key(every, SET, {"without_x": (SET, others)})
+
+
+@exercise("symmetric_difference")
+def symmetric_difference() -> Key:
+    from dpsens.exercises.neighbors import symmetric_difference_cases
+
+    def reference(a, b):
+        ca, cb = Counter(float(v) for v in a), Counter(float(v) for v in b)
+        return sum(((ca - cb) + (cb - ca)).values())
+    return Key(None, INT, cases=[reference(a, b) for a, b in symmetric_difference_cases()])
+
+
+# =============================================================== leak
+_X = ds.neighbors.Domain([1, 2, 3, 10, 11])
+
+
+def _ls_median(x) -> float:
+    m = float(np.median(x))
+    return max(abs(m - float(np.median(nb))) for nb in ds.neighbors.enumerate_neighbors(x, _X, k=1))
+
+
+def _event_prob(loc, scale, center, c):
+    """P(|loc + Lap(scale) - center| > c), both tails without cancellation."""
+    def cdf(t):
+        z = (t - loc) / scale
+        return 0.5 * math.exp(z) if z < 0 else 1 - 0.5 * math.exp(-z)
+
+    def sf(t):
+        z = (t - loc) / scale
+        return 0.5 * math.exp(-z) if z > 0 else 1 - 0.5 * math.exp(z)
+    return sf(center + c) + cdf(center - c)
+
+
+def _event_loss(c: float) -> float:
+    x, xp = [1, 2, 10], [1, 2, 3, 10]
+    return math.log(_event_prob(float(np.median(x)), _ls_median(x), 2.5, c)
+                    / _event_prob(float(np.median(xp)), _ls_median(xp), 2.5, c))
+
+
+@exercise("leak_local_sensitivity")
+def leak_local_sensitivity() -> Key:
+    return Key(_ls_median([2, 2, 10]), EXACT)
+
+
+@exercise("leak_event_loss")
+def leak_event_loss() -> Key:
+    return Key(_event_loss(3.0), REL3)
+
+
+@exercise("leak_threshold")
+def leak_threshold() -> Key:
+    lo, hi = 0.5, 50.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if _event_loss(mid) >= 5 else (mid, hi)
+    return Key(hi, abs_(0.01))
+
+
+def _discarded(size):
+    return [tuple(map(float, r)) for r in ds.neighbors.releases(_X, size) if _ls_median(r) == 0]
+
+
+@exercise("leak_discarded_3")
+def leak_discarded_3() -> Key:
+    return Key(_discarded(3), SET)
+
+
+@exercise("leak_discarded_4")
+def leak_discarded_4() -> Key:
+    return Key(_discarded(4), SET)
+
+
+# =============================================================== median grid
+@exercise("grid_row")
+def grid_row() -> Key:
+    g = ds.grid.sensitivity_grid(ds.neighbors.Pool(ds.grid.SOURCE_UNIVERSE), 3, 1, "median", "unbounded")
+    return Key(float(g.local[g.rows.index((1.0, 3.0, 10.0))]), EXACT)
+
+
+@exercise("rows_at_global")
+def rows_at_global() -> Key:
+    def top(k):
+        g = ds.grid.sensitivity_grid(ds.neighbors.Pool(ds.grid.SOURCE_UNIVERSE), 3, k, "median", "bounded")
+        return [x for x, ls in zip(g.rows, g.local) if ls == g.global_sensitivity]
+    return Key(top(2), SET, {"k1_rows": top(1)})
+
+
+# =============================================================== global
+@exercise("global_sum")
+def global_sum() -> Key:
+    return Key(ds.grid.sensitivity_grid(ds.neighbors.Pool([1, 2, 3, 4, 5, 6, 7, 8, 15, 20]), 6, 2, "sum",
+                                   "unbounded").global_sensitivity, EXACT)
+
+
+@exercise("bounded_mean")
+def bounded_mean() -> Key:
+    return Key(ds.grid.sensitivity_grid(ds.neighbors.Domain([1, 2, 3]), 4, 2, "mean", "bounded").global_sensitivity, EXACT)
+
+
+# =============================================================== local
+def _ages():
+    return np.sort(ds.load_ages().to_numpy(float))
+
+
+@exercise("local_sum")
+def local_sum() -> Key:
+    x = [1, 2, 3, 4, 5, 6]
+    pool = ds.neighbors.Pool([1, 2, 3, 4, 5, 6, 7, 8, 15, 20])
+    return Key(max(abs(sum(x) - float(np.sum(y))) for y in ds.neighbors.enumerate_neighbors(x, pool, 1, "unbounded")),
+               EXACT)
+
+
+@exercise("adult_mean_local")
+def adult_mean_local() -> Key:
+    x = _ages()
+    n, m = len(x), float(np.mean(x))
+    remove = max(x[-1] - m, m - x[0]) / (n - 1)
+    add = max(100 - m, m) / (n + 1)
+    return Key(max(remove, add), REL3)
+
+
+@exercise("median_k")
+def median_k() -> Key:
+    x = _ages()
+    m = len(x) // 2
+    return Key(next(k for k in range(1, m + 1) if max(x[m + k] - x[m], x[m] - x[m - k]) >= 1), INT)
+
+
+# =============================================================== proportions
+@exercise("proportion_halfwidth")
+def proportion_halfwidth(n=2000, epsilon=0.5) -> Key:
+    b = 1 / (n * epsilon)
+    return Key(math.log(100) * b, REL3, {"source": (("rel", 1e-3), -math.log(0.505) * b),
+                                         "count": (("rel", 1e-3), math.log(100) / epsilon),
+                                         "one_sided": math.log(50) * b})
+
+
+@exercise("proportion_vector_change")
+def proportion_vector_change() -> Key:
+    return Key(ds.proportions.proportion_local_sensitivity([2, 3, 5], "unbounded", "l1"), REL3,
+               {"single": ds.proportions.source_proportion_sensitivity([2, 3, 5])})
+
+
+# =============================================================== transformations
+@exercise("plan_sensitivity")
+def plan_sensitivity() -> Key:
+    return Key(ds.transformations.RowStability(1).flat_map(4).public_join(3).sum_sensitivity(0, 50), EXACT,
+               {"rows": 4 * 3, "added": (4 + 3) * 50})
+
+
+@exercise("private_join_sensitivity")
+def private_join_sensitivity() -> Key:
+    pj = ds.transformations.private_join_stability
+    return Key(pj(1, 3, "drop_non_unique", "drop_excess"), EXACT, {"excess_users": pj(1, 3), "one_table": 3})
+
+
+# =============================================================== sample and aggregate
+N = ds.data.N_AGES
+
+
+def _source_count(n, k):
+    return math.ceil(n / math.ceil(n / k))
+
+
+@exercise("saa_source_chunks")
+def saa_source_chunks() -> Key:
+    return Key(_source_count(N, 6000), INT)
+
+
+@exercise("saa_source_epsilon")
+def saa_source_epsilon() -> Key:
+    return Key(6000 / _source_count(N, 6000), REL3, {"intended": (EXACT, 1.0)})
+
+
+@exercise("saa_overlap_epsilon")
+def saa_overlap_epsilon() -> Key:
+    rng = np.random.default_rng(2023)
+    idx = rng.integers(0, N, size=(6000, 55))
+    per_record = np.zeros(N, dtype=int)
+    for row in idx:
+        per_record[np.unique(row)] += 1
+    return Key(int(per_record.max()), INT)
+
+
+@exercise("saa_chunks_for_noise")
+def saa_chunks_for_noise() -> Key:
+    return Key(math.ceil(math.sqrt(2) * 60 / 0.05), INT, {"scale": math.ceil(60 / 0.05)})
+
+
+# =============================================================== PTR
+DELTA = 1.0 / N ** 2
+
+
+@exercise("ptr_source_accident")
+def ptr_source_accident() -> Key:
+    threshold = math.log(2 / DELTA) / 2
+    return Key(0.5 * math.exp(-threshold), REL3, {"delta": DELTA})
+
+
+@exercise("ptr_release_distance")
+def ptr_release_distance() -> Key:
+    return Key(math.ceil(math.log(1 / DELTA) + math.log(50)), INT)
+
+
+@exercise("ptr_median_distance")
+def ptr_median_distance() -> Key:
+    return Key(ds.smooth.distance_to_high_ls(_ages(), "median", 2.0, 0, 100, "bounded"), INT)
+
+
+# =============================================================== smooth
+def _beta(n, epsilon=1.0):
+    return epsilon / (2 * math.log(2 * n ** 2))
+
+
+@exercise("smooth_beta")
+def smooth_beta() -> Key:
+    return Key(_beta(N), REL3, {"delta_1_over_n": 1 / (2 * math.log(2 * N)),
+                                "ln_1_over_delta": 1 / (2 * math.log(N ** 2))})
+
+
+@exercise("smooth_turning_point")
+def smooth_turning_point() -> Key:
+    k = np.arange(0, N + 1)
+    logs = -_beta(N) * k + np.log(100.0) - np.log(N - k + 1.0)
+    return Key(int(np.nonzero(np.diff(logs) > 0)[0][0]), INT)
+
+
+@exercise("smooth_median_direct")
+def smooth_median_direct() -> Key:
+    x = ds.load_ages().to_numpy(dtype=float)[:2001]
+    return Key(ds.smooth.smooth_sensitivity(x, "median", _beta(2001), 0, 100, "bounded"), REL3)
+
+
+# =============================================================== writing the key
+def salt(name: str, variant: str = "") -> str:
+    return hashlib.sha256(f"dpsens answer key|{name}|{variant}".encode()).hexdigest()[:32]
+
+
+def _hashes(s: str, value, scheme) -> list:
+    return [scheme_list(scheme), sorted(_secret.digest(s, t) for t in _secret.tokens_near(value, scheme))]
+
+
+def scheme_list(scheme) -> list:
+    return list(scheme)
+
+
+def entry(name: str, key: Key, variant: str = "") -> dict:
+    """One exercise of the hashed key."""
+    s = salt(name, variant)
+    out = {"salt": s}
+    if key.cases is not None:
+        out["cases"] = [_secret.digest(s, f"{i}:" + _secret.token(v, key.scheme)) for i, v in enumerate(key.cases)]
+        return out
+    out["answer"] = _hashes(s, key.value, key.scheme)
+    if key.slips:
+        out["slips"] = {}
+        for slip, v in key.slips.items():
+            scheme, v = v if isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], tuple) else (key.scheme, v)
+            out["slips"][slip] = _hashes(s, v, scheme)
+    return out
+
+
+def answers(params_for=None) -> dict[str, Key]:
+    return {name: func() for name, func in REGISTRY.items()}
+
+
+def render_key() -> str:
+    keys = answers()
+    lines = ['"""The answer key as salted hashes: no answer can be read back from it.', "",
+             "Chapter: *For teachers* (grading).  Generated by ``python tools/answer_key.py write`` from",
+             "the teacher's registry ``tools/answer_key.py`` (not shipped); do not edit.  The scheme is",
+             "described in :mod:`dpsens.exercises._secret`.", '"""', "", "KEY = {"]
+    for name in sorted(keys):
+        lines.append(f"    {name!r}: {json.dumps(entry(name, keys[name]), separators=(', ', ': '))},")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def variant_key(name: str, seed: int) -> tuple[dict, Key]:
+    """The hashed entry and the answer of exercise ``name`` for the student with ``seed``."""
+    key = REGISTRY[name](**variant_params(name, seed))
+    return entry(name, key, variant=str(seed)), key
+
+
+def student_blob(seed: int) -> str:
+    """What a student's handout loads (``ds.exercises.use_variant``): the hashed keys of every variant."""
+    return json.dumps({"seed": seed, "key": {name: variant_key(name, seed)[0] for name in VARIANTS}},
+                      separators=(",", ":"))
+
+
+def roster(path: Path) -> None:
+    """Per-student key: read ``student_id,seed`` lines, write ``<path>.key.csv`` (the answers, for the
+    teacher) and ``<path>.blobs.json`` (each student's hashed variant key, for the handouts)."""
+    rows = list(csv.DictReader(path.open()))
+    with open(path.with_suffix(".key.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["student_id", "seed"] + [f"{name} ({k})" for name in VARIANTS
+                                              for k in variant_params(name, 0)] + [f"{n} answer" for n in VARIANTS])
+        for row in rows:
+            seed = int(row["seed"])
+            params = [v for name in VARIANTS for v in variant_params(name, seed).values()]
+            w.writerow([row["student_id"], seed] + params
+                       + [f"{variant_key(name, seed)[1].value:.6g}" for name in VARIANTS])
+    blobs = {row["student_id"]: student_blob(int(row["seed"])) for row in rows}
+    path.with_suffix(".blobs.json").write_text(json.dumps(blobs, indent=1))
+    print(f"wrote {path.with_suffix('.key.csv')} and {path.with_suffix('.blobs.json')}")
+
+
+def _make_student():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("make_student", ROOT / "tools" / "make_student.py")
+    ms = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("make_student", ms)
+    spec.loader.exec_module(ms)
+    return ms
+
+
+def student_handout(stem: str, student_id: str, seed: int):
+    """The handout of chapter ``stem`` for one student: after the set-up cell, a folded cell loading
+    the student's hashed variant key; before each variant exercise's answer cell, their numbers."""
+    import nbformat
+
+    ms = _make_student()
+    nb = ms.student_notebook(ms.read_chapter(stem), stem)
+    load = nbformat.v4.new_code_cell(
+        f"# @title Your own numbers ({student_id}) {{ display-mode: \"form\" }}\n"
+        "import dpsens as ds\n"
+        f"ds.exercises.use_variant({student_blob(seed)!r});")
+    load.metadata.update({"tags": ["student-variant"], "cellView": "form", "jupyter": {"source_hidden": True}})
+    cells = nb.cells[:2] + [load]
+    for cell in nb.cells[2:]:
+        if cell.cell_type == "code":
+            for name in VARIANTS:
+                if f"check_{name}(" in cell.source:
+                    note = nbformat.v4.new_markdown_cell(
+                        f"**Your numbers** ({student_id}): solve the exercise above with "
+                        f"{variant_text(name, seed)} instead of the book's numbers; the checker below "
+                        "answers for yours.")
+                    note.metadata["tags"] = ["student-variant"]
+                    cells.append(note)
+        cells.append(cell)
+    nb.cells = cells
+    return nb
+
+
+def handouts(path: Path) -> None:
+    """``handouts-<roster>/<student_id>/<stem>.ipynb`` for every student of the roster ``path``."""
+    ms = _make_student()
+    rows = list(csv.DictReader(path.open()))
+    out = path.parent / f"handouts-{path.stem}"
+    for row in rows:
+        folder = out / row["student_id"]
+        folder.mkdir(parents=True, exist_ok=True)
+        for stem in ms.toc_chapters():
+            (folder / f"{stem}.ipynb").write_text(ms.render(student_handout(stem, row["student_id"],
+                                                                            int(row["seed"]))))
+    print(f"wrote {len(rows)} folders of handouts into {out}")
+
+
+def main(argv) -> None:
+    cmd = argv[1] if len(argv) > 1 else "show"
+    if cmd == "write":
+        KEY_FILE.write_text(render_key())
+        print(f"wrote {KEY_FILE.relative_to(ROOT)}")
+    elif cmd == "check":
+        if KEY_FILE.read_text() != render_key():
+            sys.exit("src/dpsens/exercises/_key.py is out of date: run `python tools/answer_key.py write`.")
+        print("the key matches the registry")
+    elif cmd == "show":
+        for name, key in sorted(answers().items()):
+            print(f"{name:28s} {key.cases if key.cases is not None else key.value!r}")
+    elif cmd == "roster":
+        roster(Path(argv[2]))
+    elif cmd == "handouts":
+        handouts(Path(argv[2]))
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
