@@ -121,6 +121,8 @@ def test_bad_input():
         ds.global_sensitivity("mean", D, 5, size="private")
     with pytest.raises(ValueError, match="bounded"):
         ds.global_sensitivity("mean", D, size="private", neighbors="bounded")
+    with pytest.raises(ValueError, match="not implemented"):
+        ds.global_sensitivity("mean", D, size="private", neighbors="symmetric")
     with pytest.raises(ValueError, match="n_min is for"):
         ds.global_sensitivity("mean", D, 5, n_min=3)
     with pytest.raises(ValueError, match="needed"):
@@ -130,3 +132,16 @@ def test_bad_input():
     with pytest.raises(ValueError, match="no pair"):
         ds.global_sensitivity("mean", ds.Pool([1, 2]), size="private", n_min=2)
     assert np.isfinite(ds.global_sensitivity("var", ds.Domain([3.0]), size="private"))
+
+
+@pytest.mark.parametrize("query, k", [("median", 1), ("median", 4), ("median", 7), ("percentile_90", 2),
+                                      ("percentile_25", 1)])
+def test_percentile_sizes_settle_the_supremum(query, k):
+    """The T sizes from N0 on hold the largest size-n value over a much longer run of sizes (periodicity)."""
+    D = ds.Domain([0, 1])
+    n_min = 3
+    p = ds.queries.PERCENTILES.get(query, 50)
+    period = 2 if query == "median" else 100
+    n0 = -(-100 * (2 * k + 3) // min(p, 100 - p)) + 1
+    longest = max(ds.global_sensitivity(query, D, n, k) for n in range(n_min + k, n0 + 3 * period))
+    assert ds.global_sensitivity(query, D, size="private", n_min=n_min, k=k) == pytest.approx(longest, abs=1e-12)

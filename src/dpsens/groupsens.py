@@ -6,8 +6,12 @@ of the other two) and *Global sensitivity from scratch*.
 Group privacy is stated for datasets at symmetric difference at most ``k``:
 any mix of ``r`` removals and ``s`` additions with ``r + s <= k``.  The local
 sensitivity under this relation (``neighbors="symmetric"``) is exact for
-every query (:mod:`dpsens.local`, the *mixed* families).  The global
-sensitivity over the releases of size ``n`` is:
+every query (:mod:`dpsens.local`, the *mixed* families).  Its neighbours
+change the size, so, as for add/remove neighbours, the maximum over the
+releases of size ``n`` below is a global sensitivity only when ``n`` is
+public (:mod:`dpsens.privatesize`; the supremum over every size is not
+implemented for this relation).  The maximum over the releases of size
+``n`` is:
 
 ``count``
     ``k`` (adding ``k`` records).

@@ -43,12 +43,16 @@ Write ``lo``, ``hi`` for the ends of the domain, ``w = hi - lo``.  For a
     median), adding ``L`` zeros and ``T - L`` ones to both members of a pair
     of 0/1 datasets keeps it a pair of neighbours and changes neither value
     (the percentile of ``z`` zeros among ``N`` is ``clip((N - 1) p / 100 - z
-    + 1, 0, 1)``, unchanged by ``N -> N + T``, ``z -> z + L``), so
+    + 1, 0, 1)``, unchanged by ``N -> N + T``, ``z -> z + L``; ``p`` is an
+    integer, :data:`dpsens.queries.PERCENTILES`), so
     ``G_{n+T} >= G_n``.  (b) *Periodic from* ``N0``: once ``min(p, 100 -
     p)(n - 1) / 100 >= 2k + 3``, a release with fewer than ``k`` zeros or
     ones has every neighbour's percentile equal to its own (all 1, or all
     0), and every other release's change depends only on ``(n - 1) p / 100 -
-    z``, i.e. on ``n`` modulo ``T``; so ``G_{n+T} = G_n``.  Hence the
+    z``, i.e. on ``n`` modulo ``T``; that change is zero unless ``(n - 1) p
+    / 100 - z`` lies in ``(-k - 1, k)`` (a neighbour shifts it by at most
+    ``k``), and for ``n >= N0`` the values ``z = k .. n - k`` give it every
+    value of its residue class in ``[-k - 4, k + 3]``; so ``G_{n+T} = G_n``.  Hence the
     supremum over ``n >= n_min + k`` is the largest ``G_n`` over the ``T``
     sizes from ``max(n_min + k, N0)`` on.
 ``var``, ``std``
@@ -63,8 +67,9 @@ Write ``lo``, ``hi`` for the ends of the domain, ``w = hi - lo``.  For a
     The engine takes ``GS_n`` for ``n = n_min + k, n_min + k + 1, ...`` and
     stops at the first ``n`` whose bound is at most the best value found: no
     later size can beat it.  Since ``GS_{n_min+k}`` is at least the
-    two-valued value ``w^2 q (1 - q)``, ``q = k / (n_min + k)``, about ``k +
-    1`` sizes are computed when ``n_min >= k``.
+    two-valued value ``w^2 q (1 - q)``, ``q = k / (n_min + k)``, the search
+    stops by ``n >= (n_min + k)^2 / n_min``: about ``k + k^2 / n_min + 1``
+    sizes, at most about ``2k + 1`` when ``n_min >= k``.
 
 For a :class:`~dpsens.Pool` the sizes are at most the pool's size; the
 engine takes the largest ``GS_n`` over ``n = n_min + k .. |pool|``.

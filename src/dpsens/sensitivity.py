@@ -151,7 +151,9 @@ def global_sensitivity(query, universe, n: int | None = None, k: int = 1, neighb
         Whether the size of the data is public (``n``) or private
         (``n_min``; ``neighbors="unbounded"`` and ``method="exact"`` only:
         bounded neighbours never change the size, and no enumeration covers
-        every size).
+        every size).  ``neighbors="symmetric"`` changes the size too, but
+        only its size-``n`` value is implemented: a global sensitivity when
+        ``n`` is public.
     n_min : int, optional
         ``size="private"`` only: public lower bound on every dataset's size
         (default 1: no bound).
@@ -187,6 +189,10 @@ def global_sensitivity(query, universe, n: int | None = None, k: int = 1, neighb
         if n is not None:
             raise ValueError('size="private" takes no n (the size is not known); pass n_min=..., '
                              "the public lower bound on the size, or leave it out (1)")
+        if neighbors == "symmetric":
+            raise ValueError('size="private" is not implemented for neighbors="symmetric" (its neighbours '
+                             "change the size too, so its size-n value assumes a public n); use "
+                             'neighbors="unbounded", or a public size n')
         if neighbors != "unbounded" or method != "exact":
             raise ValueError('size="private" needs neighbors="unbounded" and method="exact": bounded '
                              "neighbours keep the size (it is public), and no enumeration covers every size")
