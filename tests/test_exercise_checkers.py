@@ -57,6 +57,20 @@ N = 32561
 DELTA = 1 / N ** 2
 _AGES_MEAN = float(ds.load_ages().to_numpy(float).mean())
 
+def _analytic_sigma(l2: float, epsilon: float, delta: float) -> float:
+    """The analytic Gaussian's σ (Balle and Wang 2018, Theorem 8) by bisection on its exact condition."""
+    def phi(t):
+        return 0.5 * math.erfc(-t / math.sqrt(2))
+
+    def achieved_delta(s):
+        return phi(l2 / (2 * s) - epsilon * s / l2) - math.exp(epsilon) * phi(-l2 / (2 * s) - epsilon * s / l2)
+    lo, hi = 1e-3, 1e3
+    for _ in range(200):
+        mid = math.sqrt(lo * hi)
+        lo, hi = (mid, hi) if achieved_delta(mid) > delta else (lo, mid)
+    return hi
+
+
 # The answers, worked out independently (mostly by hand, see the chapters' solutions).
 # kind: "count" = whole number, exact; "exact" = exact real, round-off only; "real" = computed real, 0.5 %.
 ANSWERS = {
@@ -92,6 +106,12 @@ ANSWERS = {
     "check_em_tie_probability": (1 / (1 + math.exp(0.1 * 57 / 2)), "real"),
     "check_inverse_len_median": (2044, "count"),
     "check_rank_score_sensitivity": (2, "exact"),
+    # adding 90 to [20, 21, 22, 80, 90]: the mean moves 323/6 - 233/5, the median from 22 to 51
+    "check_mean_median_l1": (323 / 6 - 233 / 5 + 29, "real"),
+    "check_gaussian_per_count": (_analytic_sigma(5.0, 1.0, 1e-6), "real"),
+    "check_crossover_d": (next(d for d in range(1, 1000)
+                               if math.sqrt(d) * _analytic_sigma(1.0, 0.5, 1e-8) < math.sqrt(2) * d / 0.5), "count"),
+    "check_zcdp_epsilon": (10 / 32 + 2 * math.sqrt(10 / 32 * math.log(1e6)), "real"),   # ρ = 10 · 1/(2·4²)
 }
 REAL = [name for name, (_, kind) in ANSWERS.items() if kind == "real"]
 COUNTS = [name for name, (_, kind) in ANSWERS.items() if kind == "count"]

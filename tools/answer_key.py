@@ -343,6 +343,64 @@ def smooth_median_direct() -> Key:
     return Key(ds.smooth.smooth_sensitivity(x, "median", _beta(2001), 0, 100, "bounded"), REL3)
 
 
+# =============================================================== exponential mechanism
+@exercise("em_tie_probability")
+def em_tie_probability() -> Key:
+    from dpsens.mechanisms.exponential import quantile_exponential_distribution
+    dist = quantile_exponential_distribution(ds.load_ages().to_numpy(float), 0.5, 0.1, 0.0, 100.0, "bounded")
+    p = float(np.exp(dist["log_prob"])[(dist["left"] == 36.0) & (dist["right"] == 37.0)].sum())
+    return Key(p, REL3, {"other_interval": 1 - p})
+
+
+@exercise("inverse_len_median")
+def inverse_len_median() -> Key:
+    from dpsens.inverse import inverse_len_quantile
+    return Key(int(inverse_len_quantile(ds.load_ages().to_numpy(float), 0.5, 40.0, 0.0, 100.0, "bounded")), INT)
+
+
+@exercise("rank_score_sensitivity")
+def rank_score_sensitivity() -> Key:
+    # a replacement: one record leaves below / at / above z, one joins below / at / above z
+    sides = [(1, 0), (0, 0), (0, 1)]
+    gs = max(abs((new[0] - old[0]) - (new[1] - old[1])) for old in sides for new in sides)
+    return Key(float(gs), EXACT, {"one_count": 1.0})
+
+
+# =============================================================== vector
+@exercise("mean_median_l1")
+def mean_median_l1() -> Key:
+    import dpsens.vector
+    x, dom = [20, 21, 22, 80, 90], ds.neighbors.Domain(range(17, 91))
+    both = dpsens.vector.vector_local_sensitivity(x, ["mean", "median"], dom, norm="l1")
+    alone = sum(dpsens.vector.vector_local_sensitivity(x, [q], dom) for q in ("mean", "median"))
+    return Key(both, REL3, {} if math.isclose(alone, both, rel_tol=5e-3) else {"separate_sum": alone})
+
+
+@exercise("gaussian_per_count")
+def gaussian_per_count() -> Key:
+    from dpsens.mechanisms.gaussian import gaussian_sigma, per_coordinate_noise_std
+
+    def sigma(l2):
+        return gaussian_sigma(l2, 1.0, 1e-6, method="analytic")
+    return Key(sigma(5.0), REL3, {"one_count": sigma(1.0), "l1": sigma(25.0),
+                                   "classic": math.sqrt(2 * math.log(1.25e6)) * 5.0,
+                                   "laplace": per_coordinate_noise_std(25, 1.0)})
+
+
+@exercise("crossover_d")
+def crossover_d() -> Key:
+    from dpsens.mechanisms.gaussian import gaussian_laplace_crossover
+    return Key(int(gaussian_laplace_crossover(0.5, 1e-8)), INT)
+
+
+@exercise("zcdp_epsilon")
+def zcdp_epsilon() -> Key:
+    from dpsens.mechanisms.gaussian import gaussian_rho, zcdp_compose, zcdp_to_dp
+    rho = zcdp_compose([gaussian_rho(4.0, 1.0)] * 10)
+    return Key(zcdp_to_dp(rho, 1e-6), REL3, {"per_release_sum": 10 * zcdp_to_dp(gaussian_rho(4.0, 1.0), 1e-6),
+                                             "rho": rho})
+
+
 # =============================================================== writing the key
 def salt(name: str, variant: str = "") -> str:
     return hashlib.sha256(f"dpsens answer key|{name}|{variant}".encode()).hexdigest()[:32]
