@@ -9,7 +9,10 @@ far (all of them in the book build) as ``data:`` PNGs or HTML, HTML controls
 (``<input type="range">`` / ``<select>``, each with a ``<label>``) and the
 inline script :data:`SCRIPT`, which swaps the view when a control moves and
 says what is shown in a live region -- no kernel, no external JavaScript, no
-network.  Every view has alt text.  Nothing here touches the live ipywidgets
+network.  Every view has alt text.  A source is an image if it holds no
+``<`` (a ``data:`` URI here; on the website the book's ``_ext/lean_pages.py``
+turns each into the URL of a PNG file, fetched only when a control reaches
+that view), else HTML.  Nothing here touches the live ipywidgets
 (:mod:`dpsens.widgets.live`): a change to one cannot break the other.
 """
 from __future__ import annotations
@@ -39,7 +42,7 @@ function update(){
   root.setAttribute("data-current",key);return;}
  shown.style.opacity="";
  var src=data.sources[v[0]];
- if(src.lastIndexOf("data:image/",0)===0){if(box)box.style.display="none";img.style.display="";
+ if(src.indexOf("<")<0){if(box)box.style.display="none";img.style.display="";
   img.src=src;img.alt=v[1];}
  else{if(img)img.style.display="none";box.style.display="";box.innerHTML=src;
   box.setAttribute("aria-label",v[1]);box.setAttribute("data-source",v[0]);}

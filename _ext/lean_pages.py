@@ -1,0 +1,409 @@
+"""Sphinx extension: every page light on a phone and usable with a screen reader (issue 25).
+
+Chapter: *For teachers* (the website on a phone, on slow Wi-Fi and with
+assistive technology; ``make site-audit`` measures it with Lighthouse and
+``tests/test_site.py`` with axe-core).
+
+Once the site is written (``build-finished``), every HTML page is rewritten:
+
+* **Images out of the HTML.**  The figures and the explorers' views reach
+  the page as ``data:`` PNGs (the executed notebooks carry them so);
+  each becomes a file ``_images/dpsens/<hash>.png``.  A figure's ``<img>``
+  gets its ``width`` and ``height`` (no layout shift) and, after the first
+  one, ``loading="lazy"``; an explorer's other views are files its script
+  fetches only when a control reaches them, so a page loads its text and the
+  default view of each explorer, nothing more.  (The single-page build that
+  ``make pdf`` prints keeps every image eager.)
+* **Icons without the icon script.**  The theme draws its few icons with
+  Font Awesome's 1.5 MB script; each ``<i class="fa-...">`` of the page
+  becomes the same icon as inline SVG (its path read from the theme's own
+  copy of the script, at build time) and the script is no longer loaded.
+* **Maths typeset at build time.**  MathJax 3 in Node (``mathjax-full``,
+  pinned in ``_ext/mathjax_render/package.json``; ``npm ci`` the first
+  time) turns every formula into MathJax's CHTML, with the formula as MathML
+  for screen readers, and each page gets the style sheet of its characters
+  (the fonts are the bundled MathJax's): no MathJax runs in the reader's
+  browser, nothing moves once the text is shown.  Without Node, and in the
+  single-page build that ``make pdf`` prints, MathJax (bundled,
+  ``_vendor/``) is loaded ``async`` at the end of the page instead.
+* **Accessibility fixes** for what the theme and sphinxcontrib-bibtex write:
+  the reference list's ``role="list"`` without list items and the deprecated
+  ``doc-biblioentry`` role are removed; a table wider than a phone scrolls
+  inside a focusable region with a name, so it can be scrolled from the
+  keyboard.
+* **No failed request, one round trip less**: the theme's ``theme.css`` only
+  ``@import``s Sphinx's ``basic.css`` (a request after a request before the
+  text, and axe-core, resolving the import against the page, asked for
+  ``/basic.css`` at the site root, a 404); ``basic.css`` is put in its place.
+* **Icon fonts as small subsets**: the admonitions' icons come from Font
+  Awesome's fonts (a 157 kB woff2 and others); the glyphs the style sheets
+  use are subset (fontTools, which matplotlib already needs) into ``data:``
+  fonts of a few kB at the end of ``legible.css``, so no font file is fetched.
+
+Nothing is fetched from another host; the pages still work from ``file://``.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import html as htmllib
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+from pathlib import Path
+
+from sphinx.util import logging
+
+from dpsens.widgets.static_html import SCRIPT
+
+logger = logging.getLogger(__name__)
+
+THEME_FA = "scripts/fontawesome.js"
+IMG_DIR = Path("_images") / "dpsens"
+
+_DATA_IMG = re.compile(r'<img\b([^>]*?)\ssrc="data:image/png;base64,([A-Za-z0-9+/=]+)"([^>]*)>')
+_EXPLORER_DATA = re.compile(r'(<script type="application/json" class="dpsens-explorer-data">)(.*?)(</script>)', re.S)
+_EXPLORER_SCRIPT = re.compile(r'<script>\(function\(\)\{\s*var root=document\.getElementById\("([^"]+)"\).*?\}\)\(\);</script>', re.S)
+_FA_SCRIPT = re.compile(r'<script[^>]*src="[^"]*fontawesome\.js[^"]*"[^>]*></script>\s*')
+_FA_PRELOAD = re.compile(r'<link[^>]*href="[^"]*fontawesome\.js[^"]*"[^>]*>\s*')
+_FA_ICON = re.compile(r'<i\b([^>]*?)class="([^"]*\bfa-[^"]*)"([^>]*)>\s*</i>')
+_MATHJAX = re.compile(r'<script\b([^>]*)src="([^"]*mathjax/tex-mml-chtml\.js[^"]*)"([^>]*)></script>\s*')
+_SCRIPT_SRC = re.compile(r'<script\b([^>]*)\ssrc="([^"]+)"([^>]*)></script>')
+_SEARCH_SCRIPTS = re.compile(r'<script\b[^>]*src="[^"]*(searchtools\.js|language_data\.js|searchindex\.js)[^"]*"[^>]*>'
+                             r'</script>\s*')
+_FA_DEF = re.compile(r'([A-Za-z0-9_$"\-]+):\[(\d+),(\d+),\[[^\]]*\],"[0-9a-f]+",("[^"]*")\]')
+#: A region that scrolls sideways (a wide table or equation on a phone) takes the keyboard focus
+#: and has a name, so it can be scrolled without a mouse (axe: scrollable-region-focusable).
+SCROLLABLES = """<script id="dpsens-scrollables">(function(){
+function mark(){document.querySelectorAll("main div, main mjx-container, main pre").forEach(function(el){
+ var wide=el.scrollWidth>el.clientWidth+1&&/(auto|scroll)/.test(getComputedStyle(el).overflowX);
+ if(wide&&!el.hasAttribute("tabindex")){el.setAttribute("tabindex","0");el.setAttribute("data-dpsens-scroll","");
+  if(!el.hasAttribute("role")&&el.tagName!=="MJX-CONTAINER"){el.setAttribute("role","region");
+   el.setAttribute("aria-label",el.querySelector("table")?"wide table, scrolls sideways":"wide output, scrolls sideways");}}
+ else if(!wide&&el.hasAttribute("data-dpsens-scroll")){["tabindex","role","aria-label","data-dpsens-scroll"]
+  .forEach(function(a){el.removeAttribute(a);});}});}
+window.addEventListener("load",function(){mark();
+ if(window.MathJax&&MathJax.startup&&MathJax.startup.promise)MathJax.startup.promise.then(mark);});
+window.addEventListener("resize",mark);})();</script>"""
+_STYLE_PREFIX = {"fa-brands": "fab", "fab": "fab", "fa-regular": "far", "far": "far", "fa-solid": "fas", "fas": "fas"}
+_FA_NOT_NAMES = {"fa-brands", "fa-regular", "fa-solid", "fab", "far", "fas", "fa-lg", "fa-fw", "fa-xs", "fa-sm",
+                 "fa-2x", "fa-spin", "fa-pull-left", "fa-pull-right", "fa-fw"}
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    """(width, height) of a PNG from its header."""
+    if png[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG")
+    return struct.unpack(">II", png[16:24])
+
+
+def font_awesome_icons(script: str) -> dict:
+    """``{(prefix, name): (width, height, path)}`` from Font Awesome's ``all.js``-style script.
+
+    The script defines the brands, regular and solid sets one after the other,
+    each ending with its registration ``d("fab", ...)``, ``d("far", ...)``,
+    ``d("fas", ...)``.
+    """
+    icons = {}
+    bounds = [(m.start(), m.group(1)) for m in re.finditer(r'd\("(fab|far|fas)",', script)]
+    start = 0
+    for end, prefix in bounds:
+        for m in _FA_DEF.finditer(script, start, end):
+            name = m.group(1).strip('"')
+            icons[(prefix, name)] = (int(m.group(2)), int(m.group(3)), json.loads(m.group(4)))
+        start = end
+    return icons
+
+
+class Rewriter:
+    """Rewrites the pages of one build (see the module docstring)."""
+
+    def __init__(self, outdir: Path, lazy: bool, icons: dict, typeset=frozenset()):
+        self.outdir, self.lazy, self.icons, self.typeset = Path(outdir), lazy, icons, typeset
+        (self.outdir / IMG_DIR).mkdir(parents=True, exist_ok=True)
+        self.unknown_icons = set()
+
+    def image_file(self, png: bytes) -> Path:
+        name = hashlib.sha1(png).hexdigest()[:20] + ".png"
+        path = self.outdir / IMG_DIR / name
+        if not path.exists():
+            path.write_bytes(png)
+        return path
+
+    def url(self, path: Path, page: Path) -> str:
+        return Path(os.path.relpath(path, page.parent)).as_posix()
+
+    def page(self, page: Path) -> None:
+        text = page.read_text(encoding="utf-8")
+        new = self.rewrite(text, page)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+
+    def rewrite(self, text: str, page: Path) -> str:
+        text = self.explorer_views(text, page)
+        text = self.images(text, page)
+        text = self.icons_inline(text)
+        text = self.mathjax(text, typeset=page in self.typeset)
+        text = self.scripts(text, page)
+        text = self.a11y(text)
+        return text
+
+    # ---- images -------------------------------------------------------------------
+    def images(self, text: str, page: Path) -> str:
+        count = [0]
+
+        def swap(m):
+            png = base64.b64decode(m.group(2))
+            width, height = png_size(png)
+            attrs = m.group(1) + m.group(3)
+            extra = f' width="{width}" height="{height}"' if " width=" not in attrs else ""
+            count[0] += 1
+            if self.lazy and count[0] > 1 and "loading=" not in attrs:
+                extra += ' loading="lazy"'
+            extra += ' decoding="async"'
+            return f'<img{m.group(1)} src="{self.url(self.image_file(png), page)}"{extra}{m.group(3)}>'
+        return _DATA_IMG.sub(swap, text)
+
+    def explorer_views(self, text: str, page: Path) -> str:
+        def swap(m):
+            data = json.loads(m.group(2))
+            for i, src in enumerate(data["sources"]):
+                if src.startswith("data:image/png;base64,"):
+                    png = base64.b64decode(src.split(",", 1)[1])
+                    data["sources"][i] = self.url(self.image_file(png), page)
+            body = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+            return m.group(1) + body + m.group(3)
+        text = _EXPLORER_DATA.sub(swap, text)
+        # the explorers' script as the package writes it now (it reads URLs as well as data: URIs),
+        # whatever version of the package executed the cached notebook
+        return _EXPLORER_SCRIPT.sub(lambda m: "<script>" + SCRIPT.replace("__ID__", m.group(1)) + "</script>", text)
+
+    # ---- icons --------------------------------------------------------------------
+    def icons_inline(self, text: str) -> str:
+        if not self.icons:
+            return text
+        text = _FA_SCRIPT.sub("", text)
+        text = _FA_PRELOAD.sub("", text)
+
+        def swap(m):
+            classes = m.group(2).split()
+            prefix = next((_STYLE_PREFIX[c] for c in classes if c in _STYLE_PREFIX), "fas")
+            names = [c[3:] for c in classes if c.startswith("fa-") and c not in _FA_NOT_NAMES]
+            for name in names:
+                for pre in (prefix, "fas", "fab", "far"):
+                    if (pre, name) in self.icons:
+                        w, h, d = self.icons[(pre, name)]
+                        cls = " ".join(["svg-inline--fa"] + [c for c in classes if c not in _STYLE_PREFIX])
+                        return (f'<svg class="{cls}" aria-hidden="true" focusable="false" '
+                                f'xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}">'
+                                f'<path fill="currentColor" d="{d}"></path></svg>')
+            self.unknown_icons.add(m.group(2))
+            return m.group(0)
+        return _FA_ICON.sub(swap, text)
+
+    # ---- maths --------------------------------------------------------------------
+    def mathjax(self, text: str, typeset: bool = False) -> str:
+        """No MathJax on a page typeset at build time or without maths; elsewhere loaded after the text."""
+        m = _MATHJAX.search(text)
+        if not m:
+            return text
+        text = text[:m.start()] + text[m.end():]
+        if typeset or not ('class="math' in text or "\\(" in text):
+            return text
+        tag = f'<script async="async" src="{m.group(2)}"></script>\n'
+        return text.replace("</body>", tag + "</body>", 1)
+
+    # ---- scripts ------------------------------------------------------------------
+    def scripts(self, text: str, page: Path) -> str:
+        """Nothing blocks the text: the search index only on the search page, every script deferred
+        (``documentation_options.js``, which inline scripts use at once, is inlined)."""
+        if page.name != "search.html":
+            text = _SEARCH_SCRIPTS.sub("", text)
+
+        def swap(m):
+            attrs = m.group(1) + m.group(3)
+            src = m.group(2)
+            if "documentation_options.js" in src:
+                path = (page.parent / src.split("?", 1)[0]).resolve()
+                if path.exists():
+                    return "<script>" + path.read_text(encoding="utf-8").replace("</", "<\\/") + "</script>"
+            if re.search(r"\b(defer|async)\b", attrs) or "mathjax" in src:
+                return m.group(0)
+            return f'<script{m.group(1)} defer src="{src}"{m.group(3)}></script>'
+        return _SCRIPT_SRC.sub(swap, text)
+
+    # ---- accessibility ------------------------------------------------------------
+    def a11y(self, text: str) -> str:
+        text = re.sub(r'\srole="doc-biblioentry"', "", text)
+        text = re.sub(r'<div role="list" class="citation-list">', '<div class="citation-list">', text)
+        text = re.sub(r'(<div class="citation-list")\s+role="list"', r"\1", text)
+        if "</body>" in text and "dpsens-scrollables" not in text:
+            text = text.replace("</body>", SCROLLABLES + "\n</body>", 1)
+        return text
+
+
+#: Font Awesome's faces the theme's style sheets use, and the TTF each is subset from.
+FA_FACES = [("Font Awesome 6 Free", 900, "fa-solid-900.ttf"), ("Font Awesome 6 Free", 400, "fa-regular-400.ttf"),
+            ("Font Awesome 6 Brands", 400, "fa-brands-400.ttf")]
+
+
+def icon_codepoints(css_files) -> set:
+    """The private-use code points (Font Awesome icons) the style sheets use outside Font Awesome's own
+    ``.fa-*`` classes (the admonitions' icons, the theme's variables ``--pst-icon-*``)."""
+    points = set()
+    for css in css_files:
+        text = Path(css).read_text(encoding="utf-8", errors="replace")
+        for selector, body in re.findall(r"([^{}]*)\{([^{}]*)\}", text):
+            if ".fa-" in selector or re.search(r"\.fa\b", selector):
+                continue   # Font Awesome's own classes: the pages' <i class="fa-..."> are inline SVG now
+            points |= {ord(c) for c in body if 0xE000 <= ord(c) <= 0xF8FF}
+            points |= {int(h, 16) for h in re.findall(r"\\(f[0-9a-f]{3}|e[0-9a-f]{3})\b", body, re.I)}
+    return points
+
+
+def icon_font_css(outdir: Path) -> str:
+    """``@font-face`` rules that replace the theme's icon fonts (157 kB, 118 kB, ... of woff2) by
+    subsets holding only the glyphs the style sheets use, inline as ``data:`` URIs (a few kB):
+    the admonitions' icons stay, and no font file is fetched."""
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    static = outdir / "_static"
+    points = icon_codepoints([p for p in static.rglob("*.css") if "mathjax" not in str(p)])
+    rules = []
+    for family, weight, ttf in FA_FACES:
+        src = static / "vendor" / "fontawesome" / "webfonts" / ttf
+        if not src.exists() or not points:
+            continue
+        font = TTFont(str(src))
+        options = subset.Options()
+        options.flavor = "woff"
+        options.layout_features = []
+        sub = subset.Subsetter(options)
+        sub.populate(unicodes=sorted(points))
+        sub.subset(font)
+        import io
+
+        buf = io.BytesIO()
+        font.flavor = "woff"
+        font.save(buf)
+        b64 = base64.b64encode(buf.getvalue()).decode("ascii")
+        rules.append(f'@font-face{{font-family:"{family}";font-style:normal;font-weight:{weight};'
+                     f'font-display:block;src:url(data:font/woff;base64,{b64}) format("woff")}}')
+    return "\n".join(rules)
+
+
+# --------------------------------------------------------------------------- maths at build time
+MATHJAX_NODE = Path(__file__).resolve().parent / "mathjax_render"
+_MATH = re.compile(r'(<(span|div) class="math notranslate nohighlight"[^>]*>)(.*?)(</\2>)', re.S)
+_MATHJAX_CONFIG = re.compile(r'<script>window\.MathJax = \{.*?\}</script>\s*')
+#: MathJax's assistive-MathML style: the MathML is read by screen readers, not shown.
+ASSISTIVE_CSS = """mjx-container[jax="CHTML"]{position:relative}
+mjx-assistive-mml{position:absolute!important;top:0;left:0;clip:rect(1px,1px,1px,1px);padding:1px 0 0 0!important;
+border:0!important;display:block!important;width:auto!important;overflow:hidden!important;user-select:none}
+mjx-assistive-mml[display="block"]{width:100%!important}"""
+
+
+def _tex(inner: str, display: bool) -> str:
+    tex = htmllib.unescape(inner).strip()
+    pair = ("\\[", "\\]") if display else ("\\(", "\\)")
+    if tex.startswith(pair[0]) and tex.endswith(pair[1]):
+        tex = tex[2:-2].strip()
+    return tex
+
+
+def mathjax_node_ready() -> bool:
+    """Whether Node can typeset (``npm ci`` of the pinned ``mathjax-full`` first, if needed)."""
+    if not shutil.which("node"):
+        return False
+    if not (MATHJAX_NODE / "node_modules" / "mathjax-full").exists():
+        if not shutil.which("npm"):
+            return False
+        done = subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts"], cwd=MATHJAX_NODE,
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            return False
+    return True
+
+
+def typeset_pages(outdir: Path, pages: list) -> tuple[set, list]:
+    """Typeset the maths of ``pages`` with MathJax in Node: each formula becomes MathJax's CHTML (with
+    its MathML for screen readers), each page gets the style sheet of its characters.  Returns the
+    pages now free of TeX (they need no MathJax in the browser) and MathJax's error messages."""
+    fonts = outdir / "_static" / "mathjax" / "output" / "chtml" / "fonts" / "woff-v2"
+    jobs, texts = [], []
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        items = [{"tex": _tex(m.group(3), m.group(2) == "div"), "display": m.group(2) == "div"}
+                 for m in _MATH.finditer(text)]
+        texts.append(text)
+        jobs.append({"fontURL": Path(os.path.relpath(fonts, page.parent)).as_posix(), "items": items})
+    done = subprocess.run(["node", str(MATHJAX_NODE / "render.js")], input=json.dumps(jobs), capture_output=True,
+                          text=True, check=True)
+    results = json.loads(done.stdout)
+    clean, errors = set(), []
+    for page, text, job, result in zip(pages, texts, jobs, results):
+        if not job["items"]:
+            continue
+        rendered = iter(result["html"])
+
+        def swap(m):
+            out = next(rendered)
+            return m.group(0) if out is None else m.group(1) + out + m.group(4)
+        text = _MATH.sub(swap, text)
+        errors += [f"{page.name}: {e}" for e in result["errors"]]
+        if not result["errors"]:
+            clean.add(page)
+            text = _MATHJAX_CONFIG.sub("", text)
+        style = f'<style id="dpsens-mathjax-css">{result["css"]}\n{ASSISTIVE_CSS}</style>\n'
+        text = text.replace("</head>", style + "</head>", 1)
+        page.write_text(text, encoding="utf-8")
+    return clean, errors
+
+
+def inline_basic_css(outdir: Path) -> None:
+    """The theme's ``styles/theme.css`` only ``@import``s ``../basic.css``: put Sphinx's ``basic.css`` in its
+    place.  One round trip less before the text, and no request for ``/basic.css`` at the site root
+    (axe-core resolves an ``@import`` against the page when it reads the style sheets)."""
+    theme, basic = outdir / "_static" / "styles" / "theme.css", outdir / "_static" / "basic.css"
+    if not (theme.exists() and basic.exists()):
+        return
+    text = theme.read_text(encoding="utf-8")
+    if '@import "../basic.css";' in text:
+        body = re.sub(r"url\((['\"]?)(?!data:|/|https?:)", r"url(\1../", basic.read_text(encoding="utf-8"))
+        theme.write_text(text.replace('@import "../basic.css";', body), encoding="utf-8")
+
+
+def _finished(app, exception) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    outdir = Path(app.outdir)
+    fa = outdir / "_static" / THEME_FA
+    icons = font_awesome_icons(fa.read_text(encoding="utf-8")) if fa.exists() else {}
+    pages = sorted(outdir.rglob("*.html"))
+    typeset, errors = set(), []
+    if app.builder.name != "singlehtml":   # the printed edition keeps MathJax in the browser (tools/make_pdf.py)
+        if mathjax_node_ready():
+            typeset, errors = typeset_pages(outdir, pages)
+        else:
+            logger.warning("lean_pages: no node/npm, so the maths is typeset in the browser (MathJax loaded after the text)")
+    for e in errors:
+        logger.warning(f"lean_pages: MathJax could not typeset {e}")
+    rewriter = Rewriter(outdir, lazy=app.builder.name != "singlehtml", icons=icons, typeset=typeset)
+    for page in pages:
+        rewriter.page(page)
+    inline_basic_css(outdir)
+    legible = outdir / "_static" / "legible.css"
+    if legible.exists() and "dpsens icon subsets" not in legible.read_text(encoding="utf-8"):
+        with legible.open("a", encoding="utf-8") as f:
+            f.write("\n/* dpsens icon subsets (_ext/lean_pages.py) */\n" + icon_font_css(outdir) + "\n")
+    if rewriter.unknown_icons:
+        logger.warning(f"lean_pages: icons not found in Font Awesome: {rewriter.unknown_icons}")
+
+
+def setup(app):
+    app.connect("build-finished", _finished)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
