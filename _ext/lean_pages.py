@@ -75,19 +75,6 @@ _SCRIPT_SRC = re.compile(r'<script\b([^>]*)\ssrc="([^"]+)"([^>]*)></script>')
 _SEARCH_SCRIPTS = re.compile(r'<script\b[^>]*src="[^"]*(searchtools\.js|language_data\.js|searchindex\.js)[^"]*"[^>]*>'
                              r'</script>\s*')
 _FA_DEF = re.compile(r'([A-Za-z0-9_$"\-]+):\[(\d+),(\d+),\[[^\]]*\],"[0-9a-f]+",("[^"]*")\]')
-#: A region that scrolls sideways (a wide table or equation on a phone) takes the keyboard focus
-#: and has a name, so it can be scrolled without a mouse (axe: scrollable-region-focusable).
-SCROLLABLES = """<script id="dpsens-scrollables">(function(){
-function mark(){document.querySelectorAll("main div, main mjx-container, main pre").forEach(function(el){
- var wide=el.scrollWidth>el.clientWidth+1&&/(auto|scroll)/.test(getComputedStyle(el).overflowX);
- if(wide&&!el.hasAttribute("tabindex")){el.setAttribute("tabindex","0");el.setAttribute("data-dpsens-scroll","");
-  if(!el.hasAttribute("role")&&el.tagName!=="MJX-CONTAINER"){el.setAttribute("role","region");
-   el.setAttribute("aria-label",el.querySelector("table")?"wide table, scrolls sideways":"wide output, scrolls sideways");}}
- else if(!wide&&el.hasAttribute("data-dpsens-scroll")){["tabindex","role","aria-label","data-dpsens-scroll"]
-  .forEach(function(a){el.removeAttribute(a);});}});}
-window.addEventListener("load",function(){mark();
- if(window.MathJax&&MathJax.startup&&MathJax.startup.promise)MathJax.startup.promise.then(mark);});
-window.addEventListener("resize",mark);})();</script>"""
 _STYLE_PREFIX = {"fa-brands": "fab", "fab": "fab", "fa-regular": "far", "far": "far", "fa-solid": "fas", "fas": "fas"}
 _FA_NOT_NAMES = {"fa-brands", "fa-regular", "fa-solid", "fab", "far", "fas", "fa-lg", "fa-fw", "fa-xs", "fa-sm",
                  "fa-2x", "fa-spin", "fa-pull-left", "fa-pull-right", "fa-fw"}
@@ -116,6 +103,18 @@ def font_awesome_icons(script: str) -> dict:
             icons[(prefix, name)] = (int(m.group(2)), int(m.group(3)), json.loads(m.group(4)))
         start = end
     return icons
+
+
+def scroll_regions(text: str) -> str:
+    """Every box that may scroll sideways on a phone takes the keyboard focus, so it can be scrolled
+    without a mouse (axe: scrollable-region-focusable): the tables of cell outputs (pandas, styled
+    tables, the sensitivity grids, also inside the explorers' views; the prose's tables, class
+    ``table``, scroll in the theme's own focusable container) and display equations.  Marked when
+    the page is built, whatever the screen; a table keeps its role (only ``tabindex`` is added)."""
+    text = re.sub(r'<table (?=[^>]*(?:class=(\\?)"(?:dataframe|dpsens-grid-table)\1|id=(\\?)"T_))(?![^>]*tabindex)',
+                  lambda m: f'<table tabindex={m.group(1) or m.group(2) or ""}"0{m.group(1) or m.group(2) or ""}" ',
+                  text)
+    return re.sub(r'(<mjx-container class="MathJax" jax="CHTML" display="true")(?! tabindex)', r'\1 tabindex="0"', text)
 
 
 class Rewriter:
@@ -240,9 +239,7 @@ class Rewriter:
         text = re.sub(r'\srole="doc-biblioentry"', "", text)
         text = re.sub(r'<div role="list" class="citation-list">', '<div class="citation-list">', text)
         text = re.sub(r'(<div class="citation-list")\s+role="list"', r"\1", text)
-        if "</body>" in text and "dpsens-scrollables" not in text:
-            text = text.replace("</body>", SCROLLABLES + "\n</body>", 1)
-        return text
+        return scroll_regions(text)
 
 
 #: Font Awesome's faces the theme's style sheets use, and the TTF each is subset from.
@@ -364,6 +361,69 @@ def typeset_pages(outdir: Path, pages: list) -> tuple[set, list]:
     return clean, errors
 
 
+_STYLESHEET = re.compile(r'[ \t]*<link (?=[^>]*rel="stylesheet")(?![^>]*media="print")[^>]*href="([^"]+)"[^>]*/?>\s*')
+_SCRIPT_PRELOAD = re.compile(r'[ \t]*<link rel="preload" as="script"[^>]*>\s*')
+_CSS_URL = re.compile(r"""url\((['"]?)(?!data:|/|#|https?:)([^'")]+)\1\)""")
+
+
+def drop_icon_font_faces(outdir: Path) -> None:
+    """Remove the theme's ``@font-face`` rules for Font Awesome's font files: the subsets of
+    :func:`icon_font_css` take their place, so the browser has no reason to fetch the full fonts."""
+    for css in (outdir / "_static" / "styles").glob("*.css"):
+        text = css.read_text(encoding="utf-8")
+        new = re.sub(r"@font-face\{[^{}]*webfonts/fa-[^{}]*\}", "", text)
+        if new != text:
+            css.write_text(new, encoding="utf-8")
+
+
+class StyleBundles:
+    """One style sheet per page instead of thirteen: the page's screen style sheets, in their order,
+    concatenated into ``_static/bundle-<hash>.css`` (their ``url()`` rewritten), so the text waits
+    for one request, not for the slowest of many."""
+
+    def __init__(self, outdir: Path):
+        self.outdir = outdir
+        self.made = {}
+
+    def bundle(self, files: list) -> Path:
+        key = tuple(str(f) for f in files)
+        if key not in self.made:
+            parts = []
+            for f in files:
+                text = f.read_text(encoding="utf-8")
+                rel = Path(os.path.relpath(f.parent, self.outdir / "_static")).as_posix()
+                if rel != ".":
+                    text = _CSS_URL.sub(lambda m: f"url({m.group(1)}{rel}/{m.group(2)}{m.group(1)})", text)
+                text = re.sub(r"@charset[^;]*;", "", text)
+                parts.append(f"/* {f.name} */\n{text}")
+            body = "\n".join(parts)
+            name = f"bundle-{hashlib.sha1(body.encode()).hexdigest()[:12]}.css"
+            (self.outdir / "_static" / name).write_text(body, encoding="utf-8")
+            self.made[key] = self.outdir / "_static" / name
+        return self.made[key]
+
+    def rewrite(self, text: str, page: Path) -> str:
+        head_end = text.find("</head>")
+        if head_end < 0:
+            return text
+        head = text[:head_end]
+        links = list(_STYLESHEET.finditer(head))
+        files = []
+        for m in links:
+            f = (page.parent / m.group(1).split("?", 1)[0]).resolve()
+            if not f.exists() or "@import" in f.read_text(encoding="utf-8"):
+                return text      # something this bundler does not handle: keep the page as it is
+            files.append(f)
+        if len(files) < 2:
+            return text
+        url = Path(os.path.relpath(self.bundle(files), page.parent)).as_posix()
+        first = links[0]
+        new_head = (head[:first.start()] + f'    <link rel="stylesheet" href="{url}" />\n' +
+                    _STYLESHEET.sub(lambda m: "", head[first.start():]))
+        new_head = _SCRIPT_PRELOAD.sub("", new_head)
+        return new_head + text[head_end:]
+
+
 def inline_basic_css(outdir: Path) -> None:
     """The theme's ``styles/theme.css`` only ``@import``s ``../basic.css``: put Sphinx's ``basic.css`` in its
     place.  One round trip less before the text, and no request for ``/basic.css`` at the site root
@@ -396,10 +456,17 @@ def _finished(app, exception) -> None:
     for page in pages:
         rewriter.page(page)
     inline_basic_css(outdir)
+    drop_icon_font_faces(outdir)
     legible = outdir / "_static" / "legible.css"
     if legible.exists() and "dpsens icon subsets" not in legible.read_text(encoding="utf-8"):
         with legible.open("a", encoding="utf-8") as f:
             f.write("\n/* dpsens icon subsets (_ext/lean_pages.py) */\n" + icon_font_css(outdir) + "\n")
+    bundles = StyleBundles(outdir)
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        new = bundles.rewrite(text, page)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
     if rewriter.unknown_icons:
         logger.warning(f"lean_pages: icons not found in Font Awesome: {rewriter.unknown_icons}")
 
