@@ -334,8 +334,9 @@ def typeset_pages(outdir: Path, pages: list) -> tuple[set, list]:
     jobs, texts = [], []
     for page in pages:
         text = page.read_text(encoding="utf-8")
+        # (a page written by an earlier build and not rewritten since is typeset already: skipped)
         items = [{"tex": _tex(m.group(3), m.group(2) == "div"), "display": m.group(2) == "div"}
-                 for m in _MATH.finditer(text)]
+                 for m in _MATH.finditer(text) if "<mjx-container" not in m.group(3)]
         texts.append(text)
         jobs.append({"fontURL": Path(os.path.relpath(fonts, page.parent)).as_posix(), "items": items})
     done = subprocess.run(["node", str(MATHJAX_NODE / "render.js")], input=json.dumps(jobs), capture_output=True,
@@ -344,10 +345,14 @@ def typeset_pages(outdir: Path, pages: list) -> tuple[set, list]:
     clean, errors = set(), []
     for page, text, job, result in zip(pages, texts, jobs, results):
         if not job["items"]:
+            if "dpsens-mathjax-css" in text:
+                clean.add(page)
             continue
         rendered = iter(result["html"])
 
         def swap(m):
+            if "<mjx-container" in m.group(3):
+                return m.group(0)
             out = next(rendered)
             return m.group(0) if out is None else m.group(1) + out + m.group(4)
         text = _MATH.sub(swap, text)
@@ -381,12 +386,27 @@ class StyleBundles:
     concatenated into ``_static/bundle-<hash>.css`` (their ``url()`` rewritten), so the text waits
     for one request, not for the slowest of many."""
 
+    MANIFEST = "bundles.json"
+
     def __init__(self, outdir: Path):
         self.outdir = outdir
         self.made = {}
+        # the bundles of earlier builds, made again from the style sheets as they are now (a page
+        # that Sphinx did not write again still links its bundle, which must not go stale)
+        manifest = outdir / "_static" / self.MANIFEST
+        if manifest.exists():
+            for names in json.loads(manifest.read_text(encoding="utf-8")).values():
+                files = [outdir / n for n in names]
+                if all(f.exists() for f in files):
+                    self.bundle(files)
+
+    def save(self) -> None:
+        manifest = {p.name: [Path(os.path.relpath(f, self.outdir)).as_posix() for f in key]
+                    for key, p in self.made.items()}
+        (self.outdir / "_static" / self.MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
 
     def bundle(self, files: list) -> Path:
-        key = tuple(str(f) for f in files)
+        key = tuple(Path(f) for f in files)
         if key not in self.made:
             parts = []
             for f in files:
@@ -397,7 +417,8 @@ class StyleBundles:
                 text = re.sub(r"@charset[^;]*;", "", text)
                 parts.append(f"/* {f.name} */\n{text}")
             body = "\n".join(parts)
-            name = f"bundle-{hashlib.sha1(body.encode()).hexdigest()[:12]}.css"
+            names = "\n".join(Path(os.path.relpath(f, self.outdir)).as_posix() for f in key)
+            name = f"bundle-{hashlib.sha1(names.encode()).hexdigest()[:12]}.css"
             (self.outdir / "_static" / name).write_text(body, encoding="utf-8")
             self.made[key] = self.outdir / "_static" / name
         return self.made[key]
@@ -449,7 +470,7 @@ def _finished(app, exception) -> None:
         if mathjax_node_ready():
             typeset, errors = typeset_pages(outdir, pages)
         else:
-            logger.warning("lean_pages: no node/npm, so the maths is typeset in the browser (MathJax loaded after the text)")
+            logger.info("lean_pages: no node/npm, so the maths is typeset in the browser (MathJax loaded after the text)")
     for e in errors:
         logger.warning(f"lean_pages: MathJax could not typeset {e}")
     rewriter = Rewriter(outdir, lazy=app.builder.name != "singlehtml", icons=icons, typeset=typeset)
@@ -467,6 +488,7 @@ def _finished(app, exception) -> None:
         new = bundles.rewrite(text, page)
         if new != text:
             page.write_text(new, encoding="utf-8")
+    bundles.save()
     if rewriter.unknown_icons:
         logger.warning(f"lean_pages: icons not found in Font Awesome: {rewriter.unknown_icons}")
 
