@@ -494,5 +494,6 @@ def _finished(app, exception) -> None:
 
 
 def setup(app):
-    app.connect("build-finished", _finished)
+    # late: after the theme writes its pygments.css (pydata-sphinx-theme, also at build-finished)
+    app.connect("build-finished", _finished, priority=900)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -40,6 +40,14 @@ And at a desktop (1280 px) and a phone (390 px) viewport, for every page
 Also: the search page finds "smooth sensitivity", and no HTML page refers to
 a script, style sheet or font on another host.
 
+Accessibility (``test_accessibility``, marker ``audit``, run by ``make
+site-audit``, which installs the pinned axe-core with ``npm ci``): axe-core
+finds no WCAG 2.0/2.1 A or AA violation on any page at 1280 and 390 px, as
+loaded and after the first control of every explorer is moved from the
+keyboard (which must take the focus and change what the explorer's live
+region announces); no request of the page fails.  The site is served
+gzip-compressed, as a static host serves it (``tools/serve_site.py``).
+
 Without Chromium or a built site the tests skip with the reason -- unless
 ``CI`` is set (``.ci/run`` sets it), where they fail instead.
 """
