@@ -108,12 +108,16 @@ def font_awesome_icons(script: str) -> dict:
 def scroll_regions(text: str) -> str:
     """Every box that may scroll sideways on a phone takes the keyboard focus, so it can be scrolled
     without a mouse (axe: scrollable-region-focusable): the tables of cell outputs (pandas, styled
-    tables, the sensitivity grids, also inside the explorers' views; the prose's tables, class
-    ``table``, scroll in the theme's own focusable container) and display equations.  Marked when
+    tables, the sensitivity grids, also inside the explorers' views), the theme's container of a
+    prose table (class ``table``), and display equations.  Marked when
     the page is built, whatever the screen; a table keeps its role (only ``tabindex`` is added)."""
     text = re.sub(r'<table (?=[^>]*(?:class=(\\?)"(?:dataframe|dpsens-grid-table)\1|id=(\\?)"T_))(?![^>]*tabindex)',
                   lambda m: f'<table tabindex={m.group(1) or m.group(2) or ""}"0{m.group(1) or m.group(2) or ""}" ',
                   text)
+    # the theme's scrolling container of a prose table: focusable from the start (the theme's own
+    # test, made lazy by lazy_theme_tab_stops, takes it out of the tab order if it does not scroll)
+    text = text.replace('<div class="pst-scrollable-table-container">',
+                        '<div class="pst-scrollable-table-container" tabindex="0">')
     return re.sub(r'(<mjx-container class="MathJax" jax="CHTML" display="true")(?! tabindex)', r'\1 tabindex="0"', text)
 
 
