@@ -56,6 +56,13 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         return io.BytesIO(body)
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        """A browser that drops a connection (a request it no longer needs) is not an error."""
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
+
 class SiteServer:
     """``with SiteServer(directory) as s: s.url`` -- the site at ``http://127.0.0.1:<port>/``.
 
@@ -73,8 +80,7 @@ class SiteServer:
             raise ValueError(f"directory must be a built site with an index.html, got {directory}")
         handler = type("Handler", (_Handler,), {"missing": [], "cache": {}})
         self.missing = handler.missing
-        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", port),
-                                                       functools.partial(handler, directory=str(directory)))
+        self._server = _Server(("127.0.0.1", port), functools.partial(handler, directory=str(directory)))
         self.url = f"http://127.0.0.1:{self._server.server_port}/"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
