@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 JB_FLAGS := -W -n --keep-going
 
-.PHONY: venv book book-student pdf pdf-student key assignments editions-test test test-lane-site test-lane-checks test-full test-notebooks unit unit-full notebooks site-test student colab nbval-refs bench lab clean help
+.PHONY: venv book book-student pdf pdf-student key assignments editions-test test test-lane-site test-lane-checks test-full test-notebooks unit unit-full notebooks site-test site-audit student colab nbval-refs bench lab clean help
 
 help:
 	@echo "make book   build the executed website into _build/html"
@@ -107,7 +107,16 @@ colab: venv
 
 # The built site in headless Chromium (tests/test_site.py): every page, offline.
 site-test: venv
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m browser tests/test_site.py
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m "browser and not audit" tests/test_site.py
+
+# Every page fast on a phone and accessible (issue 25): Lighthouse's mobile audit, three runs a
+# page, the median (tools/site_audit.py), and axe-core at 1280 and 390 px (tests/test_site.py -m audit).
+# npm ci installs the pinned Lighthouse and axe-core (tools/site_audit/package-lock.json).
+site-audit: venv
+	test -f _build/html/index.html || $(MAKE) --no-print-directory book
+	cd tools/site_audit && npm ci --no-audit --no-fund --ignore-scripts
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m audit tests/test_site.py
+	$(BIN)/python tools/site_audit.py
 
 # Two lanes on the two cores (-O keeps each lane's output together): (1) the site is
 # built -- every chapter executed once -- then its executed chapters are checked

@@ -40,18 +40,23 @@ And at a desktop (1280 px) and a phone (390 px) viewport, for every page
 Also: the search page finds "smooth sensitivity", and no HTML page refers to
 a script, style sheet or font on another host.
 
+Accessibility (``test_accessibility``, marker ``audit``, run by ``make
+site-audit``, which installs the pinned axe-core with ``npm ci``): axe-core
+finds no WCAG 2.0/2.1 A or AA violation on any page at 1280 and 390 px, as
+loaded and after the first control of every explorer is moved from the
+keyboard (which must take the focus and change what the explorer's live
+region announces); no request of the page fails.  The site is served
+gzip-compressed, as a static host serves it (``tools/serve_site.py``).
+
 Without Chromium or a built site the tests skip with the reason -- unless
 ``CI`` is set (``.ci/run`` sets it), where they fail instead.
 """
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import re
 import shutil
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -65,7 +70,9 @@ BUILD = BOOK / "_build" / "html"
 SHOTS = ROOT / "tests" / "screenshots"
 
 sys.path.insert(0, str(ROOT / "_ext"))
+sys.path.insert(0, str(ROOT / "tools"))
 from booktoc import toc_files  # noqa: E402  (the one reader of _toc.yml)
+from serve_site import SiteServer  # noqa: E402  (gzip, like a static host)
 CHROMIUM = os.environ.get("DPSENS_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
@@ -95,16 +102,8 @@ def site():
     if not (BUILD / "index.html").exists():
         cannot_run(f"no built site at {BUILD} (run `make book` first)")
 
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(BUILD)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
-    server.server_close()
+    with SiteServer(BUILD) as server:     # gzip, as a static host serves it; every 404 recorded
+        yield server.url
 
 
 @pytest.fixture(scope="module")
@@ -167,8 +166,15 @@ def open_page(browser, site):
 
 # --------------------------------------------------------------------------- checks
 def typeset_math(page) -> None:
-    """Wait for MathJax (bundled) to finish, if the page has math."""
+    """The page's maths is typeset: at build time (``_ext/lean_pages.py``: every ``.math`` holds
+    MathJax's output, and no MathJax is loaded), or else by the bundled MathJax, waited for."""
     if page.locator(".math").count() == 0:
+        return
+    if page.evaluate("() => !document.querySelector('script[src*=\"mathjax\"]')"):
+        raw = page.evaluate("() => Array.from(document.querySelectorAll('.math'))"
+                            ".filter(m => !m.querySelector('mjx-container')).map(m => m.textContent.slice(0, 60))")
+        assert not raw, f"maths left as TeX (not typeset at build time, and no MathJax on the page): {raw[:3]}"
+        assert page.locator("mjx-merror").count() == 0, "MathJax reported a TeX error"
         return
     page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise",
                            timeout=20000)
@@ -264,7 +270,7 @@ def check_explorers(page) -> int:
             assert ex.get_attribute("data-current") == key, (
                 f"explorer {e + 1}: moving control {c + 1} did not update the view (wanted {key})")
             source, alt = data["views"][key]
-            html_view = not data["sources"][source].startswith("data:image/")
+            html_view = "<" in data["sources"][source]     # else an image: a data: URI or a PNG's URL
             shown, shown_alt = showing()
             assert shown == (source if html_view else data["sources"][source]), (
                 f"explorer {e + 1}: the view shown is not the view {key}")
@@ -461,7 +467,9 @@ LAYOUT_JS = """() => {
         const avail = box.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
         let sources = [img.src];
         const ex = img.closest("div.dpsens-explorer");
-        if (ex) sources = JSON.parse(ex.querySelector("script.dpsens-explorer-data").textContent).sources;
+        if (ex) sources = JSON.parse(ex.querySelector("script.dpsens-explorer-data").textContent).sources
+            .filter(src => src.indexOf("<") < 0)   // the images (an HTML view has no figure text to measure)
+            .map(src => src.startsWith("data:") ? src : new URL(src, location.href).href);
         figures.push({alt: (img.getAttribute("alt") || "").slice(0, 80), shown: r.width,
                       natural: img.naturalWidth, avail: avail, sources: sources, visible: r.width > 0});
     }
@@ -470,16 +478,24 @@ LAYOUT_JS = """() => {
 
 
 def png_min_text_px(src: str) -> tuple[int, float | None]:
-    """(natural width, smallest text in image pixels) of a data: PNG written by figure_png."""
+    """(natural width, smallest text in image pixels) of a PNG written by figure_png: a data: URI,
+    or the URL of a file of the site (``_ext/lean_pages.py`` takes the PNGs out of the pages)."""
     import base64
     import io
+    from urllib.parse import urlparse
 
     from PIL import Image
 
     from dpsens.figures.style import MIN_TEXT_KEY
-    head, _, b64 = src.partition(",")
-    assert head.startswith("data:image/png"), f"a figure that is not an inline PNG: {head[:60]}"
-    im = Image.open(io.BytesIO(base64.b64decode(b64)))
+    if src.startswith("data:"):
+        head, _, b64 = src.partition(",")
+        assert head.startswith("data:image/png"), f"a figure that is not an inline PNG: {head[:60]}"
+        png = base64.b64decode(b64)
+    else:
+        path = urlparse(src).path.lstrip("/")
+        assert path.endswith(".png"), f"a figure that is not a PNG: {src[:80]}"
+        png = (BUILD / path).read_bytes()
+    im = Image.open(io.BytesIO(png))
     value = im.text.get(MIN_TEXT_KEY)
     return im.size[0], (float(value) if value is not None else None)
 
@@ -538,3 +554,55 @@ def test_layout(open_page, path, width, request):
     problems = layout_problems(page, path, width)
     assert not problems, f"{path}.html, {len(problems)} problems:\n  " + "\n  ".join(problems)
 
+
+
+# --------------------------------------------------------------------------- accessibility (make site-audit)
+#: axe-core, pinned in tools/site_audit/package.json (``make site-audit`` runs ``npm ci`` there).
+AXE = ROOT / "tools" / "site_audit" / "node_modules" / "axe-core" / "axe.min.js"
+#: The rules of WCAG 2.0 and 2.1, levels A and AA.
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+AXE_RUN = """async (tags) => {
+    const r = await axe.run(document, {runOnly: {type: "tag", values: tags}, resultTypes: ["violations"]});
+    return r.violations.map(v => `${v.impact} ${v.id} (${v.nodes.length}): ` +
+        v.nodes.slice(0, 4).map(n => n.target.join(" ")).join(" | "));
+}"""
+
+
+@pytest.mark.audit
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("path", PAGES)
+def test_accessibility(open_page, path, width):
+    """axe-core finds no WCAG 2.1 A/AA violation, on the page as loaded and after the first
+    control of every explorer is moved from the keyboard (the new view announced in a live region),
+    and no request of the page fails."""
+    if not AXE.exists():
+        cannot_run(f"axe-core is not installed at {AXE} (make site-audit installs it)")
+    p = open_page(f"{path}.html", width)
+    page = p.page
+    typeset_math(page)
+    page.add_script_tag(path=str(AXE))
+    problems = page.evaluate(AXE_RUN, WCAG_TAGS)
+    explorers = page.locator("div.dpsens-explorer")
+    for e in range(explorers.count()):
+        ex = explorers.nth(e)
+        live = ex.locator("[aria-live]")
+        if live.count() != 1:
+            problems.append(f"explorer {e + 1}: {live.count()} live regions (want 1: the view change is announced)")
+            continue
+        ctrl = ex.locator("[data-index]").first
+        ctrl.focus()
+        assert page.evaluate("() => document.activeElement.hasAttribute('data-index')"), \
+            f"explorer {e + 1}: its first control cannot take the keyboard focus"
+        before = live.inner_text()
+        page.keyboard.press("ArrowDown" if ctrl.evaluate("el => el.tagName") == "SELECT" else "ArrowRight")
+        if ctrl.evaluate("el => el.tagName !== 'SELECT' && el.value === el.max && el.max !== '0'") and \
+                live.inner_text() == before:
+            page.keyboard.press("ArrowLeft")
+        if int(ctrl.evaluate("el => el.tagName === 'SELECT' ? el.options.length : +el.max + 1")) > 1:
+            if live.inner_text() == before:
+                problems.append(f"explorer {e + 1}: moving a control from the keyboard announced nothing")
+    if explorers.count():
+        problems += [f"after moving the explorers: {v}" for v in page.evaluate(AXE_RUN, WCAG_TAGS)]
+    problems += [f"failed request: {u}" for u in p.failed]
+    assert not problems, f"{path}.html at {width} px:\n  " + "\n  ".join(problems)

@@ -30,6 +30,7 @@ from ..grid import (MAX_COLS, MAX_ROWS, SOURCE_UNIVERSE, SensitivityGrid, grid_s
                     resolve_universe, sensitivity_grid, source_bounded_local)
 from ..neighbors import Domain, Pool, format_multiset
 from ..queries import QUERIES, check_query
+from ..widgets import TextBox, explorer
 from .glyphs import CHAR_IN, MONO_PT, Ink
 from .style import PALETTE
 
@@ -538,8 +539,6 @@ def grid_explorer(values: str = "1, 2, 3, 10, 11", kind: str = "pool", n: int = 
     >>> ex.view(values="1, 2, x")[1].split(" Shown for")[0]
     "Cannot draw this grid: Cannot read the universe: 'x' is not a number; separate the values by commas, e.g. 1, 2, 3, 10, 11."
     """
-    from ..widgets import TextBox, explorer   # widgets imports the figures: imported when needed
-
     return explorer(
         grid_table_from_text,
         {"values": TextBox(values, placeholder="e.g. 1, 2, 3, 10, 11"),

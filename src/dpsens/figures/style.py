@@ -1,4 +1,4 @@
-"""The book's one figure style: palette, line styles, matplotlib settings, legibility, PNG rendering.
+"""The book's one figure style: palette, line styles, matplotlib settings, figure sizes.
 
 Chapter: every chapter (each calls :func:`use_style`, re-exported as
 ``ds.use_style``, once at the top; *Neighbouring datasets* draws with
@@ -11,24 +11,23 @@ style, so lines differ in print too.  Figures are at most
 :data:`MAX_WIDTH_IN` inches wide, so that their smallest text (10 pt) is
 still 9 px high on a phone (:data:`STYLE` explains the arithmetic);
 :func:`legend_below` and :func:`fit_titles` keep legends off the data and
-titles inside so narrow a figure.  :func:`smallest_text_pt` measures the
-smallest text a reader sees in a figure and :func:`figure_png` renders a
-figure to a compact PNG that carries it (:data:`MIN_TEXT_KEY`), so the site's
-browser test can check that, as displayed, figure text is at least 9 px high
-on a desktop and on a phone.
+titles inside so narrow a figure.  :func:`smallest_text_pt` (the smallest
+text a reader sees in a figure), :func:`fit_titles` and :func:`figure_png`
+(a compact PNG that records that text, :data:`MIN_TEXT_KEY`) live in
+:mod:`dpsens.widgets.png`, the display layer below the figures, and are
+re-exported here.
 """
 from __future__ import annotations
 
-import io
-
 import matplotlib as mpl
 from cycler import cycler
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from PIL import Image
-from PIL.PngImagePlugin import PngInfo
 
 from .._validate import as_int
+from ..widgets.alt_text import enable_alt_text
+# the legibility measure and the PNG renderer live with the display code (the layer below the
+# figures); re-exported here, where the chapters and tests have always found them
+from ..widgets.png import MIN_TEXT_KEY, figure_png, fit_titles, smallest_text_pt  # noqa: F401
 
 __all__ = ["PALETTE", "LINESTYLES", "MAX_WIDTH_IN", "BOXED_WIDTH_IN", "MIN_FONT_PT", "STYLE", "MIN_TEXT_KEY", "use_style",
            "line_style", "legend_below", "fit_titles", "smallest_text_pt", "figure_png"]
@@ -87,65 +86,17 @@ STYLE = {
 }
 
 
-def smallest_text_pt(fig) -> float | None:
-    """Font size, in points, of the smallest text a reader sees in ``fig``.
-
-    Chapter: every chapter's figures (the browser test checks that, as
-    displayed on the page, this text is at least 9 px high).
-
-    Looks at every visible, non-empty text artist that lies (at least partly)
-    inside the figure once it is drawn -- titles, axis and tick labels,
-    legends, annotations -- and at the sizes a figure lists in its
-    ``dpsens_text_pt`` attribute (text drawn as paths, as the sensitivity
-    grid does).  Draws the figure if it has not been drawn yet.
-
-    Parameters
-    ----------
-    fig : matplotlib.figure.Figure
-
-    Returns
-    -------
-    float or None
-        The smallest size in points, or None for a figure without text.
-    """
-    from matplotlib.text import Text
-
-    if not isinstance(fig, Figure):
-        raise TypeError(f"fig must be a matplotlib.figure.Figure, got {type(fig).__name__}")
-    renderer = fig.canvas.get_renderer() if hasattr(fig.canvas, "get_renderer") else None
-    if renderer is None:  # pragma: no cover - every canvas the book uses is Agg-based
-        fig.canvas.draw()
-        renderer = fig.canvas.get_renderer()
-    bbox = fig.bbox
-    sizes = [float(s) for s in getattr(fig, "dpsens_text_pt", ())]
-    for t in fig.findobj(Text):
-        if not t.get_visible() or not t.get_text().strip():
-            continue
-        if t.axes is not None and not t.axes.get_visible():
-            continue
-        try:
-            box = t.get_window_extent(renderer)
-        except (RuntimeError, ValueError):  # pragma: no cover - text without a position
-            continue
-        if box.width <= 0 or box.x1 < bbox.x0 or box.x0 > bbox.x1 or box.y1 < bbox.y0 or box.y0 > bbox.y1:
-            continue
-        sizes.append(float(t.get_fontsize()))
-    return min(sizes) if sizes else None
-
-
 def use_style() -> None:
     """Apply the book's matplotlib style and, in IPython, give displayed figures an alt text.
 
     Chapter: *Introduction* (every chapter calls it once, at the top).
 
     Besides the matplotlib style, registers the IPython formatter of
-    :func:`dpsens.widgets.enable_alt_text`, so that every figure a notebook
+    :func:`dpsens.widgets.alt_text.enable_alt_text`, so that every figure a notebook
     displays carries a description on the website.  ``import dpsens`` alone
     changes nothing outside the package.
     """
     mpl.rcParams.update(STYLE)
-    from ..widgets import enable_alt_text   # lazy: widgets imports the plotting stack
-
     enable_alt_text()
 
 
@@ -196,101 +147,3 @@ def legend_below(fig: Figure, axes=None, ncols: int = 1, **kwargs):
                 labels.append(lab)
     return fig.legend(handles, labels, loc="outside lower center", ncols=ncols, **kwargs)
 
-
-def fit_titles(fig: Figure, drawn: bool = False) -> bool:
-    """Wrap every title and x-axis label of ``fig`` that is wider than its room, so that none is clipped.
-
-    Chapter: every chapter's figures (:func:`figure_png` calls it before
-    rendering).
-
-    The figure's title may take the figure's width, an axes title its axes'
-    width, an x-axis label (centred under its axes) the width that keeps it
-    inside the figure.  A text too wide is broken between words into lines
-    short enough (each of its lines separately).
-
-    Parameters
-    ----------
-    fig : matplotlib.figure.Figure
-    drawn : bool
-        Whether ``fig`` has just been drawn (its text positions are current);
-        otherwise it is drawn first.
-
-    Returns
-    -------
-    bool
-        Whether a title changed (the figure must be drawn again).
-    """
-    import textwrap
-
-    if not isinstance(fig, Figure):
-        raise TypeError(f"fig must be a matplotlib.figure.Figure, got {type(fig).__name__}")
-    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
-    if not drawn:
-        canvas.draw()
-    renderer = canvas.get_renderer()
-    titles = [(fig._suptitle, fig.bbox.width * 0.98)] if fig._suptitle is not None else []
-    for ax in fig.axes:
-        if ax.get_visible():
-            titles += [(t, ax.bbox.width) for t in (ax.title, ax._left_title, ax._right_title)]
-            centre = (ax.bbox.x0 + ax.bbox.x1) / 2
-            titles.append((ax.xaxis.label, 2 * min(centre - fig.bbox.x0, fig.bbox.x1 - centre) * 0.98))
-    changed = False
-    for text, room in titles:
-        content = text.get_text()
-        if not content.strip() or not text.get_visible() or "$" in content:
-            continue
-        width = text.get_window_extent(renderer).width
-        if width <= room:
-            continue
-        longest = max(len(line) for line in content.split("\n"))
-        chars = max(12, int(longest * room / width) - 1)
-        text.set_text("\n".join(textwrap.fill(line, chars) for line in content.split("\n")))
-        changed = True
-    return changed
-
-
-#: PNG text key of :func:`figure_png`: the smallest text of the figure, in image pixels.
-MIN_TEXT_KEY = "dpsens:min-text-px"
-
-
-def figure_png(fig: Figure, dpi: float | None = None) -> bytes:
-    """Render ``fig`` to compact PNG bytes (256-colour palette, white background).
-
-    The PNG carries a text chunk :data:`MIN_TEXT_KEY`: the height of the
-    figure's smallest text (:func:`smallest_text_pt`) in pixels
-    of the image, which the browser test scales by the displayed width.
-    Titles wider than their room are wrapped first (:func:`fit_titles`).
-
-    Drawing the figure dominates the cost; the palette PNG is about a third
-    of the size of matplotlib's RGBA PNG and indistinguishable for line and
-    bar charts, which keeps pages with many precomputed views light.
-    """
-    if not isinstance(fig, Figure):
-        raise TypeError(f"fig must be a matplotlib.figure.Figure, got {type(fig).__name__}")
-    old_dpi = fig.dpi
-    if dpi is not None:
-        fig.set_dpi(dpi)
-    try:
-        # draw on the figure's own Agg canvas when it has one (figures pyplot
-        # manages stay usable), else on a fresh Agg canvas
-        canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
-        canvas.draw()
-        if fit_titles(fig, drawn=True):
-            canvas.draw()
-        rgba = Image.frombuffer("RGBA", canvas.get_width_height(physical=True),
-                                bytes(canvas.buffer_rgba()), "raw", "RGBA", 0, 1)
-        # the smallest text, in pixels of this image: the browser test scales it
-        # by the displayed width to check legibility on the page
-        smallest = smallest_text_pt(fig)
-        info = PngInfo()
-        if smallest is not None:
-            info.add_text(MIN_TEXT_KEY, f"{smallest * fig.dpi / 72:.3f}")
-    finally:
-        if dpi is not None:
-            fig.set_dpi(old_dpi)
-    white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
-    rgb = Image.alpha_composite(white, rgba).convert("RGB")
-    buf = io.BytesIO()
-    rgb.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(buf, format="png", compress_level=6,
-                                                                     pnginfo=info)
-    return buf.getvalue()

@@ -1,0 +1,109 @@
+"""The page rewriting of ``_ext/lean_pages.py`` (issue 25), on small pages written here.
+
+The built site itself is measured by ``make site-audit`` (Lighthouse, axe-core);
+these tests pin what each rewrite does, without a build.
+"""
+from __future__ import annotations
+
+import base64
+import io
+import json
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "_ext"))
+import lean_pages  # noqa: E402
+
+from dpsens import widgets  # noqa: E402
+
+
+def _png(slope: float) -> bytes:
+    fig, ax = plt.subplots(figsize=(2, 1.5))
+    ax.plot([0, 1], [0, slope])
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _page(tmp_path: Path, body: str) -> Path:
+    page = tmp_path / "chapters" / "p.html"
+    page.parent.mkdir(parents=True)
+    page.write_text(f"<html><head>\n<script src=\"../_static/doctools.js?v=1\"></script>\n"
+                    f"<script src=\"../searchindex.js\"></script>\n</head><body>{body}</body></html>")
+    return page
+
+
+def test_figures_become_files_with_their_size_and_only_later_ones_lazy(tmp_path):
+    pngs = [_png(1), _png(2)]
+    imgs = "".join(f'<img class="dpsens-figure" src="data:image/png;base64,{base64.b64encode(p).decode()}" alt="a">'
+                   for p in pngs)
+    page = _page(tmp_path, imgs)
+    lean_pages.Rewriter(tmp_path, lazy=True, icons={}).page(page)
+    text = page.read_text()
+    assert "data:image" not in text
+    files = sorted((tmp_path / "_images" / "dpsens").glob("*.png"))
+    assert sorted(f.read_bytes() for f in files) == sorted(pngs)
+    w, h = lean_pages.png_size(pngs[0])
+    assert f'width="{w}" height="{h}"' in text
+    assert text.count('loading="lazy"') == 1                       # the first figure is not lazy
+    assert '<script defer src="../_static/doctools.js?v=1">' in text  # nothing blocks the text
+    assert "searchindex.js" not in text                              # the index only on the search page
+
+
+def test_explorer_views_become_files_the_script_fetches(tmp_path):
+    def line(slope):
+        fig, ax = plt.subplots(figsize=(2, 1.5))
+        ax.plot([0, 1], [0, slope])
+        ax.set(title="line", xlabel="x", ylabel="y")
+        return fig
+    ex = widgets.explorer(line, {"slope": [1.0, 2.0, 3.0]})
+    page = _page(tmp_path, ex.to_html())
+    lean_pages.Rewriter(tmp_path, lazy=True, icons={}).page(page)
+    text = page.read_text()
+    assert "data:image" not in text
+    data = json.loads(text.split('class="dpsens-explorer-data">', 1)[1].split("</script>", 1)[0])
+    assert all(s.startswith("../_images/dpsens/") and s.endswith(".png") for s in data["sources"])
+    assert len(data["sources"]) == 3
+    for src in data["sources"]:
+        assert (page.parent / src).exists()
+    # the shown <img> is the default view's file; the script treats any source without "<" as an image
+    assert f'src="{data["sources"][data["views"]["0"][0]]}"' in text
+    assert 'src.indexOf("<")<0' in text
+
+
+def test_icons_become_inline_svg_and_the_icon_script_goes(tmp_path):
+    icons = {("fas", "rocket"): (512, 512, "M0 0L1 1z"), ("fab", "github"): (496, 512, "M2 2z")}
+    page = _page(tmp_path, '<script defer src="../_static/scripts/fontawesome.js?digest=x"></script>'
+                           '<i class="fas fa-rocket"></i><i class="fab fa-github"></i>')
+    lean_pages.Rewriter(tmp_path, lazy=True, icons=icons).page(page)
+    text = page.read_text()
+    assert "fontawesome.js" not in text and "<i " not in text
+    assert text.count('<svg class="svg-inline--fa') == 2 and 'viewBox="0 0 496 512"' in text
+    assert 'aria-hidden="true"' in text
+
+
+def test_font_awesome_sets_are_read_with_their_prefix():
+    script = ('x={rocket:[512,512,[],"f135","M1z"]};d("fab",p);'
+              'y={file:[384,512,[],"f15b","M2z"]};d("far",p);'
+              'z={file:[384,512,[],"f15b","M3z"],rocket:[512,512,[],"f135","M4z"]};d("fas",p)')
+    icons = lean_pages.font_awesome_icons(script)
+    assert icons[("far", "file")][2] == "M2z" and icons[("fas", "file")][2] == "M3z"
+    assert icons[("fab", "rocket")][2] == "M1z" and icons[("fas", "rocket")] == (512, 512, "M4z")
+
+
+def test_output_tables_take_the_focus_and_keep_their_role():
+    html = ('<table border="1" class="dataframe"><tr><td>1</td></tr></table>'
+            '<table class="table"><tr><td>2</td></tr></table>'
+            '{"s":"<table class=\\"dpsens-grid-table\\" style=\\"x\\">"}')
+    out = lean_pages.scroll_regions(html)
+    assert '<table tabindex="0" border="1" class="dataframe">' in out
+    assert '<table class="table">' in out                            # the prose's table: the theme's container
+    assert '<table tabindex=\\"0\\" class=\\"dpsens-grid-table\\"' in out   # inside an explorer's JSON
+    assert "role=" not in out
