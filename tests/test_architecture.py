@@ -169,17 +169,8 @@ def package_imports(path: pathlib.Path, source: str | None = None) -> list[tuple
     return found
 
 
-#: The widgets <-> figures.style knot, left to the engineer splitting widgets.py (issue 26):
-#: figures.style imports enable_alt_text inside use_style and the grid explorer imports the
-#: explorer inside grid_explorer, both from dpsens.widgets, which imports figures.style at
-#: its top.  Until that split lands, these (importer, imported-prefix) pairs may sit inside a
-#: function and the cycle they close is not reported.  Remove the entries with the split.
-WIDGETS_SPLIT_PENDING: set[tuple[str, str]] = {
-    ("dpsens.figures.style", "dpsens.widgets"),
-    ("dpsens.figures.grid", "dpsens.widgets"),
-}
-
-KNOWN_EXCEPTIONS = WIDGETS_SPLIT_PENDING
+#: (importer, imported-prefix) pairs allowed inside a function or in a cycle: none any more.
+KNOWN_EXCEPTIONS: set[tuple[str, str]] = set()
 
 
 def _excepted(importer: str, imported: str) -> bool:
