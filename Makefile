@@ -116,7 +116,7 @@ site-audit: venv
 	test -f _build/html/index.html || $(MAKE) --no-print-directory book
 	cd tools/site_audit && npm ci --no-audit --no-fund --ignore-scripts
 	$(BIN)/python -m pytest -q -p no:cacheprovider -m audit tests/test_site.py
-	$(BIN)/python tools/site_audit.py
+	$(BIN)/python tools/site_audit.py $(AUDIT_ARGS)
 
 # Two lanes on the two cores (-O keeps each lane's output together): (1) the site is
 # built -- every chapter executed once -- then its executed chapters are checked
