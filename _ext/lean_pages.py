@@ -12,8 +12,12 @@ Once the site is written (``build-finished``), every HTML page is rewritten:
   gets its ``width`` and ``height`` (no layout shift) and, after the first
   one, ``loading="lazy"``; an explorer's other views are files its script
   fetches only when a control reaches them, so a page loads its text and the
-  default view of each explorer, nothing more.  (The single-page build that
-  ``make pdf`` prints keeps every image eager.)
+  default view of each explorer, nothing more.  An explorer's HTML views
+  (the median grid's tables) likewise become files ``<hash>.html``, fetched
+  when a control reaches them, each with a twin ``<hash>.js`` the script
+  loads instead from ``file://`` (where browsers refuse ``fetch``); the
+  default view stays in the page.  (The single-page build that ``make pdf``
+  prints keeps every image eager and every view inline.)
 * **Icons without the icon script.**  The theme draws its few icons with
   Font Awesome's 1.5 MB script; each ``<i class="fa-...">`` of the page
   becomes the same icon as inline SVG (its path read from the theme's own
@@ -170,6 +174,19 @@ class Rewriter:
             return f'<img{m.group(1)} src="{self.url(self.image_file(png), page)}"{extra}{m.group(3)}>'
         return _DATA_IMG.sub(swap, text)
 
+    def fragment_file(self, fragment: str) -> Path:
+        """An explorer's HTML view as ``_images/dpsens/<hash>.html`` (what the explorer's script fetches)
+        and its twin ``<hash>.js`` (what it loads with a ``<script>`` from ``file://``, where a browser
+        refuses ``fetch``), written once; returns the ``.html`` file."""
+        fragment = scroll_regions(fragment)
+        name = hashlib.sha1(fragment.encode("utf-8")).hexdigest()[:20]
+        path = self.outdir / IMG_DIR / f"{name}.html"
+        if not path.exists():
+            path.write_text(fragment, encoding="utf-8")
+            js = f"(window.dpsensFragments=window.dpsensFragments||{{}})[{json.dumps(name)}]={json.dumps(fragment)};\n"
+            path.with_suffix(".js").write_text(js, encoding="utf-8")
+        return path
+
     def explorer_views(self, text: str, page: Path) -> str:
         def swap(m):
             data = json.loads(m.group(2))
@@ -177,6 +194,10 @@ class Rewriter:
                 if src.startswith("data:image/png;base64,"):
                     png = base64.b64decode(src.split(",", 1)[1])
                     data["sources"][i] = self.url(self.image_file(png), page)
+                elif "<" in src and self.lazy:
+                    # an HTML view (the grid tables): a file fetched when a control reaches it; the
+                    # default view stays in the page (the script keeps the explorer's box as it is)
+                    data["sources"][i] = self.url(self.fragment_file(src), page)
             body = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
             return m.group(1) + body + m.group(3)
         text = _EXPLORER_DATA.sub(swap, text)

@@ -73,9 +73,10 @@ def test_explorer_views_become_files_the_script_fetches(tmp_path):
     assert len(data["sources"]) == 3
     for src in data["sources"]:
         assert (page.parent / src).exists()
-    # the shown <img> is the default view's file; the script treats any source without "<" as an image
+    # the shown <img> is the default view's file; the script treats a source as an image unless it
+    # holds "<" (inline HTML) or ends in ".html" (an HTML view's file)
     assert f'src="{data["sources"][data["views"]["0"][0]]}"' in text
-    assert 'src.indexOf("<")<0' in text
+    assert 'function isHtml(s){return s.indexOf("<")>=0||/\\.html$/.test(s);}' in text
 
 
 def test_icons_become_inline_svg_and_the_icon_script_goes(tmp_path):
@@ -107,3 +108,43 @@ def test_output_tables_take_the_focus_and_keep_their_role():
     assert '<table class="table">' in out                            # the prose's table: the theme's container
     assert '<table tabindex=\\"0\\" class=\\"dpsens-grid-table\\"' in out   # inside an explorer's JSON
     assert "role=" not in out
+
+
+class _Table:
+    """An HTML view, as the grid explorer's tables are (anything with ``_repr_html_``)."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def _repr_html_(self):
+        return f'<table class="dpsens-grid-table"><tr><td>view {self.n}</td></tr></table>'
+
+
+def test_explorer_html_views_become_fragment_files_except_the_default(tmp_path):
+    ex = widgets.explorer(lambda n: _Table(n), {"n": [1, 2, 3]}, alt=lambda n: f"table {n}")
+    page = _page(tmp_path, ex.to_html())
+    lean_pages.Rewriter(tmp_path, lazy=True, icons={}).page(page)
+    text = page.read_text()
+    data = json.loads(text.split('class="dpsens-explorer-data">', 1)[1].split("</script>", 1)[0])
+    assert len(data["sources"]) == 3
+    assert all(s.startswith("../_images/dpsens/") and s.endswith(".html") for s in data["sources"])
+    assert "view 2" not in text and "view 3" not in text           # the other views are not in the page
+    assert text.count("view 1") == 1                                # the default view: in the page, once
+    for n, src in enumerate(data["sources"], start=1):
+        fragment = (page.parent / src).read_text()
+        assert f"<td>view {n}</td>" in fragment and 'tabindex="0"' in fragment   # scrolls from the keyboard
+        # the twin the script loads from file://, where fetch is refused: the same HTML
+        name = Path(src).stem
+        js = (page.parent / src).with_suffix(".js").read_text()
+        prefix = f'(window.dpsensFragments=window.dpsensFragments||{{}})["{name}"]='
+        assert js.startswith(prefix) and json.loads(js[len(prefix):].strip().rstrip(";")) == fragment
+    assert "fetch(s)" in text and 'location.protocol!=="file:"' in text
+
+
+def test_the_printed_single_page_keeps_every_html_view_inline(tmp_path):
+    ex = widgets.explorer(lambda n: _Table(n), {"n": [1, 2]}, alt=lambda n: f"table {n}")
+    page = _page(tmp_path, ex.to_html())
+    lean_pages.Rewriter(tmp_path, lazy=False, icons={}).page(page)
+    text = page.read_text()
+    assert "view 1" in text and "view 2" in text
+    assert not list((tmp_path / "_images" / "dpsens").glob("*.html"))

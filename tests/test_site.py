@@ -232,6 +232,20 @@ def check_solutions(page) -> tuple[int, int]:
     return n_ex, n_sol
 
 
+def settled(ex) -> bool:
+    """Wait (10 s at most) until the explorer ``ex`` shows the view its controls select: an HTML view
+    not in the page is a file its script fetches (``_ext/lean_pages.py``), shown and announced when it
+    arrives.  Whether it did; the caller's assertions say what is wrong if not."""
+    try:
+        ex.page.wait_for_function(
+            "el => el.getAttribute('data-current') === "
+            "Array.from(el.querySelectorAll('[data-index]')).map(c => c.value).join('-')",
+            arg=ex.element_handle(), timeout=10_000)
+        return True
+    except Exception:   # playwright's TimeoutError (playwright is imported only if installed)
+        return False
+
+
 def check_explorers(page) -> int:
     """Move every control of every explorer; the view must follow: the image, or for an explorer of
     HTML views (the grid tables) the HTML box. Returns the number of explorers."""
@@ -267,10 +281,12 @@ def check_explorers(page) -> int:
                 at_max = ctrl.input_value() == ctrl.get_attribute("max")
                 page.keyboard.press("ArrowLeft" if at_max else "ArrowRight")
             key = "-".join(controls.nth(k).input_value() for k in range(controls.count()))
+            settled(ex)
             assert ex.get_attribute("data-current") == key, (
                 f"explorer {e + 1}: moving control {c + 1} did not update the view (wanted {key})")
             source, alt = data["views"][key]
-            html_view = "<" in data["sources"][source]     # else an image: a data: URI or a PNG's URL
+            # inline HTML or an HTML view's file, else an image: a data: URI or a PNG's URL
+            html_view = "<" in data["sources"][source] or data["sources"][source].endswith(".html")
             shown, shown_alt = showing()
             assert shown == (source if html_view else data["sources"][source]), (
                 f"explorer {e + 1}: the view shown is not the view {key}")
@@ -344,6 +360,20 @@ def test_there_is_an_explorer_on_the_pages_that_promise_one():
     # the two the book promises a reader without a kernel: the median grid, and Laplace noise
     for path in REQUIRED_EXPLORERS:
         assert path in found, f"{path}.html has no interactive explorer"
+
+
+def test_median_grid_explorer_works_from_file(browser):
+    """Opened from ``file://`` (a downloaded copy of the site), where browsers refuse ``fetch``, the
+    grid explorer still shows the HTML views it keeps out of the page (their ``.js`` twins)."""
+    if not (BUILD / "chapters" / "median_grid.html").exists():
+        cannot_run(f"no built site at {BUILD} (run `make book` first)")
+    p = Page(browser, BUILD.as_uri() + "/", "chapters/median_grid.html")
+    try:
+        assert check_explorers(p.page) >= 1
+        assert not p.errors(), p.errors()
+        assert not p.failed, p.failed
+    finally:
+        p.close()
 
 
 def test_search_finds_smooth_sensitivity(open_page):
@@ -468,7 +498,8 @@ LAYOUT_JS = """() => {
         let sources = [img.src];
         const ex = img.closest("div.dpsens-explorer");
         if (ex) sources = JSON.parse(ex.querySelector("script.dpsens-explorer-data").textContent).sources
-            .filter(src => src.indexOf("<") < 0)   // the images (an HTML view has no figure text to measure)
+            .filter(src => src.indexOf("<") < 0 && !src.endsWith(".html"))   // the images (an HTML view,
+                                                                             // inline or a file, has no figure text)
             .map(src => src.startsWith("data:") ? src : new URL(src, location.href).href);
         figures.push({alt: (img.getAttribute("alt") || "").slice(0, 80), shown: r.width,
                       natural: img.naturalWidth, avail: avail, sources: sources, visible: r.width > 0});
@@ -596,9 +627,11 @@ def test_accessibility(open_page, path, width):
             f"explorer {e + 1}: its first control cannot take the keyboard focus"
         before = live.inner_text()
         page.keyboard.press("ArrowDown" if ctrl.evaluate("el => el.tagName") == "SELECT" else "ArrowRight")
+        settled(ex)
         if ctrl.evaluate("el => el.tagName !== 'SELECT' && el.value === el.max && el.max !== '0'") and \
                 live.inner_text() == before:
             page.keyboard.press("ArrowLeft")
+            settled(ex)
         if int(ctrl.evaluate("el => el.tagName === 'SELECT' ? el.options.length : +el.max + 1")) > 1:
             if live.inner_text() == before:
                 problems.append(f"explorer {e + 1}: moving a control from the keyboard announced nothing")

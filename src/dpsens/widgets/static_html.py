@@ -12,7 +12,11 @@ says what is shown in a live region -- no kernel, no external JavaScript, no
 network.  Every view has alt text.  A source is an image if it holds no
 ``<`` (a ``data:`` URI here; on the website the book's ``_ext/lean_pages.py``
 turns each into the URL of a PNG file, fetched only when a control reaches
-that view), else HTML.  Nothing here touches the live ipywidgets
+that view), else HTML: inline, or (on the website, again by ``lean_pages``)
+the URL of an ``.html`` fragment the script fetches when a control reaches
+it -- from ``file://``, where browsers refuse ``fetch``, it loads the
+fragment's ``.js`` twin with a ``<script>`` instead; the default view is
+always in the page.  Nothing here touches the live ipywidgets
 (:mod:`dpsens.widgets.live`): a change to one cannot break the other.
 """
 from __future__ import annotations
@@ -31,27 +35,51 @@ var img=root.querySelector("img.dpsens-explorer-image");
 var box=root.querySelector(".dpsens-explorer-html");
 var status=root.querySelector(".dpsens-explorer-status");
 var ctrls=Array.prototype.slice.call(root.querySelectorAll("[data-index]"));
+var cache={},waiting={},asked=0;
+if(box&&box.getAttribute("data-source"))cache[box.getAttribute("data-source")]=box.innerHTML;
 function label(c){if(c.tagName==="SELECT")return c.options[c.selectedIndex].text;
  return JSON.parse(c.getAttribute("data-labels"))[+c.value];}
+function isHtml(s){return s.indexOf("<")>=0||/\.html$/.test(s);}
+function fragment(i,done,fail){
+ var s=data.sources[i];
+ if(s.indexOf("<")>=0)return done(s);
+ if(cache[i]!=null)return done(cache[i]);
+ if(waiting[i])return waiting[i].push([done,fail]);
+ waiting[i]=[[done,fail]];
+ function got(t){cache[i]=t;var w=waiting[i];delete waiting[i];w.forEach(function(f){f[0](t);});}
+ function lost(){var w=waiting[i];delete waiting[i];w.forEach(function(f){f[1]();});}
+ function viaScript(){var el=document.createElement("script"),name=s.replace(/^.*\//,"").replace(/\.html$/,"");
+  el.src=s.replace(/\.html$/,".js");
+  el.onload=function(){var t=(window.dpsensFragments||{})[name];if(t==null)lost();else got(t);};
+  el.onerror=lost;document.head.appendChild(el);}
+ if(location.protocol!=="file:"&&window.fetch){
+  fetch(s).then(function(r){if(!r.ok)throw r;return r.text();}).then(got,viaScript);}
+ else viaScript();}
+function announce(key){
+ var parts=[];
+ ctrls.forEach(function(c){parts.push(root.querySelector('label[for="'+c.id+'"]').textContent+" = "+label(c));});
+ status.textContent="Showing "+parts.join(", ");
+ root.setAttribute("data-current",key);}
 function update(){
  var key=ctrls.map(function(c){return c.value;}).join("-");
- var v=data.views[key];
+ var v=data.views[key],token=++asked;
  var shown=(img&&img.style.display!=="none")?img:box;
+ ctrls.forEach(function(c){if(c.tagName!=="SELECT"){var l=label(c);
+  c.nextElementSibling.textContent=l;c.setAttribute("aria-valuetext",l);}});
  if(!v){status.textContent="This view is computed only when a reader asks for it in a running kernel "+
   "with ipywidgets; this copy of the page holds the views computed so far.";shown.style.opacity="0.35";
   root.setAttribute("data-current",key);return;}
- shown.style.opacity="";
  var src=data.sources[v[0]];
- if(src.indexOf("<")<0){if(box)box.style.display="none";img.style.display="";
-  img.src=src;img.alt=v[1];}
- else{if(img)img.style.display="none";box.style.display="";box.innerHTML=src;
-  box.setAttribute("aria-label",v[1]);box.setAttribute("data-source",v[0]);}
- var parts=[];
- ctrls.forEach(function(c){var l=label(c);
-  if(c.tagName!=="SELECT"){c.nextElementSibling.textContent=l;c.setAttribute("aria-valuetext",l);}
-  parts.push(root.querySelector('label[for="'+c.id+'"]').textContent+" = "+l);});
- status.textContent="Showing "+parts.join(", ");
- root.setAttribute("data-current",key);}
+ if(!isHtml(src)){shown.style.opacity="";if(box)box.style.display="none";img.style.display="";
+  img.src=src;img.alt=v[1];announce(key);return;}
+ shown.style.opacity="0.35";root.setAttribute("aria-busy","true");
+ fragment(v[0],function(h){if(token!==asked)return;
+  root.removeAttribute("aria-busy");shown.style.opacity="";
+  if(img)img.style.display="none";box.style.display="";box.innerHTML=h;
+  box.setAttribute("aria-label",v[1]);box.setAttribute("data-source",v[0]);announce(key);},
+ function(){if(token!==asked)return;root.removeAttribute("aria-busy");
+  status.textContent="This view could not be loaded; the page's file "+src+" is missing.";
+  root.setAttribute("data-current",key);});}
 ctrls.forEach(function(c){c.addEventListener("input",update);c.addEventListener("change",update);});
 })();"""
 
