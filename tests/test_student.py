@@ -177,7 +177,7 @@ def test_colab_copy_has_setup_cell_first(chapter_nb):
     assert f'os.environ.get("DPSENS_BOOK_REPO", "{url}")' in setup
     assert f'os.environ.get("DPSENS_BOOK_BRANCH", "{branch}")' in setup
     # the package without its dependencies, then only the absent requirements: Colab's versions stay
-    assert '"--no-deps", f"dpsens @ git+{REPO}@{BRANCH}"' in setup and "-e" not in setup.split()
+    assert '"--no-deps", f"git+{REPO}@{BRANCH}"' in setup and "-e" not in setup.split()
     assert "clone" not in setup                                       # nothing lands in the student's folder
     # one visible line: Colab's form title, folded in JupyterLab
     assert setup.splitlines()[0].startswith("# @title ") and setup.splitlines()[0].endswith('{ display-mode: "form" }')

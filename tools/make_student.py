@@ -26,8 +26,8 @@ website -- and the book's hidden plumbing cells dropped or folded away):
 ``colab`` (``make colab``) -> ``notebooks/<stem>.ipynb`` (committed)
     The full chapter, each worked solution folded in a ``<details>`` block
     (its code cells collapsed), after a set-up cell that installs the book's
-    package where it is missing (Colab: ``pip install --no-deps "dpsens @
-    git+<repository>@<ref>"`` -- pip builds it in a temporary folder, so
+    package where it is missing (Colab: ``pip install --no-deps
+    "git+<repository>@<ref>"`` -- pip builds it in a temporary folder, so
     nothing, solutions included, lands in the student's folder -- and ``pip
     install`` of only those requirements that are absent: nothing Colab has is
     upgraded).  The cell shows one line: Colab's ``# @title`` form
@@ -264,7 +264,8 @@ if importlib.util.find_spec("dpsens") is None:
     REPO = os.environ.get("DPSENS_BOOK_REPO", "{url}")
     BRANCH = os.environ.get("DPSENS_BOOK_BRANCH", "{ref}")
     pip = [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    subprocess.run(pip + ["--no-deps", f"dpsens @ git+{{REPO}}@{{BRANCH}}"], check=True)
+    # a bare VCS URL: pip 23 refuses a "name @ git+file:..." requirement
+    subprocess.run(pip + ["--no-deps", f"git+{{REPO}}@{{BRANCH}}"], check=True)
 
     def _missing(name):
         try:
