@@ -95,6 +95,17 @@ def _log_density(dist, t):
     return dist["log_prob"][idx] - np.log(dist["right"][idx] - dist["left"][idx])
 
 
+def _random_neighbor(x, relation, domain, rng):
+    """One neighbour of ``x`` drawn at random: a record replaced (bounded), else one added or removed."""
+    if relation == "bounded":
+        y = x.copy()
+        y[rng.integers(len(x))] = rng.choice(domain)
+        return y
+    if rng.random() < 0.5:
+        return np.append(x, rng.choice(domain))
+    return np.delete(x, rng.integers(len(x)))
+
+
 @pytest.mark.parametrize("relation", ["bounded", "unbounded"])
 @pytest.mark.parametrize("q", [0.5, 0.9])
 def test_privacy_on_neighbouring_pairs(relation, q):
@@ -105,13 +116,7 @@ def test_privacy_on_neighbouring_pairs(relation, q):
     worst = {"exponential": 0.0, "inverse": 0.0}
     for _ in range(40):
         x = rng.choice(domain, size=int(rng.integers(2, 8))).astype(float)
-        if relation == "bounded":
-            y = x.copy()
-            y[rng.integers(len(x))] = rng.choice(domain)
-        elif rng.random() < 0.5:
-            y = np.append(x, rng.choice(domain))
-        else:
-            y = np.delete(x, rng.integers(len(x)))
+        y = _random_neighbor(x, relation, domain, rng)
         edges = np.unique(np.concatenate(([-0.5], x, y, [10.5])))
         t = (edges[:-1] + edges[1:]) / 2           # one point inside every cell of both partitions
         for name, f in (("exponential", em.quantile_exponential_distribution),
@@ -267,13 +272,7 @@ def test_privacy_on_neighbouring_pairs_public_grid(relation):
     eps, worst = 0.7, 0.0
     for _ in range(60):
         x = rng.choice(domain, size=int(rng.integers(2, 8))).astype(float)
-        if relation == "bounded":
-            y = x.copy()
-            y[rng.integers(len(x))] = rng.choice(domain)
-        elif rng.random() < 0.5:
-            y = np.append(x, rng.choice(domain))
-        else:
-            y = np.delete(x, rng.integers(len(x)))
+        y = _random_neighbor(x, relation, domain, rng)
         for q in (0.5, 0.9):
             lx = ism.inverse_sensitivity_distribution(x, q, eps, 0, 10, relation, candidates=grid)["log_prob"]
             ly = ism.inverse_sensitivity_distribution(y, q, eps, 0, 10, relation, candidates=grid)["log_prob"]

@@ -24,21 +24,20 @@ wrong answers in a session (no search loops).  Details and limits:
 :mod:`._secret`.  The expected values live in the teacher's registry
 ``tools/answer_key.py``, which is not shipped in the wheel.
 
-**Recipe: converting a checker** written with ``check_number(answer,
-expected, what, hint, rel_tol=..., integer=...)``:
+**Recipe: writing a checker** (every checker follows it):
 
-1. move the computation of ``expected`` (and of any slip value compared with
-   ``close``) into a function of ``tools/answer_key.py`` decorated with
+1. put the computation of the expected value (and of any known slip's value)
+   into a function of ``tools/answer_key.py`` decorated with
    ``@exercise("<name>")`` that returns ``Key(expected, scheme, {"<slip>":
-   value})``; scheme ``INT`` for ``integer=True``, ``EXACT`` for the default
-   tolerance, ``REL3`` for ``THREE_DIGITS``, ``abs_(a)`` for "within a",
+   value})``; scheme ``INT`` for a whole number, ``EXACT`` for round-off only,
+   ``REL3`` for 0.5 %, ``abs_(a)`` for "within a",
    ``SET`` for a collection of datasets;
-2. replace the checker's body by ``return check_key(answer, "<name>", what,
-   hint, {"<slip>": (message, hint)})``, keeping the checks of the answer's
-   form (lengths, domains) that do not need the expected value, and remove
-   the expected value from the docstring;
+2. make the checker's body ``return check_key(answer, "<name>", what,
+   hint, {"<slip>": (message, hint)})``, after the checks of the answer's
+   form (lengths, domains) that do not need the expected value; the
+   docstring states no expected value;
 3. run ``python tools/answer_key.py write`` and commit ``_key.py``;
-   ``tests/test_answer_leaks.py`` fails until every checker is converted.
+   ``tests/test_answer_leaks.py`` fails on a checker that holds its answer.
 
 **Per-student variants** (:mod:`.variants`): ``python tools/answer_key.py
 roster ids.csv`` writes each student's answers and a blob their handout

@@ -12,9 +12,7 @@ Chapter: *For teachers* explains how checkers are used in class.
   never whether it is too small or too large.
 * :func:`check_key` is the shared body of the checkers with one expected
   value: it compares the answer with the hashed key (:mod:`._key`, scheme in
-  :mod:`._secret`), so no expected value is in the package.  The older
-  :func:`check_number` (an expected value in the source) is kept only for
-  checkers not yet converted; ``tests/test_exercise_checkers.py`` lists them.
+  :mod:`._secret`), so no expected value is in the package.
 """
 from __future__ import annotations
 
@@ -99,15 +97,6 @@ EXACT = 1e-9
 THREE_DIGITS = 5e-3
 #: Guard for an expected value of exactly 0, where a relative tolerance accepts nothing.
 ABS_FLOOR = 1e-12
-#: An answer within ``CLOSE_FACTOR`` times the tolerance is called "close" in the
-#: "wrong" message (only for real-valued answers, where that band does not pin the answer down).
-CLOSE_FACTOR = 10.0
-
-
-def _percent(rel_tol: float) -> str:
-    return f"{100 * rel_tol:g} %"
-
-
 def format_answer(value: float) -> str:
     """A student's number as they typed it (enough digits that a rejected
     answer never prints like the expected one)."""
@@ -157,38 +146,6 @@ def close(a, b, rel_tol: float = EXACT, abs_tol: float = ABS_FLOOR) -> bool:
     if x is None or y is None:
         return False
     return math.isclose(x, y, rel_tol=rel_tol, abs_tol=abs_tol)
-
-
-def check_number(answer, expected: float, what: str, hint: str, rel_tol: float = EXACT,
-                 integer: bool = False) -> Verdict:
-    """Shared body of the numeric checkers: placeholder, type, value.
-
-    ``rel_tol`` is the relative tolerance (:data:`EXACT` for exact answers,
-    :data:`THREE_DIGITS` for computed real numbers).  With ``integer=True`` the
-    answer must be a whole number equal to ``expected``.  A real answer that is
-    near but outside the tolerance is told so -- the band (ten times the
-    tolerance) is too wide to give the answer away; a count off by one is not.
-    """
-    if is_placeholder(answer):
-        return not_yet(what)
-    value = as_number(answer)
-    if value is None:
-        kind = "a whole number" if integer else "a finite number"
-        return wrong(f"expected {kind} for {what}, got {_describe(answer)}.", hint)
-    if integer:
-        k = as_whole_number(value)
-        if k is None:
-            return wrong(f"{format_answer(value)} is not a whole number, and {what} is one.", hint)
-        if k == round(expected):
-            return correct(f"{what} is right.")
-        return wrong(f"{k} is not {what}.", hint)
-    if close(value, expected, rel_tol):
-        return correct(f"{what} is right.")
-    if rel_tol >= 1e-4 and close(value, expected, CLOSE_FACTOR * rel_tol):
-        return wrong(f"{format_answer(value)} is close, but not within {_percent(rel_tol)} of {what}: "
-                     "compute it instead of reading it off a figure, and keep full precision "
-                     "until the last step.", hint)
-    return wrong(f"{format_answer(value)} is not {what}.", hint)
 
 
 _variants: dict[str, dict] = {}
