@@ -1,4 +1,6 @@
-"""Test-run settings shared by every test file: the profile (see ``tests/profiles.py``).
+"""Test-run settings shared by every test file: the profile (see ``tests/profiles.py``), and
+``tools/`` and ``_ext/`` on ``sys.path`` so that a test imports a book script by name
+(``import make_student``), one way everywhere.
 
 ``DPSENS_TEST_PROFILE=quick`` (default; ``make test``): property tests run a quarter of their
 baseline examples and the tests marked ``slow`` are deselected.  ``DPSENS_TEST_PROFILE=full``
@@ -6,7 +8,16 @@ baseline examples and the tests marked ``slow`` are deselected.  ``DPSENS_TEST_P
 """
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 from hypothesis import settings
+
+# The book's scripts (tools/) and Sphinx extensions (_ext/) are imported by name in the tests.
+ROOT = Path(__file__).resolve().parents[1]
+for _folder in ("tools", "_ext"):
+    if str(ROOT / _folder) not in sys.path:
+        sys.path.insert(0, str(ROOT / _folder))
 
 from profiles import PROFILE
 

@@ -24,12 +24,10 @@ from __future__ import annotations
 
 import ast
 import importlib
-import importlib.util
 import inspect
 import math
 import pkgutil
 import re
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -39,10 +37,8 @@ import dpsens.exercises as EX
 from dpsens.exercises import _secret, _verdict
 
 ROOT = Path(__file__).resolve().parents[1]
-spec = importlib.util.spec_from_file_location("answer_key", ROOT / "tools" / "answer_key.py")
-AK = importlib.util.module_from_spec(spec)
-sys.modules["answer_key"] = AK
-spec.loader.exec_module(AK)
+import answer_key as AK  # noqa: E402  (tools/, on sys.path by conftest)
+import make_student as ms  # noqa: E402
 
 MODULES = [importlib.import_module(f"{EX.__name__}.{m.name}") for m in pkgutil.iter_modules(EX.__path__)]
 CHAPTER_MODULES = [m for m in MODULES if not m.__name__.rsplit(".", 1)[1].startswith("_")]
@@ -267,16 +263,7 @@ def test_variants_differ_between_students():
 
 
 # ------------------------------------------------------------------ the handouts
-def _make_student():
-    spec = importlib.util.spec_from_file_location("make_student", ROOT / "tools" / "make_student.py")
-    ms = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("make_student", ms)
-    spec.loader.exec_module(ms)
-    return ms
-
-
 def test_handouts_state_no_answer_and_link_to_student_material_only():
-    ms = _make_student()
     leaks, public_links = [], []
     public = ms.book().base_url
     for stem in ms.toc_chapters():
@@ -294,7 +281,6 @@ def test_handouts_state_no_answer_and_link_to_student_material_only():
 
 
 def test_proof_exercises_get_an_answer_cell():
-    ms = _make_student()
     nb = ms.student_notebook(ms.read_chapter("local"), "local")
     answers = [i for i, c in enumerate(nb.cells) if c.source.startswith("**Your proof** (Proof")]
     exercises = [i for i, c in enumerate(nb.cells) if re.search(r"\*\*Exercise \d+ \(Proof", c.source)]
@@ -303,7 +289,6 @@ def test_proof_exercises_get_an_answer_cell():
 
 
 def test_student_site_launch_buttons_open_the_handouts(monkeypatch):
-    sys.path.insert(0, str(ROOT / "_ext"))
     import launch_notebooks
 
     class App:

@@ -8,13 +8,11 @@ proof exercises the syllabus assigns as homework.
 from __future__ import annotations
 
 import itertools
-import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "_ext"))
 import book_plan as bp  # noqa: E402
 from booktoc import toc_files  # noqa: E402
 

@@ -16,12 +16,10 @@ Skipped when the builds are absent -- unless ``CI`` is set, where they fail.
 """
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -33,13 +31,10 @@ PDFS = {"A4": ROOT / "_build" / "book.pdf", "Letter": ROOT / "_build" / "book-le
 #: page sizes in PostScript points (A4: 210 x 297 mm; Letter: 8.5 x 11 in)
 SIZES = {"A4": (595.28, 841.89), "Letter": (612.0, 792.0)}
 
-sys.path.insert(0, str(ROOT / "_ext"))
 import book_plan  # noqa: E402
 from booktoc import toc_files  # noqa: E402
 
-spec = importlib.util.spec_from_file_location("make_pdf", ROOT / "tools" / "make_pdf.py")
-make_pdf = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(make_pdf)
+import make_pdf  # noqa: E402  (tools/, on sys.path by conftest)
 
 pytestmark = pytest.mark.browser
 IN_CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")

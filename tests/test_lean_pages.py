@@ -8,7 +8,6 @@ from __future__ import annotations
 import base64
 import io
 import json
-import sys
 from pathlib import Path
 
 import matplotlib
@@ -17,7 +16,6 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "_ext"))
 import lean_pages  # noqa: E402
 
 from dpsens import widgets  # noqa: E402

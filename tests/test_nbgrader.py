@@ -29,6 +29,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+import make_assignments as ma  # tools/, on sys.path by conftest
 from test_reader_notebooks import clean_env, venv_for
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,22 +85,10 @@ def _submission(released, source, kind: str):
     return nb
 
 
-def _load_tool(name):
-    import importlib.util
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_every_chapter_becomes_an_assignment_whose_hidden_tests_grade_the_key(tmp_path):
     """Without nbgrader: each answer cell has a graded test after it; run in-process, the hidden test
     passes the solution and fails a wrong answer and the spoof (checkers redefined, answer blank)."""
     import dpsens as ds
-    ma = _load_tool("make_assignments")
     paths = ma.write_course(tmp_path / "course")
     assert len(paths) >= 11                                      # every chapter with exercises
     n_tests = 0

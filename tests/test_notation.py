@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import matplotlib
@@ -27,7 +26,6 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "_ext"))
 from booktoc import toc_files  # noqa: E402
 
 CHAPTERS = [ROOT / f"{f}.md" for f in toc_files(ROOT) if (ROOT / f"{f}.md").exists()]

@@ -15,7 +15,6 @@ Colab-like environment -- are in ``tests/test_reader_notebooks.py``
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
@@ -30,13 +29,9 @@ import pytest
 from package_build import package_source  # noqa: E402  (tests/package_build.py)
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
 import myst_to_jupyter as m2j  # noqa: E402
 
-spec = importlib.util.spec_from_file_location("make_student", ROOT / "tools" / "make_student.py")
-ms = importlib.util.module_from_spec(spec)
-sys.modules.setdefault("make_student", ms)
-spec.loader.exec_module(ms)
+import make_student as ms  # noqa: E402  (tools/, on sys.path by conftest)
 import chapter_format  # noqa: E402
 
 BOOK = m2j.load_book(ROOT)
@@ -454,7 +449,6 @@ def test_check_built_compares_the_books_executions_as_nbval_would(tmp_path, monk
     from jupyter_cache import get_cache
     from jupyter_cache.base import CacheBundleIn
 
-    sys.path.insert(0, str(ROOT / "tools"))
     import nbval_notebooks as nv
 
     stem = "transformations"

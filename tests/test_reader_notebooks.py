@@ -22,13 +22,11 @@ their requirements change); building them downloads from PyPI.  Marked
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
@@ -38,10 +36,7 @@ from package_build import package_source  # noqa: E402  (tests/package_build.py)
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.readers
 
-spec = importlib.util.spec_from_file_location("make_student", ROOT / "tools" / "make_student.py")
-ms = importlib.util.module_from_spec(spec)
-sys.modules.setdefault("make_student", ms)
-spec.loader.exec_module(ms)
+import make_student as ms  # noqa: E402  (tools/, on sys.path by conftest)
 
 RUNNER = ROOT / "tools" / "run_notebooks.py"
 DISPLAYS = ("image/png", "image/jpeg", "image/svg+xml", "text/html", "application/vnd.jupyter.widget-view+json")

@@ -6,26 +6,17 @@ copy and handout and the PDF footer name it.
 """
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
 
 import nbformat
 import yaml
 
 import dpsens
+import make_student as ms  # tools/, on sys.path by conftest
 
 ROOT = Path(__file__).resolve().parents[1]
 VERSION = dpsens.__version__
-
-
-def _make_student():
-    spec = importlib.util.spec_from_file_location("make_student", ROOT / "tools" / "make_student.py")
-    ms = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("make_student", ms)
-    spec.loader.exec_module(ms)
-    return ms
 
 
 def test_one_version_everywhere():
@@ -36,7 +27,6 @@ def test_one_version_everywhere():
     assert f'version: "{VERSION}"' in (ROOT / "CITATION.cff").read_text()
     assert f"## {VERSION} " in (ROOT / "CHANGELOG.md").read_text()
     assert "version {VERSION}" in (ROOT / "tools" / "make_pdf.py").read_text()     # each PDF page's footer
-    ms = _make_student()
     assert ms.version() == VERSION
     for folder in ("notebooks", "handouts"):
         for path in sorted((ROOT / folder).glob("*.ipynb")):
@@ -58,10 +48,8 @@ def test_licences_are_stated():
 
 def test_one_exercise_numbering_on_the_teachers_page_and_in_the_handouts():
     """The teachers' table and the syllabus number an exercise as the chapter's handout does."""
-    sys.path.insert(0, str(ROOT / "_ext"))
     import book_plan
 
-    ms = _make_student()
     for stem in ms.toc_chapters():
         info = book_plan.chapter_info(ROOT / "chapters" / f"{stem}.md")
         text = "\n".join(c.source for c in ms.student_notebook(ms.read_chapter(stem), stem).cells)
@@ -73,10 +61,8 @@ def test_one_exercise_numbering_on_the_teachers_page_and_in_the_handouts():
 
 
 def test_every_chapter_opens_with_learning_objectives():
-    sys.path.insert(0, str(ROOT / "_ext"))
     import book_plan
 
-    ms = _make_student()
     for stem in ms.toc_chapters():
         if stem == "intro":
             continue

@@ -56,7 +56,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
@@ -69,8 +68,6 @@ BOOK = Path(os.environ.get("DPSENS_BOOK", ROOT))
 BUILD = BOOK / "_build" / "html"
 SHOTS = ROOT / "tests" / "screenshots"
 
-sys.path.insert(0, str(ROOT / "_ext"))
-sys.path.insert(0, str(ROOT / "tools"))
 from booktoc import toc_files  # noqa: E402  (the one reader of _toc.yml)
 from serve_site import SiteServer  # noqa: E402  (gzip, like a static host)
 CHROMIUM = os.environ.get("DPSENS_CHROMIUM", "/usr/bin/chromium")

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import ast
 import concurrent.futures
-import importlib.util
 import json
 import os
 import sys
@@ -32,10 +31,7 @@ from kernels import ipc_kernel
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
-spec = importlib.util.spec_from_file_location("make_student", ROOT / "tools" / "make_student.py")
-ms = importlib.util.module_from_spec(spec)
-sys.modules["make_student"] = ms
-spec.loader.exec_module(ms)
+import make_student as ms  # noqa: E402  (tools/, on sys.path by conftest)
 
 STEMS = ms.toc_chapters()
 AUDIT_TAG = "dpsens-audit"

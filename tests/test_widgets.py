@@ -304,7 +304,6 @@ def test_without_ipywidgets_the_static_explorer_shows(python, tmp_path, monkeypa
 
 def test_extension_sets_the_build_flag(monkeypatch):
     """The book's Sphinx extension is listed in _config.yml and sets DPSENS_EXPLORERS."""
-    import importlib.util
     import os
     from pathlib import Path
 
@@ -312,9 +311,7 @@ def test_extension_sets_the_build_flag(monkeypatch):
     root = Path(__file__).resolve().parents[1]
     config = yaml.safe_load((root / "_config.yml").read_text())
     assert "explorer_views" in config["sphinx"]["local_extensions"]
-    spec = importlib.util.spec_from_file_location("explorer_views", root / "_ext" / "explorer_views.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    import explorer_views as mod   # _ext/, on sys.path by conftest
     monkeypatch.delenv("DPSENS_EXPLORERS", raising=False)
 
     class App:

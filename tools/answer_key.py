@@ -38,6 +38,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "tools"))
 
 import dpsens as ds  # noqa: E402
 import dpsens.grid  # noqa: E402,F401
@@ -476,21 +477,12 @@ def roster(path: Path) -> None:
     print(f"wrote {path.with_suffix('.key.csv')} and {path.with_suffix('.blobs.json')}")
 
 
-def _make_student():
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("make_student", ROOT / "tools" / "make_student.py")
-    ms = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("make_student", ms)
-    spec.loader.exec_module(ms)
-    return ms
-
-
 def student_handout(stem: str, student_id: str, seed: int):
     """The handout of chapter ``stem`` for one student: after the set-up cell, a folded cell loading
     the student's hashed variant key; before each variant exercise's answer cell, their numbers."""
     import nbformat
 
-    ms = _make_student()
+    import make_student as ms   # tools/ (on sys.path); loaded only for handouts: it needs jupytext
     nb = ms.student_notebook(ms.read_chapter(stem), stem)
     load = nbformat.v4.new_code_cell(
         f"# @title Your own numbers ({student_id}) {{ display-mode: \"form\" }}\n"
@@ -515,7 +507,7 @@ def student_handout(stem: str, student_id: str, seed: int):
 
 def handouts(path: Path) -> None:
     """``handouts-<roster>/<student_id>/<stem>.ipynb`` for every student of the roster ``path``."""
-    ms = _make_student()
+    import make_student as ms   # tools/ (on sys.path); loaded only for handouts: it needs jupytext
     rows = list(csv.DictReader(path.open()))
     out = path.parent / f"handouts-{path.stem}"
     for row in rows:

@@ -30,8 +30,6 @@ graded) and where the exchange is.  Usage::
 from __future__ import annotations
 
 import argparse
-import ast
-import importlib.util
 import re
 import sys
 from pathlib import Path
@@ -41,18 +39,9 @@ import nbformat
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _load(name: str):
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-ms = _load("make_student")
-ak = _load("answer_key")
+sys.path.insert(0, str(ROOT / "tools"))
+import answer_key as ak  # noqa: E402  (the teacher's answer key)
+import make_student as ms  # noqa: E402  (the student notebooks)
 
 POINTS = 1
 PROOF_POINTS = 3
