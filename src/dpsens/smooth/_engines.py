@@ -182,9 +182,10 @@ pairs of exactly equal value).
 from __future__ import annotations
 
 from ..queries import PERCENTILES
-from ._common import Constant, smooth_by_reach
+from ._common import SMALL_N, Constant, smooth_by_reach
 from ._mean import MeanUnbounded
 from ._quantile import QuantileBounded
+from ._small import small_engine
 from ._unbounded import PercentileUnbounded, median_unbounded
 
 __all__ = ["engine", "smooth_and_distance"]
@@ -197,6 +198,10 @@ def smooth_and_distance(name, xs, lower, upper, neighbors, beta):
     """
     n = len(xs)
     if name in PERCENTILES or name == "median":
+        small = small_engine(name, neighbors) if n <= SMALL_N else None
+        got = small(xs, name, lower, upper, beta) if small is not None else None
+        if got is not None:
+            return got
         if neighbors == "bounded":
             return smooth_by_reach(lambda r: QuantileBounded(xs, name, lower, upper, reach=r), n, beta)
         if name in ("median", "percentile_50"):

@@ -1,0 +1,297 @@
+"""Small data: the smooth sensitivity of the median and the percentiles in one dense pass over the short pairs.
+
+Chapters: *Propose-test-release* and *Smooth sensitivity* (through :mod:`dpsens.smooth`).  The pairs and
+their costs are those of :mod:`dpsens.smooth._engines` ("Order statistics and interpolated percentiles,
+bounded" and "Other percentiles, unbounded"); this module only changes how the maximum over them is found.
+
+Up to a few thousand records a call of the general engines costs a few hundred numpy calls (a divide and
+conquer per pair problem, one problem per window, class and family), i.e. milliseconds.  Here every pair of
+cost ``<= K`` of every problem is written out at once and scored with a table of ``e^{-beta t}``: a few
+dozen numpy calls on arrays of some ten thousand entries.  The result is exact:
+
+* every pair listed is a real candidate, so the maximum found is a lower bound ``S_K <= S``, and it
+  includes every pair of cost ``<= K``;
+* pairs are dropped only when they cannot beat a real candidate already found: the value of a pair is at
+  most the largest value of its right minus its left (``e^{-beta cost} (Rmax - L) <= best``);
+* the upper bound ``U(t) >= A(t)`` of the general engines then shows that no ``t > K`` has
+  ``e^{-beta t} A(t) > S_K`` -- or names the largest ``t`` that might, and a second pass with that ``K``
+  settles it.
+
+The functions return ``None`` (the caller then uses the general engines) when ``e^{-beta t}`` could
+underflow within the distances needed, when no positive pair lies within reach (tied data far from any
+change of value), or when the pass would list too many pairs.
+"""
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from ..queries import PERCENTILES
+from ._common import first_positive, quantile_position
+from ._unbounded import PercentileUnbounded, percentile_windows
+
+__all__ = ["SMALL_PAIRS", "quantile_bounded_small", "percentile_unbounded_small", "small_engine"]
+
+#: At most this many pairs are listed in one pass (beyond, the general engines are used).
+SMALL_PAIRS = 200_000
+
+#: ``e^{-beta t}`` is a normal float (no underflow, full precision) for ``beta t`` up to this.
+_EXP_SAFE = 700.0
+
+#: The first reach tried beyond the first distance at which the spread of the data is positive.
+_FIRST_REACH = 64
+
+
+def _needed(W, beta, best, reach, t_max, sup):
+    """A ``t >= reach`` beyond which no ``t`` has ``e^{-beta t} min(W(t), sup) > best`` (``reach`` if none).
+
+    ``W`` is non-decreasing, so on a cell ``(a, b]`` of a grid ``e^{-beta (a + 1)} W(b)`` bounds every
+    ``e^{-beta t} W(t)``; the answer is the right end of the last cell whose bound exceeds ``best``.
+    """
+    t_hi = min(t_max, int(math.ceil(math.log(sup / best) / beta)) + 1)
+    if t_hi <= reach:
+        return reach
+    grid = np.unique(np.linspace(reach, t_hi, 17).astype(np.int64))
+    with np.errstate(under="ignore"):
+        over = np.nonzero(np.exp(-beta * (grid[:-1] + 1)) * np.minimum(W(grid[1:]), sup) > best)[0]
+    return int(grid[over[-1] + 1]) if over.size else reach
+
+
+def _windows(X, lo_of_t, hi_of_t, width, t):
+    """``max X[s + width(t, s)] - X[s]`` over ``s`` in ``[lo_of_t, hi_of_t]``, for each ``t`` (padded ``X``:
+    index ``k + 2`` holds ``X_k``, indices clipped to ``[-2, n + 1]``)."""
+    t = t[:, None]
+    lo, hi = lo_of_t(t), hi_of_t(t)
+    top = len(X) - 3
+    s = lo + np.arange(int((hi - lo).max()) + 1)[None, :]
+    d = X[np.clip(s + width(t, s), -2, top) + 2] - X[np.clip(s, -2, top) + 2]
+    return np.max(np.where(s <= hi, d, -np.inf), axis=1)
+
+
+def _search(lefts, U, W, beta, t_max, sup, slope, single=(0.0, 0)):
+    """``(S, t*)``, or ``None`` to leave it to the general engines.
+
+    ``lefts(K)`` gives the pair problems of reach ``K``: a table ``Rt`` of the rights' values (one row
+    per problem, rights ``b0, b0 + 1, ...``) and, for every left that has a pair of cost ``<= K``, its row,
+    value ``L``, ``lam`` and first and last right ``lo <= hi`` (a pair costs ``slope * b + lam``; ``hi``
+    is the last right of cost ``<= K``).  The cheapest pair of each left gives a floor; the reach is
+    raised to the largest distance that ``U`` says could beat it; then every pair is scored once.
+    ``single`` is a candidate outside the pairs (value, cost).  ``U`` and ``W`` are upper bounds on
+    ``A(t)``, both non-decreasing: ``U`` cheap (the spread of the indices within reach, used to skip the
+    distances where every pair is 0), ``W`` tight (the widest spread of a window of the indices a pair
+    of cost ``t`` spans, used to bound the reach).
+    """
+    if sup <= 0:
+        return 0.0, 0
+    t0 = first_positive(U, t_max)            # below t0 every pair is worth 0 (U = 0)
+    K = min(t_max, t0 + _FIRST_REACH)
+    for attempt in range(2):
+        if beta * K > _EXP_SAFE:
+            return None
+        got = lefts(K)
+        if got is None:
+            return None
+        Rt, b0, row, L, lam, lo, hi = got
+        width = Rt.shape[1]
+        base = row * width - b0
+        Rflat = Rt.reshape(-1)
+        E = np.exp(-beta * np.arange(K + 1))
+        # the cheapest pair of every left: real candidates, the floor for the rest
+        v0 = Rflat[base + lo] - L
+        c0 = slope * lo + lam
+        w0 = v0 * E[c0]
+        i0 = int(np.argmax(w0))
+        best, bv, bc = single[0], None, single[1]
+        if w0[i0] > best:
+            best, bv, bc = float(w0[i0]), float(v0[i0]), int(c0[i0])
+        if best <= 0:
+            return None
+        if attempt:
+            break                            # the floor can only have grown: K is still enough
+        need = _needed(W, beta, best, K, t_max, sup)
+        if need <= K:
+            break
+        K = need
+    # a right b beats `best` only if e^{-beta (slope b + lam)} (max of R up to b - L) > best; a right whose
+    # value is not above its predecessor's is beaten by it (same left, cheaper): only ascents are scored
+    cummax = np.maximum.accumulate(Rt, axis=1).reshape(-1)
+    for _ in range(2):
+        top = cummax[base + hi] - L
+        with np.errstate(divide="ignore", invalid="ignore"):
+            cut = np.floor((np.log(np.where(top > 0, top, 1.0) / best) / beta - lam) / slope) + 1
+        hi = np.minimum(hi, np.where(top > 0, np.maximum(cut, lo), lo)).astype(np.int64)
+    asc = np.ones(Rt.shape, dtype=bool)
+    asc[:, 1:] = Rt[:, 1:] > Rt[:, :-1]
+    F = np.flatnonzero(asc)
+    s = np.searchsorted(F, base + lo + 1)
+    cnt = np.searchsorted(F, base + hi, side="right") - s
+    use = np.nonzero(cnt > 0)[0]
+    if use.size:
+        cnt = cnt[use]
+        total = int(cnt.sum())
+        if total > SMALL_PAIRS:
+            return None
+        who = np.repeat(use, cnt)
+        flat = F[np.arange(total) + np.repeat(s[use] - (np.cumsum(cnt) - cnt), cnt)]
+        v = Rflat[flat] - L[who]
+        cost = slope * (flat - base[who]) + lam[who]
+        w = v * E[cost]
+        i1 = int(np.argmax(w))
+        if w[i1] > best:
+            best, bv, bc = float(w[i1]), float(v[i1]), int(cost[i1])
+    if bv is None:
+        return single
+    return bv * math.exp(-beta * bc), bc
+
+
+# ---------------------------------------------------------------------------------------------- bounded
+
+def quantile_bounded_small(xs, name, lower, upper, beta):
+    """``(S, t*)`` of the median or a percentile, one record replaced, or ``None`` (see the module docstring).
+
+    The pair problems of :class:`dpsens.smooth._quantile.QuantileBounded`: for each window start ``j`` in
+    ``{i - 1, i}`` the lefts ``l <= j`` and rights ``r > j`` (and, when ``gamma > 0``, the lefts
+    ``a <= j + 1`` and rights ``q > j + 1``), cost ``r - l - 1``.
+    """
+    n = len(xs)
+    i, g = quantile_position(name, n)
+    alpha, gamma = 1.0 - g, g
+    X = np.concatenate(([lower, lower], xs, [upper, upper]))        # X[k + 2] = padded X_k, k in [-2, n + 1]
+    first, fam = [], []
+    for j in sorted({i - 1, i}):
+        if -1 <= j <= n - 1:
+            first.append(j + 1)
+            fam.append(False)
+            if gamma > 0 and j + 2 <= n:
+                first.append(j + 2)
+                fam.append(True)
+    first = np.array(first, dtype=np.int64)[:, None]           # each problem's first right
+    f = np.array(fam, dtype=bool)[:, None]
+
+    def U(t):
+        t = np.asarray(t, dtype=np.int64)
+        return X[np.minimum(i + t + 3, n + 1) + 2] - X[np.maximum(i - t - 3, -2) + 2]
+
+    def W(t):
+        # a pair (l, r) of cost t has r = l + t + 1 and a value at most X_{r+1} - X_l (first family) or
+        # X_r - X_{l-1} (second), with l in [i - 1 - t, i + 1]
+        return _windows(X, lambda t: i - t - 2, lambda t: i + 1 + 0 * t, lambda t, s: t + 2, t)
+
+    def lefts(K):
+        left = first - 1 - K + np.arange(K + 1)[None, :]        # the lefts with a pair of cost <= K
+        row, col = np.nonzero(left >= -1)
+        left = left[row, col]
+        fl = f[row, 0]
+        Xl, Xl1 = X[left + 2], X[left + 1]
+        # the values exactly as the general engine writes them (a pair inside a run of ties is exactly 0)
+        L = np.where(fl, gamma * Xl - alpha * (Xl - Xl1), alpha * Xl)
+        b0, b1 = int(first.min()), min(n, int(first.max()) + K)
+        b = np.arange(b0, b1 + 1)[None, :]
+        Xb, Xb1 = X[b + 2], X[b + 3]
+        Rt = np.where(f, gamma * Xb, alpha * Xb + gamma * (Xb1 - Xb))
+        return Rt, b0, row, L, -left - 1, first[row, 0], np.minimum(n, K + left + 1)
+
+    return _search(lefts, U, W, beta, n, float(upper - lower), 1)
+
+
+# ---------------------------------------------------------------------------------------------- unbounded
+
+@functools.lru_cache(maxsize=None)
+def _rows(P):
+    """The (window, class, family) problems of the percentile ``P > 50`` as columns of arrays.
+
+    Each row: window size ``k``, weights ``alpha``, ``gamma``, smallest size ``m0`` of the class and the
+    window's rank ``rho0`` there, family (0: ``k = 2``; 1: ``k = 3``, ``c = b - 1``; 2: ``k = 3``,
+    ``c = p + 1``) and the largest right minus ``n`` (``b = n + 1`` for family 1: both top elements at
+    ``upper``).  As in :class:`dpsens.smooth._unbounded.PercentileUnbounded`.
+    """
+    gcd = math.gcd(P, 100)
+    T = 100 // gcd
+    rows = []
+    for r in range(T):
+        m0 = r if r >= 2 else r + T
+        i0, g100 = divmod(P * (m0 - 1), 100)
+        for k, off, al, ga in percentile_windows(P, g100):
+            for fam, bplus in (((0, 0),) if k == 2 else ((1, 1), (2, 0))):
+                rows.append((k, al / 100.0, ga / 100.0, m0, i0 + off, fam, bplus))
+    cols = list(zip(*rows))
+    ints = [np.array(cols[j], dtype=np.int64)[:, None] for j in (0, 3, 4, 5, 6)]
+    k, m0, rho0, fam, bplus = ints
+    return T, P // gcd, k, np.array(cols[1])[:, None], np.array(cols[2])[:, None], m0, rho0, fam, bplus
+
+
+def percentile_unbounded_small(xs, name, lower, upper, beta):
+    """``(S, t*)`` of ``percentile_p`` (p != 50), one record added or removed, or ``None``.
+
+    The candidates of :class:`dpsens.smooth._unbounded.PercentileUnbounded`: for each (window, class,
+    family) and left ``p`` the rights ``b`` in ``[lo(p), bmax]`` at cost ``2 b + lam(p)``, plus the three
+    one-record datasets.  A pass with reach ``K`` lists the lefts within ``2 K + 6`` of the percentile's
+    rank (no cheaper pair lies further out), their cheapest pairs, and then every right of cost ``<= K``
+    that could beat the best of those.
+    """
+    P, X, lower, upper = PercentileUnbounded.prepare(xs, name, lower, upper)
+    n = len(xs)
+    T, Q, k, al, ga, m0, rho0, fam, bplus = _rows(P)
+    q = P / 100.0
+    sup = q * (upper - lower)
+    c = (P * (n - 1)) // 100
+    single_cost = np.array([n - 1, n - 1, n + 1])
+    single_value = np.array([q * (upper - X[2]), (1 - q) * (X[n + 1] - lower), q * (upper - lower)])
+    with np.errstate(under="ignore"):
+        ws = np.exp(-beta * single_cost.astype(float)) * single_value
+    ks = int(np.argmax(ws))
+    single = (float(ws[ks]), int(single_cost[ks]))
+
+    def U(t):
+        t = np.asarray(t, dtype=np.int64)
+        return X[np.minimum(c + 2 * t + 5, n + 1) + 2] - X[np.maximum(c - 2 * t - 5, -2) + 2]
+
+    def W(t):
+        # a pair (p, b) of cost t: t = 2 (b - p) + (m - n) + 2 - 2 k with m - n >= p + k - 1 - b (b >= n - 1
+        # - sigma(m), rank >= p), so b - p <= t + 2, and with m >= p/q + 1 (q (m - 1) >= rank >= p), so
+        # 2 (b - p) <= t + n + 3 - p/q; its value is at most X_b - X_p (weights in [0, 1]); p lies in
+        # (q (n - T - 1 - t) - 2, c + 2 t + 2]; the one-record datasets (t >= n - 1) are below upper - lower
+        return _windows(X, lambda t: (q * (n - T - 1 - t)).astype(np.int64) - 4, lambda t: c + 2 * t + 6,
+                        lambda t, s: np.minimum(t + 2, np.floor((t + n + 4 - s / q) / 2).astype(np.int64)), t)
+
+    def lefts(K):
+        # every (problem, p) whose cheapest pair costs <= K.  A left p of a dataset of size m has rank
+        # rho(m) >= p, q (m - 1) - 2 <= rho(m) <= q (m - 1), and m - T has rank < p (or m <= T + 1); its
+        # cheapest pair costs at least m - n (lo >= p + k - 1) and at least n - m (lo >= n - 1 - sigma), so
+        # q (n - T - 1 - K) - 2 < p <= q (n - 1 + K)   (with a margin for rounding)
+        p = np.arange(max(-2, int(q * (n - T - 1 - K)) - 4), min(n, int(q * (n - 1 + K)) + 3))[None, :]
+        j = np.maximum(0, -((rho0 - p) // Q))
+        lam = m0 + T * j - n + 2 - 2 * k - 2 * p
+        lo = np.maximum(n - 1 - (m0 - rho0 - k + (T - Q) * j), p + k - 1)
+        hi = np.minimum(n + bplus, (K - lam) // 2)
+        ok = (lo <= hi) & (p >= np.where(fam == 2, -2, -1)) & (p <= np.where(fam == 2, n - 2, n - 1))
+        row, col = np.nonzero(ok)
+        if not row.size:
+            return None
+        pp = p[0, col]
+        lam, lo, hi = lam[row, col], lo[row, col], hi[row, col]
+        a, g, f = al[row, 0], ga[row, 0], fam[row, 0]
+        Xp, Xp1 = X[pp + 2], X[pp + 3]
+        L = np.where(f == 2, g * Xp1 - a * (Xp1 - Xp), a * Xp)
+        b0, b1 = int(lo.min()), int(hi.max())
+        b = np.arange(b0, b1 + 1)[None, :]
+        Xb, Xb1 = X[b + 2], X[b + 1]
+        Rt = np.where(fam == 1, al * Xb1 + ga * (Xb - Xb1), np.where(fam == 2, ga, al) * Xb)
+        return Rt, b0, row, L, lam, lo, hi
+
+    if sup <= 0:
+        return 0.0, 0
+    return _search(lefts, U, W, beta, n + 1, sup, 2, single)
+
+
+def small_engine(name, neighbors):
+    """The function of this module for a query and relation (``None`` if the general engines are used)."""
+    if name not in PERCENTILES and name != "median":
+        return None
+    if neighbors == "bounded":
+        return quantile_bounded_small
+    if name in ("median", "percentile_50"):
+        return None
+    return percentile_unbounded_small
