@@ -29,7 +29,7 @@ import math
 import numpy as np
 
 from ..queries import PERCENTILES
-from ._common import first_positive, quantile_position
+from ._common import quantile_position
 from ._unbounded import PercentileUnbounded, percentile_windows
 
 __all__ = ["SMALL_PAIRS", "quantile_bounded_small", "percentile_unbounded_small", "small_engine"]
@@ -48,26 +48,38 @@ def _needed(W, beta, best, reach, t_max, sup):
     """A ``t >= reach`` beyond which no ``t`` has ``e^{-beta t} min(W(t), sup) > best`` (``reach`` if none).
 
     ``W`` is non-decreasing, so on a cell ``(a, b]`` of a grid ``e^{-beta (a + 1)} W(b)`` bounds every
-    ``e^{-beta t} W(t)``; the answer is the right end of the last cell whose bound exceeds ``best``.
+    ``e^{-beta t} W(t)``; the answer is the right end of the last cell whose bound exceeds ``best``.  The
+    grid steps by a multiple of 8 (at most 24 cells), so that its windows are reused between calls.
     """
     t_hi = min(t_max, int(math.ceil(math.log(sup / best) / beta)) + 1)
     if t_hi <= reach:
         return reach
-    grid = np.unique(np.linspace(reach, t_hi, 17).astype(np.int64))
+    step = 8 * -(-(t_hi - reach) // 192)
+    grid = np.minimum(np.arange(reach, t_hi + step, step), t_max)
     with np.errstate(under="ignore"):
         over = np.nonzero(np.exp(-beta * (grid[:-1] + 1)) * np.minimum(W(grid[1:]), sup) > best)[0]
     return int(grid[over[-1] + 1]) if over.size else reach
 
 
-def _windows(X, lo_of_t, hi_of_t, width, t):
-    """``max X[s + width(t, s)] - X[s]`` over ``s`` in ``[lo_of_t, hi_of_t]``, for each ``t`` (padded ``X``:
-    index ``k + 2`` holds ``X_k``, indices clipped to ``[-2, n + 1]``)."""
-    t = t[:, None]
-    lo, hi = lo_of_t(t), hi_of_t(t)
-    top = len(X) - 3
+@functools.lru_cache(maxsize=16)
+def _window_index(n, c, P, grid):
+    """Index pairs ``(s + width, s)`` into the padded data (offset 2) of every window that bounds ``A(t)``
+    for ``t`` in ``grid``: the bounded windows (``P = 0``, ``c = i``) or those of the percentile ``P``
+    with records added or removed (``c`` its rank); see ``W`` in the two engines.  Read-only, one row per
+    ``t``; a row's unused entries repeat ``s`` (an empty window, worth 0)."""
+    t = np.array(grid, dtype=np.int64)[:, None]
+    if P == 0:
+        lo, hi = c - t - 2, c + 1 + 0 * t
+    else:
+        q = P / 100.0
+        lo, hi = np.floor(q * (n - 100 // math.gcd(P, 100) - 1 - t)).astype(np.int64) - 4, c + 2 * t + 6
     s = lo + np.arange(int((hi - lo).max()) + 1)[None, :]
-    d = X[np.clip(s + width(t, s), -2, top) + 2] - X[np.clip(s, -2, top) + 2]
-    return np.max(np.where(s <= hi, d, -np.inf), axis=1)
+    width = t + 2 if P == 0 else np.minimum(t + 2, np.floor((t + n + 4 - s / q) / 2).astype(np.int64))
+    il = np.clip(s, -2, n + 1) + 2
+    ih = np.where(s <= hi, np.clip(s + width, -2, n + 1) + 2, il)
+    for v in (ih, il):
+        v.setflags(write=False)
+    return ih, il
 
 
 def _search(lefts, U, W, beta, t_max, sup, slope, single=(0.0, 0)):
@@ -85,8 +97,9 @@ def _search(lefts, U, W, beta, t_max, sup, slope, single=(0.0, 0)):
     """
     if sup <= 0:
         return 0.0, 0
-    t0 = first_positive(U, t_max)            # below t0 every pair is worth 0 (U = 0)
-    K = min(t_max, t0 + _FIRST_REACH)
+    pos = np.flatnonzero(U(np.arange(t_max + 1)) > 0)
+    t0 = int(pos[0]) if pos.size else t_max             # below t0 every pair is worth 0 (U = 0)
+    K = min(t_max, -(-(t0 + _FIRST_REACH) // 16) * 16)
     for attempt in range(2):
         if beta * K > _EXP_SAFE:
             return None
@@ -113,15 +126,15 @@ def _search(lefts, U, W, beta, t_max, sup, slope, single=(0.0, 0)):
         need = _needed(W, beta, best, K, t_max, sup)
         if need <= K:
             break
-        K = need
+        K = min(t_max, -(-need // 16) * 16)     # a multiple of 16: the tables of a size are reused
     # a right b beats `best` only if e^{-beta (slope b + lam)} (max of R up to b - L) > best; a right whose
     # value is not above its predecessor's is beaten by it (same left, cheaper): only ascents are scored
     cummax = np.maximum.accumulate(Rt, axis=1).reshape(-1)
-    for _ in range(2):
-        top = cummax[base + hi] - L
-        with np.errstate(divide="ignore", invalid="ignore"):
-            cut = np.floor((np.log(np.where(top > 0, top, 1.0) / best) / beta - lam) / slope) + 1
-        hi = np.minimum(hi, np.where(top > 0, np.maximum(cut, lo), lo)).astype(np.int64)
+    top = cummax[base + hi] - L
+    keep = np.flatnonzero(top * E[np.minimum(c0 + slope, K)] > best)    # the next right costs c0 + slope
+    base, L, lam, lo, hi, top = base[keep], L[keep], lam[keep], lo[keep], hi[keep], top[keep]
+    cut = np.floor((np.log(top / best) / beta - lam) / slope) + 1
+    hi = np.minimum(hi, np.maximum(cut, lo)).astype(np.int64)
     asc = np.ones(Rt.shape, dtype=bool)
     asc[:, 1:] = Rt[:, 1:] > Rt[:, :-1]
     F = np.flatnonzero(asc)
@@ -177,7 +190,8 @@ def quantile_bounded_small(xs, name, lower, upper, beta):
     def W(t):
         # a pair (l, r) of cost t has r = l + t + 1 and a value at most X_{r+1} - X_l (first family) or
         # X_r - X_{l-1} (second), with l in [i - 1 - t, i + 1]
-        return _windows(X, lambda t: i - t - 2, lambda t: i + 1 + 0 * t, lambda t, s: t + 2, t)
+        ih, il = _window_index(n, i, 0, tuple(t.tolist()))
+        return np.max(X[ih] - X[il], axis=1)
 
     def lefts(K):
         left = first - 1 - K + np.arange(K + 1)[None, :]        # the lefts with a pair of cost <= K
@@ -222,6 +236,31 @@ def _rows(P):
     return T, P // gcd, k, np.array(cols[1])[:, None], np.array(cols[2])[:, None], m0, rho0, fam, bplus
 
 
+@functools.lru_cache(maxsize=32)
+def _left_table(P, n, K):
+    """The lefts of :func:`percentile_unbounded_small` with a pair of cost ``<= K``, as read-only arrays
+    ``(row, p, lam, lo, hi, alpha, gamma, family == 2)``: they depend on ``(P, n, K)`` only, not on the
+    data, so repeated calls at one size (a simulation, an explorer) build them once."""
+    T, Q, k, al, ga, m0, rho0, fam, bplus = _rows(P)
+    q = P / 100.0
+    # A left p of a dataset of size m has rank rho(m) >= p, q (m - 1) - 2 <= rho(m) <= q (m - 1), and m - T has
+    # rank < p (or m <= T + 1); its cheapest pair costs at least m - n (lo >= p + k - 1) and at least n - m
+    # (lo >= n - 1 - sigma), so q (n - T - 1 - K) - 2 < p <= q (n - 1 + K)   (with a margin for rounding)
+    p = np.arange(max(-2, int(q * (n - T - 1 - K)) - 4), min(n, int(q * (n - 1 + K)) + 3))[None, :]
+    j = np.maximum(0, -((rho0 - p) // Q))
+    lam = m0 + T * j - n + 2 - 2 * k - 2 * p
+    lo = np.maximum(n - 1 - (m0 - rho0 - k + (T - Q) * j), p + k - 1)
+    hi = np.minimum(n + bplus, (K - lam) // 2)
+    ok = (lo <= hi) & (p >= np.where(fam == 2, -2, -1)) & (p <= np.where(fam == 2, n - 2, n - 1))
+    idx = np.flatnonzero(ok)
+    row, col = np.divmod(idx, ok.shape[1])
+    out = (row, p[0].take(col), lam.take(idx), lo.take(idx), hi.take(idx), al[:, 0].take(row),
+           ga[:, 0].take(row), fam[:, 0].take(row) == 2)
+    for v in out:
+        v.setflags(write=False)
+    return out
+
+
 def percentile_unbounded_small(xs, name, lower, upper, beta):
     """``(S, t*)`` of ``percentile_p`` (p != 50), one record added or removed, or ``None``.
 
@@ -253,28 +292,15 @@ def percentile_unbounded_small(xs, name, lower, upper, beta):
         # - sigma(m), rank >= p), so b - p <= t + 2, and with m >= p/q + 1 (q (m - 1) >= rank >= p), so
         # 2 (b - p) <= t + n + 3 - p/q; its value is at most X_b - X_p (weights in [0, 1]); p lies in
         # (q (n - T - 1 - t) - 2, c + 2 t + 2]; the one-record datasets (t >= n - 1) are below upper - lower
-        return _windows(X, lambda t: (q * (n - T - 1 - t)).astype(np.int64) - 4, lambda t: c + 2 * t + 6,
-                        lambda t, s: np.minimum(t + 2, np.floor((t + n + 4 - s / q) / 2).astype(np.int64)), t)
+        ih, il = _window_index(n, c, P, tuple(t.tolist()))
+        return np.max(X[ih] - X[il], axis=1)
 
     def lefts(K):
-        # every (problem, p) whose cheapest pair costs <= K.  A left p of a dataset of size m has rank
-        # rho(m) >= p, q (m - 1) - 2 <= rho(m) <= q (m - 1), and m - T has rank < p (or m <= T + 1); its
-        # cheapest pair costs at least m - n (lo >= p + k - 1) and at least n - m (lo >= n - 1 - sigma), so
-        # q (n - T - 1 - K) - 2 < p <= q (n - 1 + K)   (with a margin for rounding)
-        p = np.arange(max(-2, int(q * (n - T - 1 - K)) - 4), min(n, int(q * (n - 1 + K)) + 3))[None, :]
-        j = np.maximum(0, -((rho0 - p) // Q))
-        lam = m0 + T * j - n + 2 - 2 * k - 2 * p
-        lo = np.maximum(n - 1 - (m0 - rho0 - k + (T - Q) * j), p + k - 1)
-        hi = np.minimum(n + bplus, (K - lam) // 2)
-        ok = (lo <= hi) & (p >= np.where(fam == 2, -2, -1)) & (p <= np.where(fam == 2, n - 2, n - 1))
-        row, col = np.nonzero(ok)
+        row, pp, lam, lo, hi, a, g, f2 = _left_table(P, n, K)
         if not row.size:
             return None
-        pp = p[0, col]
-        lam, lo, hi = lam[row, col], lo[row, col], hi[row, col]
-        a, g, f = al[row, 0], ga[row, 0], fam[row, 0]
         Xp, Xp1 = X[pp + 2], X[pp + 3]
-        L = np.where(f == 2, g * Xp1 - a * (Xp1 - Xp), a * Xp)
+        L = np.where(f2, g * Xp1 - a * (Xp1 - Xp), a * Xp)
         b0, b1 = int(lo.min()), int(hi.max())
         b = np.arange(b0, b1 + 1)[None, :]
         Xb, Xb1 = X[b + 2], X[b + 1]
