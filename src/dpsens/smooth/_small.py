@@ -250,12 +250,37 @@ def _left_table(P, n, K):
     j = np.maximum(0, -((rho0 - p) // Q))
     lam = m0 + T * j - n + 2 - 2 * k - 2 * p
     lo = np.maximum(n - 1 - (m0 - rho0 - k + (T - Q) * j), p + k - 1)
-    hi = np.minimum(n + bplus, (K - lam) // 2)
+    hi = np.minimum(n - 1, (K - lam) // 2)           # rights inside the data (see _top_pairs)
     ok = (lo <= hi) & (p >= np.where(fam == 2, -2, -1)) & (p <= np.where(fam == 2, n - 2, n - 1))
     idx = np.flatnonzero(ok)
     row, col = np.divmod(idx, ok.shape[1])
     out = (row, p[0].take(col), lam.take(idx), lo.take(idx), hi.take(idx), al[:, 0].take(row),
            ga[:, 0].take(row), fam[:, 0].take(row) == 2)
+    for v in out:
+        v.setflags(write=False)
+    return out
+
+
+@functools.lru_cache(maxsize=32)
+def _top_pairs(P, n):
+    """The pairs of :func:`percentile_unbounded_small` whose right is a padding ``upper`` (``b = n``, and
+    ``b = n + 1`` in family 1) and whose cost is at most ``n + 1``, sorted by cost, as read-only arrays
+    ``(cost, b, p, alpha, gamma, family)``; they depend on ``(P, n)`` only."""
+    T, Q, k, al, ga, m0, rho0, fam, bplus = _rows(P)
+    p = np.arange(-2, n)[None, :]
+    j = np.maximum(0, -((rho0 - p) // Q))
+    lam = m0 + T * j - n + 2 - 2 * k - 2 * p
+    lo = np.maximum(n - 1 - (m0 - rho0 - k + (T - Q) * j), p + k - 1)
+    fam_ok = (p >= np.where(fam == 2, -2, -1)) & (p <= np.where(fam == 2, n - 2, n - 1))
+    parts = []
+    for b, allowed in ((n, fam >= 0), (n + 1, bplus == 1)):
+        cost = 2 * b + lam
+        row, col = np.nonzero(fam_ok & allowed & (lo <= b) & (cost <= n + 1))
+        parts.append((cost[row, col], np.full(row.size, b), p[0, col], row))
+    cost, b, pp, row = (np.concatenate(v) for v in zip(*parts))
+    order = np.argsort(cost, kind="stable")
+    row = row[order]
+    out = (cost[order], b[order], pp[order], al[:, 0][row], ga[:, 0][row], fam[:, 0][row])
     for v in out:
         v.setflags(write=False)
     return out
@@ -293,7 +318,7 @@ def percentile_unbounded_small(xs, name, lower, upper, beta):
         # 2 (b - p) <= t + n + 3 - p/q; its value is at most X_b - X_p (weights in [0, 1]); p lies in
         # (q (n - T - 1 - t) - 2, c + 2 t + 2]; the one-record datasets (t >= n - 1) are below upper - lower
         ih, il = _window_index(n, c, P, tuple(t.tolist()))
-        return np.max(X[ih] - X[il], axis=1)
+        return np.max(X[np.minimum(ih, n + 1)] - X[np.minimum(il, n + 1)], axis=1)     # rights <= n - 1
 
     def lefts(K):
         row, pp, lam, lo, hi, a, g, f2 = _left_table(P, n, K)
@@ -309,7 +334,26 @@ def percentile_unbounded_small(xs, name, lower, upper, beta):
 
     if sup <= 0:
         return 0.0, 0
-    return _search(lefts, U, W, beta, n + 1, sup, 2, single)
+    got = _search(lefts, U, W, beta, n + 1, sup, 2, single)
+    if got is None:
+        return None
+    # the pairs with a right at `upper`, every one that could beat the rest: cost <= ln(sup / best)/beta
+    best = got[0]
+    t_hi = min(n + 1, int(math.ceil(math.log(sup / best) / beta)) + 1)
+    cost, b, pp, a, g, f = _top_pairs(P, n)
+    e = int(np.searchsorted(cost, t_hi, side="right"))
+    if e:
+        cost, b, pp, a, g, f = cost[:e], b[:e], pp[:e], a[:e], g[:e], f[:e]
+        Xp, Xp1, Xb, Xb1 = X[pp + 2], X[pp + 3], X[b + 2], X[b + 1]
+        L = np.where(f == 2, g * Xp1 - a * (Xp1 - Xp), a * Xp)
+        R = np.where(f == 1, a * Xb1 + g * (Xb - Xb1), np.where(f == 2, g, a) * Xb)
+        v = R - L
+        with np.errstate(under="ignore"):
+            w = v * np.exp(-beta * cost)
+        i = int(np.argmax(w))
+        if w[i] > best:
+            return float(v[i]) * math.exp(-beta * int(cost[i])), int(cost[i])
+    return got
 
 
 def small_engine(name, neighbors):
