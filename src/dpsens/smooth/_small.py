@@ -7,19 +7,26 @@ bounded" and "Other percentiles, unbounded"); this module only changes how the m
 Up to a few thousand records a call of the general engines costs a few hundred numpy calls (a divide and
 conquer per pair problem, one problem per window, class and family), i.e. milliseconds.  Here every pair of
 cost ``<= K`` of every problem is written out at once and scored with a table of ``e^{-beta t}``: a few
-dozen numpy calls on arrays of some ten thousand entries.  The result is exact:
+dozen numpy calls on arrays of a few thousand entries.  The result is exact:
 
-* every pair listed is a real candidate, so the maximum found is a lower bound ``S_K <= S``, and it
-  includes every pair of cost ``<= K``;
-* pairs are dropped only when they cannot beat a real candidate already found: the value of a pair is at
-  most the largest value of its right minus its left (``e^{-beta cost} (Rmax - L) <= best``);
-* the upper bound ``U(t) >= A(t)`` of the general engines then shows that no ``t > K`` has
-  ``e^{-beta t} A(t) > S_K`` -- or names the largest ``t`` that might, and a second pass with that ``K``
-  settles it.
+* every pair listed is a real candidate, so the maximum found is a lower bound ``S_K <= S``; every left with
+  a pair of cost ``<= K`` is listed with its cheapest pair, which gives a floor ``f``;
+* pairs are dropped only when they cannot beat ``f``: a right whose value is not above its predecessor's
+  (same left, cheaper), and the rights of a left beyond the cost at which ``e^{-beta cost} (max R - L)``
+  falls to ``f``;
+* a bound ``W(t) >= A(t)`` shows that no ``t > K`` has ``e^{-beta t} A(t) > f``, or names the largest ``t``
+  that might (then one more pass with that ``K``): a pair of cost ``t`` spans at most ``t + 2`` padded
+  indices (bounded: ``r = l + t + 1``; unbounded: ``b - p <= t + 2`` and ``2 (b - p) <= t + n + 3 - p/q``,
+  see ``W`` there) and is worth at most the spread of the data over them.  With records added or removed,
+  the pairs whose right is the padding ``upper`` are scored separately, every one of cost
+  ``<= ln(sup/best)/beta`` (:func:`_top_pairs`), so ``W`` bounds only the pairs inside the data and bounds
+  wider than the data do not widen the reach.
 
-The functions return ``None`` (the caller then uses the general engines) when ``e^{-beta t}`` could
-underflow within the distances needed, when no positive pair lies within reach (tied data far from any
-change of value), or when the pass would list too many pairs.
+The index tables depend on the size (and the percentile and reach) only, not on the data: they are cached,
+so repeated calls at one size (a simulation, an explorer) build them once.  The functions return ``None``
+(the caller then uses the general engines) when ``e^{-beta t}`` could underflow within the distances
+needed, when nothing positive lies within reach (tied data far from any change of value), or when the pass
+would list too many pairs.
 """
 from __future__ import annotations
 
