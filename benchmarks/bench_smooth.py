@@ -20,7 +20,8 @@ Settings as in the book: epsilon = 1, delta = 1/n^2, beta = epsilon / (2 ln(2/de
    relation, on tied ages (bounds [0, 125]) and on uniform data.  Up to 2048 records the median and the
    percentiles take the dense pass of ``dpsens.smooth._small``, whose tables that depend only on the size are
    built on the first call at a size and reused (a simulation or an explorer calls at one size); the first
-   call at a new size is reported separately ("first call").
+   call at a new size (tables cleared, the process warmed by a call at n - 1) is reported separately
+   ("first call").
 
 ``--tied``: parts 4 and 5 only.  ``--small``: part 5 only.
 """
@@ -163,6 +164,7 @@ def part5(n, runs):
         _, t_sort = median_time(lambda: np.sort(x), runs)
         for relation in ("bounded", "unbounded"):
             for query in QUERIES:
+                sm.smooth_sensitivity_bound(x[:-1], query, b, lo, up, relation)   # warm the process, not the size
                 clear_tables()
                 with Stopwatch() as watch:
                     sm.smooth_sensitivity_bound(x, query, b, lo, up, relation)

@@ -134,8 +134,8 @@ def test_pairs_with_a_right_at_upper_decide_many_cases_and_are_exact(monkeypatch
             full = max(engines.engine(name, xs, lo, up, "unbounded").smooth(beta)[0], 0.0)
             assert s[0] == pytest.approx(full, rel=1e-12, abs=0.0), (name, beta, len(xs))
             got.append(s[0])
-    none = tuple(np.array([], dtype=v.dtype) for v in small._top_pairs(90, 10))
-    monkeypatch.setattr(small, "_top_pairs", lambda P, n: none)
+    none = tuple(np.array([], dtype=v.dtype) for v in small._top_pairs(90, 10, 11))
+    monkeypatch.setattr(small, "_top_pairs", lambda P, n, cap: none)
     without = [small.percentile_unbounded_small(xs, name, lo, up, beta)[0]
                for xs, beta, (lo, up) in cases for name in ("percentile_25", "percentile_75", "percentile_90")]
     assert sum(a != b for a, b in zip(got, without)) >= 10

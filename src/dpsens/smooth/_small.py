@@ -269,12 +269,16 @@ def _left_table(P, n, K):
 
 
 @functools.lru_cache(maxsize=32)
-def _top_pairs(P, n):
+def _top_pairs(P, n, cap):
     """The pairs of :func:`percentile_unbounded_small` whose right is a padding ``upper`` (``b = n``, and
-    ``b = n + 1`` in family 1) and whose cost is at most ``n + 1``, sorted by cost, as read-only arrays
-    ``(cost, b, p, alpha, gamma, family)``; they depend on ``(P, n)`` only."""
+    ``b = n + 1`` in family 1) and whose cost is at most ``min(cap, n + 1)``, sorted by cost, as read-only
+    arrays ``(cost, b, p, alpha, gamma, family)``; they depend on ``(P, n, cap)`` only.
+
+    Such a pair costs ``2 b + m - n + 2 - 2 k - 2 p >= n - 3 - (2 - 1/q) p`` (``m >= p/q + 1``), so its left
+    ``p`` is at least ``(n - 3 - cap) / (2 - 1/q)``."""
     T, Q, k, al, ga, m0, rho0, fam, bplus = _rows(P)
-    p = np.arange(-2, n)[None, :]
+    q = P / 100.0
+    p = np.arange(max(-2, math.floor((n - 3 - cap) / (2 - 1 / q)) - 2), n)[None, :]
     j = np.maximum(0, -((rho0 - p) // Q))
     lam = m0 + T * j - n + 2 - 2 * k - 2 * p
     lo = np.maximum(n - 1 - (m0 - rho0 - k + (T - Q) * j), p + k - 1)
@@ -282,7 +286,7 @@ def _top_pairs(P, n):
     parts = []
     for b, allowed in ((n, fam >= 0), (n + 1, bplus == 1)):
         cost = 2 * b + lam
-        row, col = np.nonzero(fam_ok & allowed & (lo <= b) & (cost <= n + 1))
+        row, col = np.nonzero(fam_ok & allowed & (lo <= b) & (cost <= min(cap, n + 1)))
         parts.append((cost[row, col], np.full(row.size, b), p[0, col], row))
     cost, b, pp, row = (np.concatenate(v) for v in zip(*parts))
     order = np.argsort(cost, kind="stable")
@@ -347,7 +351,7 @@ def percentile_unbounded_small(xs, name, lower, upper, beta):
     # the pairs with a right at `upper`, every one that could beat the rest: cost <= ln(sup / best)/beta
     best = got[0]
     t_hi = min(n + 1, int(math.ceil(math.log(sup / best) / beta)) + 1)
-    cost, b, pp, a, g, f = _top_pairs(P, n)
+    cost, b, pp, a, g, f = _top_pairs(P, n, -(-t_hi // 64) * 64)     # a multiple of 64: reused
     e = int(np.searchsorted(cost, t_hi, side="right"))
     if e:
         cost, b, pp, a, g, f = cost[:e], b[:e], pp[:e], a[:e], g[:e], f[:e]
