@@ -98,7 +98,8 @@ def _search(lefts, U, W, beta, t_max, sup, slope, single=(0.0, 0)):
     per problem, rights ``b0, b0 + 1, ...``) and, for every left that has a pair of cost ``<= K``, its row,
     value ``L``, ``lam`` and first and last right ``lo <= hi`` (a pair costs ``slope * b + lam``; ``hi``
     is the last right of cost ``<= K``).  The cheapest pair of each left gives a floor; the reach is
-    raised to the largest distance that ``U`` says could beat it; then every pair is scored once.
+    raised (once) to the largest distance that ``W`` says could beat it; then every pair that could is
+    scored once.
     ``single`` is a candidate outside the pairs (value, cost).  ``U`` and ``W`` are upper bounds on
     ``A(t)``, both non-decreasing: ``U`` cheap (the spread of the indices within reach, used to skip the
     distances where every pair is 0), ``W`` tight (the widest spread of a window of the indices a pair
