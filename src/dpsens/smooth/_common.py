@@ -127,7 +127,8 @@ def first_positive(U, t_max):
     return int(t[np.argmax(U(t) > 0)])
 
 
-#: Up to this many records the full engine is used directly (the reach search costs more than it saves).
+#: Up to this many records the dense pass of :mod:`dpsens.smooth._small` is tried first, and where it
+#: declines the full engine is used directly (the reach search costs more than it saves).
 SMALL_N = 2048
 
 

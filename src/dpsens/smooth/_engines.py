@@ -136,9 +136,23 @@ percentile's index, whose maximum is a lower bound including every candidate
 of cost ``<= reach``; an upper bound ``U(t) >= A(t)`` (the spread of the
 padded sorted data over the indices a dataset within ``t`` steps can use)
 then shows that no ``t > reach`` can beat it, or the reach grows (the full
-engine past ``n/8``; up to 2048 records the full engine directly).  On
-typical data only a few hundred distances matter, so the cost is the sort
-plus ``O(reach log^2 reach)``.
+engine past ``n/8``).  On typical data only a few hundred distances
+matter, so the cost is the sort plus ``O(reach log^2 reach)``.
+
+*Small data* (up to 2048 records, :mod:`dpsens.smooth._small`).  There the
+divide and conquer's numpy calls, not the pairs, cost the time, so every
+pair of cost ``<= K`` is scored at once against a table of ``e^{-beta t}``
+(a right that is no ascent of ``R`` is beaten by its predecessor, and a
+left's rights stop where even the largest ``R`` cannot beat the best
+cheapest pair).  The reach ``K`` is bounded by a tighter bound than ``U``:
+a pair of cost ``t`` spans at most ``t + 2`` indices (unbounded: at most
+``(t + n + 3 - p/q)/2`` from a left ``p``, since its size ``m >= p/q + 1``
+costs ``m - n`` additions), and is worth at most the spread of the data
+over them.  With records added or removed the pairs whose right is the
+padding ``upper`` are scored apart, every one of cost ``<= ln(sup/S)/beta``,
+so that bounds wider than the data do not widen the reach.  Tables that
+depend on the size only are cached.  If ``e^{-beta t}`` could underflow or
+nothing positive is within reach (tied data), the engines above answer.
 
 *Tied data* (integer ages: a few dozen values, runs of thousands of equal
 records).  Three exact reductions keep the cost near one sort:
@@ -182,9 +196,10 @@ pairs of exactly equal value).
 from __future__ import annotations
 
 from ..queries import PERCENTILES
-from ._common import Constant, smooth_by_reach
+from ._common import SMALL_N, Constant, smooth_by_reach
 from ._mean import MeanUnbounded
 from ._quantile import QuantileBounded
+from ._small import small_engine
 from ._unbounded import PercentileUnbounded, median_unbounded
 
 __all__ = ["engine", "smooth_and_distance"]
@@ -197,6 +212,10 @@ def smooth_and_distance(name, xs, lower, upper, neighbors, beta):
     """
     n = len(xs)
     if name in PERCENTILES or name == "median":
+        small = small_engine(name, neighbors) if n <= SMALL_N else None
+        got = small(xs, name, lower, upper, beta) if small is not None else None
+        if got is not None:
+            return got
         if neighbors == "bounded":
             return smooth_by_reach(lambda r: QuantileBounded(xs, name, lower, upper, reach=r), n, beta)
         if name in ("median", "percentile_50"):

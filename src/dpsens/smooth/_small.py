@@ -1,0 +1,387 @@
+"""Small data: the smooth sensitivity of the median and the percentiles in one dense pass over the short pairs.
+
+Chapters: *Propose-test-release* and *Smooth sensitivity* (through :mod:`dpsens.smooth`).  The pairs and
+their costs are those of :mod:`dpsens.smooth._engines` ("Order statistics and interpolated percentiles,
+bounded" and "Other percentiles, unbounded"); this module only changes how the maximum over them is found.
+
+Up to a few thousand records a call of the general engines costs a few hundred numpy calls (a divide and
+conquer per pair problem, one problem per window, class and family), i.e. milliseconds.  Here every pair of
+cost ``<= K`` of every problem is written out at once and scored with a table of ``e^{-beta t}``: a few
+dozen numpy calls on arrays of a few thousand entries.  The result is exact:
+
+* every pair listed is a real candidate, so the maximum found is a lower bound ``S_K <= S``; every left with
+  a pair of cost ``<= K`` is listed with its cheapest pair, which gives a floor ``f``;
+* pairs are dropped only when they cannot beat ``f``: a right whose value is not above its predecessor's
+  (same left, cheaper), and the rights of a left beyond the cost at which ``e^{-beta cost} (max R - L)``
+  falls to ``f``;
+* a bound ``W(t) >= A(t)`` shows that no ``t > K`` has ``e^{-beta t} A(t) > f``, or names the largest ``t``
+  that might (then one more pass with that ``K``): a pair of cost ``t`` spans at most ``t + 2`` padded
+  indices (bounded: ``r = l + t + 1``; unbounded: ``b - p <= t + 2`` and ``2 (b - p) <= t + n + 3 - p/q``,
+  see ``W`` there) and is worth at most the spread of the data over them.  With records added or removed,
+  the pairs whose right is the padding ``upper`` are scored separately, every one of cost
+  ``<= ln(sup/best)/beta`` (:func:`_top_pairs`), so ``W`` bounds only the pairs inside the data and bounds
+  wider than the data do not widen the reach.
+
+The index tables depend on the size (and the percentile and reach) only, not on the data: they are cached,
+so repeated calls at one size (a simulation, an explorer) build them once.  The functions return ``None``
+(the caller then uses the general engines) when ``e^{-beta t}`` could underflow within the distances
+needed, when nothing positive lies within reach (tied data far from any change of value), or when the pass
+would list too many pairs.
+"""
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from ..queries import PERCENTILES
+from ._common import quantile_position
+from ._unbounded import PercentileUnbounded, percentile_windows
+
+__all__ = ["SMALL_PAIRS", "SMALL_REACH", "quantile_bounded_small", "percentile_unbounded_small", "small_engine", "clear_tables"]
+
+#: At most this many pairs are listed in one pass, and the reach is at most ``SMALL_REACH`` (beyond, the
+#: divide and conquer of the general engines is faster).
+SMALL_PAIRS = 50_000
+SMALL_REACH = 256
+
+#: ``e^{-beta t}`` is a normal float (no underflow, full precision) for ``beta t`` up to this.
+_EXP_SAFE = 700.0
+
+#: The first reach tried beyond the first distance at which the spread of the data is positive.
+_FIRST_REACH = 64
+
+
+def _needed(W, beta, best, reach, t_max, sup):
+    """A ``t >= reach`` beyond which no ``t`` has ``e^{-beta t} min(W(t), sup) > best`` (``reach`` if none).
+
+    ``W`` is non-decreasing, so on a cell ``(a, b]`` of a grid ``e^{-beta (a + 1)} W(b)`` bounds every
+    ``e^{-beta t} W(t)``; the answer is the right end of the last cell whose bound exceeds ``best``.  The
+    grid steps by a multiple of 8 (at most 24 cells), so that its windows are reused between calls.
+    """
+    t_hi = min(t_max, int(math.ceil(math.log(sup / best) / beta)) + 1)
+    if t_hi <= reach:
+        return reach
+    step = 8 * -(-(t_hi - reach) // 192)
+    grid = np.minimum(np.arange(reach, t_hi + step, step), t_max)
+    with np.errstate(under="ignore"):
+        over = np.nonzero(np.exp(-beta * (grid[:-1] + 1)) * np.minimum(W(grid[1:]), sup) > best)[0]
+    return int(grid[over[-1] + 1]) if over.size else reach
+
+
+@functools.lru_cache(maxsize=16)
+def _window_index(n, c, P, grid):
+    """Index pairs ``(s + width, s)`` into the padded data (offset 2) of every window that bounds ``A(t)``
+    for ``t`` in ``grid``: the bounded windows (``P = 0``, ``c = i``) or those of the percentile ``P``
+    with records added or removed (``c`` its rank); see ``W`` in the two engines.  Read-only, one row per
+    ``t``; a row's unused entries repeat ``s`` (an empty window, worth 0)."""
+    t = np.array(grid, dtype=np.int64)[:, None]
+    if P == 0:
+        lo, hi = c - t - 2, c + 1 + 0 * t
+    else:
+        q = P / 100.0
+        lo, hi = np.floor(q * (n - 100 // math.gcd(P, 100) - 1 - t)).astype(np.int64) - 4, c + 2 * t + 6
+    s = lo + np.arange(int((hi - lo).max()) + 1)[None, :]
+    width = t + 2 if P == 0 else np.minimum(t + 2, np.floor((t + n + 4 - s / q) / 2).astype(np.int64))
+    il = np.clip(s, -2, n + 1) + 2
+    ih = np.where(s <= hi, np.clip(s + width, -2, n + 1) + 2, il)
+    for v in (ih, il):
+        v.setflags(write=False)
+    return ih, il
+
+
+def _search(lefts, U, W, beta, t_max, sup, slope, single=(0.0, 0)):
+    """``(S, t*)``, or ``None`` to leave it to the general engines.
+
+    ``lefts(K)`` gives the pair problems of reach ``K``: a table ``Rt`` of the rights' values (one row
+    per problem, rights ``b0, b0 + 1, ...``) and, for every left that has a pair of cost ``<= K``, its row,
+    value ``L``, ``lam`` and first and last right ``lo <= hi`` (a pair costs ``slope * b + lam``; ``hi``
+    is the last right of cost ``<= K``).  The cheapest pair of each left gives a floor; the reach is
+    raised (once) to the largest distance that ``W`` says could beat it; then every pair that could is
+    scored once.
+    ``single`` is a candidate outside the pairs (value, cost).  ``U`` and ``W`` are upper bounds on
+    ``A(t)``, both non-decreasing: ``U`` cheap (the spread of the indices within reach, used to skip the
+    distances where every pair is 0), ``W`` tight (the widest spread of a window of the indices a pair
+    of cost ``t`` spans, used to bound the reach).
+    """
+    if sup <= 0:
+        return 0.0, 0
+    pos = np.flatnonzero(U(np.arange(t_max + 1)) > 0)
+    t0 = int(pos[0]) if pos.size else t_max             # below t0 every pair is worth 0 (U = 0)
+    K = min(t_max, -(-(t0 + _FIRST_REACH) // 16) * 16)
+    for attempt in range(2):
+        if beta * K > _EXP_SAFE or K > SMALL_REACH:
+            return None
+        got = lefts(K)
+        if got is None:
+            return None
+        Rt, b0, row, L, lam, lo, hi = got
+        width = Rt.shape[1]
+        base = row * width - b0
+        Rflat = Rt.reshape(-1)
+        E = np.exp(-beta * np.arange(K + 1))
+        # the cheapest pair of every left: real candidates, the floor for the rest
+        v0 = Rflat[base + lo] - L
+        c0 = slope * lo + lam
+        w0 = v0 * E[c0]
+        i0 = int(np.argmax(w0))
+        best, bv, bc = single[0], None, single[1]
+        if w0[i0] > best:
+            best, bv, bc = float(w0[i0]), float(v0[i0]), int(c0[i0])
+        if best <= 0:
+            return None
+        if attempt:
+            break                            # the floor can only have grown: K is still enough
+        need = _needed(W, beta, best, K, t_max, sup)
+        if need <= K:
+            break
+        K = min(t_max, -(-need // 16) * 16)     # a multiple of 16: the tables of a size are reused
+    # a right b beats `best` only if e^{-beta (slope b + lam)} (max of R up to b - L) > best; a right whose
+    # value is not above its predecessor's is beaten by it (same left, cheaper): only ascents are scored
+    cummax = np.maximum.accumulate(Rt, axis=1).reshape(-1)
+    top = cummax[base + hi] - L
+    keep = np.flatnonzero(top * E[np.minimum(c0 + slope, K)] > best)    # the next right costs c0 + slope
+    base, L, lam, lo, hi, top = base[keep], L[keep], lam[keep], lo[keep], hi[keep], top[keep]
+    cut = np.floor((np.log(top / best) / beta - lam) / slope) + 1
+    hi = np.minimum(hi, np.maximum(cut, lo)).astype(np.int64)
+    asc = np.ones(Rt.shape, dtype=bool)
+    asc[:, 1:] = Rt[:, 1:] > Rt[:, :-1]
+    F = np.flatnonzero(asc)
+    s = np.searchsorted(F, base + lo + 1)
+    cnt = np.searchsorted(F, base + hi, side="right") - s
+    use = np.nonzero(cnt > 0)[0]
+    if use.size:
+        cnt = cnt[use]
+        total = int(cnt.sum())
+        if total > SMALL_PAIRS:
+            return None
+        who = np.repeat(use, cnt)
+        flat = F[np.arange(total) + np.repeat(s[use] - (np.cumsum(cnt) - cnt), cnt)]
+        v = Rflat[flat] - L[who]
+        cost = slope * (flat - base[who]) + lam[who]
+        w = v * E[cost]
+        i1 = int(np.argmax(w))
+        if w[i1] > best:
+            best, bv, bc = float(w[i1]), float(v[i1]), int(cost[i1])
+    if bv is None:
+        return single
+    return bv * math.exp(-beta * bc), bc
+
+
+# ---------------------------------------------------------------------------------------------- bounded
+
+def quantile_bounded_small(xs, name, lower, upper, beta):
+    """``(S, t*)`` of the median or a percentile, one record replaced, or ``None`` (see the module docstring).
+
+    The pair problems of :class:`dpsens.smooth._quantile.QuantileBounded`: for each window start ``j`` in
+    ``{i - 1, i}`` the lefts ``l <= j`` and rights ``r > j`` (and, when ``gamma > 0``, the lefts
+    ``a <= j + 1`` and rights ``q > j + 1``), cost ``r - l - 1``.
+    """
+    n = len(xs)
+    i, g = quantile_position(name, n)
+    alpha, gamma = 1.0 - g, g
+    X = np.concatenate(([lower, lower], xs, [upper, upper]))        # X[k + 2] = padded X_k, k in [-2, n + 1]
+    first, fam = [], []
+    for j in sorted({i - 1, i}):
+        if -1 <= j <= n - 1:
+            first.append(j + 1)
+            fam.append(False)
+            if gamma > 0 and j + 2 <= n:
+                first.append(j + 2)
+                fam.append(True)
+    first = np.array(first, dtype=np.int64)[:, None]           # each problem's first right
+    f = np.array(fam, dtype=bool)[:, None]
+
+    def U(t):
+        t = np.asarray(t, dtype=np.int64)
+        return X[np.minimum(i + t + 3, n + 1) + 2] - X[np.maximum(i - t - 3, -2) + 2]
+
+    def W(t):
+        # a pair (l, r) of cost t has r = l + t + 1 and a value at most X_{r+1} - X_l (first family) or
+        # X_r - X_{l-1} (second), with l in [i - 1 - t, i + 1]
+        ih, il = _window_index(n, i, 0, tuple(t.tolist()))
+        return np.max(X[ih] - X[il], axis=1)
+
+    def lefts(K):
+        left = first - 1 - K + np.arange(K + 1)[None, :]        # the lefts with a pair of cost <= K
+        row, col = np.nonzero(left >= -1)
+        left = left[row, col]
+        fl = f[row, 0]
+        Xl, Xl1 = X[left + 2], X[left + 1]
+        # the values exactly as the general engine writes them (a pair inside a run of ties is exactly 0)
+        L = np.where(fl, gamma * Xl - alpha * (Xl - Xl1), alpha * Xl)
+        b0, b1 = int(first.min()), min(n, int(first.max()) + K)
+        b = np.arange(b0, b1 + 1)[None, :]
+        Xb, Xb1 = X[b + 2], X[b + 3]
+        Rt = np.where(f, gamma * Xb, alpha * Xb + gamma * (Xb1 - Xb))
+        return Rt, b0, row, L, -left - 1, first[row, 0], np.minimum(n, K + left + 1)
+
+    return _search(lefts, U, W, beta, n, float(upper - lower), 1)
+
+
+# ---------------------------------------------------------------------------------------------- unbounded
+
+@functools.lru_cache(maxsize=None)
+def _rows(P):
+    """The (window, class, family) problems of the percentile ``P > 50`` as columns of arrays.
+
+    Each row: window size ``k``, weights ``alpha``, ``gamma``, smallest size ``m0`` of the class and the
+    window's rank ``rho0`` there, family (0: ``k = 2``; 1: ``k = 3``, ``c = b - 1``; 2: ``k = 3``,
+    ``c = p + 1``) and the largest right minus ``n`` (``b = n + 1`` for family 1: both top elements at
+    ``upper``).  As in :class:`dpsens.smooth._unbounded.PercentileUnbounded`.
+    """
+    gcd = math.gcd(P, 100)
+    T = 100 // gcd
+    rows = []
+    for r in range(T):
+        m0 = r if r >= 2 else r + T
+        i0, g100 = divmod(P * (m0 - 1), 100)
+        for k, off, al, ga in percentile_windows(P, g100):
+            for fam, bplus in (((0, 0),) if k == 2 else ((1, 1), (2, 0))):
+                rows.append((k, al / 100.0, ga / 100.0, m0, i0 + off, fam, bplus))
+    cols = list(zip(*rows))
+    ints = [np.array(cols[j], dtype=np.int64)[:, None] for j in (0, 3, 4, 5, 6)]
+    k, m0, rho0, fam, bplus = ints
+    return T, P // gcd, k, np.array(cols[1])[:, None], np.array(cols[2])[:, None], m0, rho0, fam, bplus
+
+
+@functools.lru_cache(maxsize=32)
+def _left_table(P, n, K):
+    """The lefts of :func:`percentile_unbounded_small` with a pair of cost ``<= K``, as read-only arrays
+    ``(row, p, lam, lo, hi, alpha, gamma, family == 2)``: they depend on ``(P, n, K)`` only, not on the
+    data, so repeated calls at one size (a simulation, an explorer) build them once."""
+    T, Q, k, al, ga, m0, rho0, fam, bplus = _rows(P)
+    q = P / 100.0
+    # A left p of a dataset of size m has rank rho(m) >= p, q (m - 1) - 2 <= rho(m) <= q (m - 1), and m - T has
+    # rank < p (or m <= T + 1); its cheapest pair costs at least m - n (lo >= p + k - 1) and at least n - m
+    # (lo >= n - 1 - sigma), so q (n - T - 1 - K) - 2 < p <= q (n - 1 + K)   (with a margin for rounding)
+    p = np.arange(max(-2, int(q * (n - T - 1 - K)) - 4), min(n, int(q * (n - 1 + K)) + 3))[None, :]
+    j = np.maximum(0, -((rho0 - p) // Q))
+    lam = m0 + T * j - n + 2 - 2 * k - 2 * p
+    lo = np.maximum(n - 1 - (m0 - rho0 - k + (T - Q) * j), p + k - 1)
+    hi = np.minimum(n - 1, (K - lam) // 2)           # rights inside the data (see _top_pairs)
+    ok = (lo <= hi) & (p >= np.where(fam == 2, -2, -1)) & (p <= np.where(fam == 2, n - 2, n - 1))
+    idx = np.flatnonzero(ok)
+    row, col = np.divmod(idx, ok.shape[1])
+    out = (row, p[0].take(col), lam.take(idx), lo.take(idx), hi.take(idx), al[:, 0].take(row),
+           ga[:, 0].take(row), fam[:, 0].take(row) == 2)
+    for v in out:
+        v.setflags(write=False)
+    return out
+
+
+@functools.lru_cache(maxsize=32)
+def _top_pairs(P, n, cap):
+    """The pairs of :func:`percentile_unbounded_small` whose right is a padding ``upper`` (``b = n``, and
+    ``b = n + 1`` in family 1) and whose cost is at most ``min(cap, n + 1)``, sorted by cost, as read-only
+    arrays ``(cost, b, p, alpha, gamma, family)``; they depend on ``(P, n, cap)`` only.
+
+    Such a pair costs ``2 b + m - n + 2 - 2 k - 2 p >= n - 3 - (2 - 1/q) p`` (``m >= p/q + 1``), so its left
+    ``p`` is at least ``(n - 3 - cap) / (2 - 1/q)``."""
+    T, Q, k, al, ga, m0, rho0, fam, bplus = _rows(P)
+    q = P / 100.0
+    p = np.arange(max(-2, math.floor((n - 3 - cap) / (2 - 1 / q)) - 2), n)[None, :]
+    j = np.maximum(0, -((rho0 - p) // Q))
+    lam = m0 + T * j - n + 2 - 2 * k - 2 * p
+    lo = np.maximum(n - 1 - (m0 - rho0 - k + (T - Q) * j), p + k - 1)
+    fam_ok = (p >= np.where(fam == 2, -2, -1)) & (p <= np.where(fam == 2, n - 2, n - 1))
+    parts = []
+    for b, allowed in ((n, fam >= 0), (n + 1, bplus == 1)):
+        cost = 2 * b + lam
+        row, col = np.nonzero(fam_ok & allowed & (lo <= b) & (cost <= min(cap, n + 1)))
+        parts.append((cost[row, col], np.full(row.size, b), p[0, col], row))
+    cost, b, pp, row = (np.concatenate(v) for v in zip(*parts))
+    order = np.argsort(cost, kind="stable")
+    row = row[order]
+    out = (cost[order], b[order], pp[order], al[:, 0][row], ga[:, 0][row], fam[:, 0][row])
+    for v in out:
+        v.setflags(write=False)
+    return out
+
+
+def percentile_unbounded_small(xs, name, lower, upper, beta):
+    """``(S, t*)`` of ``percentile_p`` (p != 50), one record added or removed, or ``None``.
+
+    The candidates of :class:`dpsens.smooth._unbounded.PercentileUnbounded`: for each (window, class,
+    family) and left ``p`` the rights ``b`` in ``[lo(p), bmax]`` at cost ``2 b + lam(p)``, plus the three
+    one-record datasets.  A pass with reach ``K`` lists the lefts within ``2 K + 6`` of the percentile's
+    rank (no cheaper pair lies further out), their cheapest pairs, and then every right of cost ``<= K``
+    that could beat the best of those.
+    """
+    P, X, lower, upper = PercentileUnbounded.prepare(xs, name, lower, upper)
+    n = len(xs)
+    T, Q, k, al, ga, m0, rho0, fam, bplus = _rows(P)
+    q = P / 100.0
+    sup = q * (upper - lower)
+    c = (P * (n - 1)) // 100
+    single_cost = np.array([n - 1, n - 1, n + 1])
+    single_value = np.array([q * (upper - X[2]), (1 - q) * (X[n + 1] - lower), q * (upper - lower)])
+    with np.errstate(under="ignore"):
+        ws = np.exp(-beta * single_cost.astype(float)) * single_value
+    ks = int(np.argmax(ws))
+    single = (float(ws[ks]), int(single_cost[ks]))
+
+    def U(t):
+        t = np.asarray(t, dtype=np.int64)
+        return X[np.minimum(c + 2 * t + 5, n + 1) + 2] - X[np.maximum(c - 2 * t - 5, -2) + 2]
+
+    def W(t):
+        # a pair (p, b) of cost t: t = 2 (b - p) + (m - n) + 2 - 2 k with m - n >= p + k - 1 - b (b >= n - 1
+        # - sigma(m), rank >= p), so b - p <= t + 2, and with m >= p/q + 1 (q (m - 1) >= rank >= p), so
+        # 2 (b - p) <= t + n + 3 - p/q; its value is at most X_b - X_p (weights in [0, 1]); p lies in
+        # (q (n - T - 1 - t) - 2, c + 2 t + 2]; the one-record datasets (t >= n - 1) are below upper - lower
+        ih, il = _window_index(n, c, P, tuple(t.tolist()))
+        return np.max(X[np.minimum(ih, n + 1)] - X[np.minimum(il, n + 1)], axis=1)     # rights <= n - 1
+
+    def lefts(K):
+        row, pp, lam, lo, hi, a, g, f2 = _left_table(P, n, K)
+        if not row.size:
+            return None
+        Xp, Xp1 = X[pp + 2], X[pp + 3]
+        L = np.where(f2, g * Xp1 - a * (Xp1 - Xp), a * Xp)
+        b0, b1 = int(lo.min()), int(hi.max())
+        b = np.arange(b0, b1 + 1)[None, :]
+        Xb, Xb1 = X[b + 2], X[b + 1]
+        Rt = np.where(fam == 1, al * Xb1 + ga * (Xb - Xb1), np.where(fam == 2, ga, al) * Xb)
+        return Rt, b0, row, L, lam, lo, hi
+
+    if sup <= 0:
+        return 0.0, 0
+    got = _search(lefts, U, W, beta, n + 1, sup, 2, single)
+    if got is None:
+        return None
+    # the pairs with a right at `upper`, every one that could beat the rest: cost <= ln(sup / best)/beta
+    best = got[0]
+    t_hi = min(n + 1, int(math.ceil(math.log(sup / best) / beta)) + 1)
+    cost, b, pp, a, g, f = _top_pairs(P, n, -(-t_hi // 64) * 64)     # a multiple of 64: reused
+    e = int(np.searchsorted(cost, t_hi, side="right"))
+    if e:
+        cost, b, pp, a, g, f = cost[:e], b[:e], pp[:e], a[:e], g[:e], f[:e]
+        Xp, Xp1, Xb, Xb1 = X[pp + 2], X[pp + 3], X[b + 2], X[b + 1]
+        L = np.where(f == 2, g * Xp1 - a * (Xp1 - Xp), a * Xp)
+        R = np.where(f == 1, a * Xb1 + g * (Xb - Xb1), np.where(f == 2, g, a) * Xb)
+        v = R - L
+        with np.errstate(under="ignore"):
+            w = v * np.exp(-beta * cost)
+        i = int(np.argmax(w))
+        if w[i] > best:
+            return float(v[i]) * math.exp(-beta * int(cost[i])), int(cost[i])
+    return got
+
+
+def small_engine(name, neighbors):
+    """The function of this module for a query and relation (``None`` if the general engines are used)."""
+    if name not in PERCENTILES and name != "median":
+        return None
+    if neighbors == "bounded":
+        return quantile_bounded_small
+    if name in ("median", "percentile_50"):
+        return None
+    return percentile_unbounded_small
+
+
+def clear_tables():
+    """Forget the cached tables (they depend on the size only; the benchmark times a first call with it)."""
+    _left_table.cache_clear()
+    _window_index.cache_clear()
