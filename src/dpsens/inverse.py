@@ -69,7 +69,8 @@ for a contiguous window of the sorted data.  *Largest*: the variance is a
 convex quadratic in each element, so the new values sit at ``lower`` or
 ``upper`` and the replaced records form a contiguous window of the sorted
 data (the argument (i) of :mod:`dpsens.local`, with the available values
-``{lower, upper}``).  ``len`` is the least ``t`` with ``z`` in the interval
+``{lower, upper}``); ``V_max(t)`` is ``H(t, t)`` of :mod:`dpsens.inverse_variance`
+and found by its window search.  ``len`` is the least ``t`` with ``z`` in the interval
 (binary search: ``V_min`` falls and ``V_max`` rises with ``t``); the
 standard deviation is the variance at ``z²``.  Under additions and removals
 (:mod:`dpsens.inverse_variance`, whose docstring has the argument) the
@@ -247,10 +248,10 @@ class _VarianceReach:
     def __init__(self, xs, lower, upper):
         self.n = n = len(xs)
         c = xs[n // 2]                                   # centre for rounding
-        self.lo, self.hi = lower - c, upper - c
         xc = xs - c
         self.X1 = np.concatenate(([0.0], np.cumsum(xc)))
         self.X2 = np.concatenate(([0.0], np.cumsum(xc * xc)))
+        self.extremes = UnboundedVarianceReach(xs, lower, upper, max_work=2**62)
 
     def v_min(self, t: int) -> float:
         m = self.n - t
@@ -261,15 +262,9 @@ class _VarianceReach:
         return float(max(np.min(Q - S * S / m), 0.0) / self.n)
 
     def v_max(self, t: int) -> float:
-        n, X1, X2 = self.n, self.X1, self.X2
-        Sr = X1[n] - (X1[t:] - X1[:n - t + 1])           # kept after removing x[i:i+t]
-        Qr = X2[n] - (X2[t:] - X2[:n - t + 1])
-        best = -np.inf
-        for p in range(t + 1):                           # p new values at lower, t - p at upper
-            S = Sr + p * self.lo + (t - p) * self.hi
-            Q = Qr + p * self.lo ** 2 + (t - p) * self.hi ** 2
-            best = max(best, float(np.max(Q / n - (S / n) ** 2)))
-        return best
+        # t replacements = t removals and t additions at the size n: H(t, t) of dpsens.inverse_variance,
+        # whose window search per split is O(t log n) instead of a scan of every window for every split
+        return float(self.extremes.upper_ends([t], [t])[0])
 
     def length(self, z: float, current: float) -> float:
         if z < 0:
