@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from dpsens import inverse
+from dpsens.inverse_variance import UnboundedVarianceReach
 
 
 def _neighbors(y, domain, relation, max_size):
@@ -352,3 +353,23 @@ def test_variance_len_unbounded_matches_a_window_scan_at_medium_n():
         zs = np.concatenate((rng.uniform(0, 25, 4), v * rng.uniform(0.5, 1.5, 4)))
         got = inverse.inverse_len(x, "var", zs, 0, 10, "unbounded")
         assert got.tolist() == [window_scan_unbounded_variance_len(x, z, 0.0, 10.0) for z in zs], trial
+
+
+def test_variance_unbounded_pruning_bound_is_above_every_upper_end():
+    """The cheap bound that orders and skips removals above var(x) is never below H(r, s) (window scan)."""
+    rng = np.random.default_rng(11)
+    for trial in range(12):
+        n = int(rng.integers(2, 30))
+        x = np.sort(rng.choice([rng.uniform(0, 10, n), rng.integers(0, 11, n).astype(float)][trial % 2], n))
+        reach = UnboundedVarianceReach(x, 0.0, 10.0)
+        P1, P2 = np.concatenate(([0.0], np.cumsum(x))), np.concatenate(([0.0], np.cumsum(x * x)))
+        for r in range(n + 1):
+            for s in range(1, 8):
+                a = np.arange(0, n - r + 1)
+                SK, QK = P1[n] - (P1[a + r] - P1[a]), P2[n] - (P2[a + r] - P2[a])
+                p = np.arange(s + 1)[:, None]
+                N = n - r + s
+                S, Q = SK + p * 0.0 + (s - p) * 10.0, QK + (s - p) * 100.0
+                H = float(np.max(Q / N - (S / N) ** 2))
+                assert reach.upper_bounds([r], [s])[0] >= H - 1e-9
+                assert reach.upper_ends([r], [s])[0] == pytest.approx(H, abs=1e-9)

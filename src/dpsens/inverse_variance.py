@@ -16,7 +16,8 @@ dataset in ``D(r, s)``; the value returned is ``len'(z)``, and ``0`` at
 
 1. *One removed set.*  For fixed ``R`` the variances of ``K ∪ A``,
    ``A ∈ [lower, upper]^s``, form an interval (a continuous image of a box).
-   Its lower end is ``SS_K / N`` (every added value at ``mean_K``, from
+   Its lower end is ``SS_K / N`` (every added value at ``mean_K``, or all
+   equal if ``K`` is empty, from
    ``SS = SS_K + SS_A + (m s / N)(mean_K − mean_A)²``).  Its upper end has
    every added value at ``lower`` or ``upper`` (``N var`` is convex in each
    value): with ``j`` = (number at ``upper``) − (number at ``lower``), in
@@ -34,13 +35,14 @@ dataset in ``D(r, s)``; the value returned is ``len'(z)``, and ``0`` at
    sliding window crosses a change of value, ``SS`` is concave in the shift
    (sums linear in it), so only windows with an end at a change of value are
    scanned (``O(#distinct values)`` per ``m``).  ``H(r, s)``: the removed
-   records form a contiguous window (a kept ``x_(j)`` between removed
-   ``x_(i)``, ``x_(k)`` can be swapped with the extreme one of them without
-   lowering the convex ``N var``; each swap shrinks the span of ``R``).  For
+   records form a contiguous window (with ``i = min R``, ``k = max R`` and a
+   kept ``x_(j)``, ``i < j < k``, putting ``x_(i)`` or ``x_(k)`` in place of
+   ``x_(j)`` in the kept set does not lower ``N var``, convex in that one
+   value; either swap shrinks ``max R − min R``).  For
    fixed ``(r, s, j)`` let ``g(a)`` be the objective with ``x_(a+1..a+r)``
    removed; ``g(a+1) − g(a) = −Δ T(a)`` with ``Δ = x_(a+r+1) − x_(a+1) >= 0``
    and ``T(a) = x_(a+1)(1 − 1/N) + x_(a+r+1)(1 + 1/N) − 2 (S_K(a) + j h)/N``
-   non-decreasing in ``a``, so ``g`` rises then falls: a binary search finds
+   (centred data) non-decreasing in ``a``, so ``g`` rises then falls: a binary search finds
    the best window.  Only the ``j`` nearest ``−S_K / h`` for some window
    matter, at most ``min(r, s) + 2`` of them.
 3. ``len'(z) = min {r + s : s >= 1, L(r, s) <= z <= H(r, s)}``.  It moves by
