@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from dpsens import inverse
+from dpsens.inverse_variance import UnboundedVarianceReach
 
 
 def _neighbors(y, domain, relation, max_size):
@@ -204,5 +205,171 @@ def test_variance_and_std_len_bounded_match_subset_search():
                 continue
             assert inverse.inverse_len(x, "var", z, 0, 4, "bounded") == expected, (x, z)
             assert inverse.inverse_len(x, "std", math.sqrt(z), 0, 4, "bounded") == expected
-    with pytest.raises(ValueError, match="bounded"):
-        inverse.inverse_len([1, 2], "var", 1.0, 0, 4, "unbounded")
+
+
+# -- variance and standard deviation, unbounded relation -----------------------------------------------------
+def brute_unbounded_variance_intervals(x, lower, upper):
+    """(r + s, lo, hi) for EVERY removed index set R and every s = 1..n+2 additions: the variances of
+    kept + A over A in [lower, upper]^s form an interval (continuous image of a box) whose lower end has A at
+    the kept mean and whose upper end is at a vertex of the box (convexity in each value), all computed with
+    np.var on explicit datasets; no window or overlap argument is used."""
+    n = len(x)
+    out = []
+    for r in range(n + 1):
+        for R in itertools.combinations(range(n), r):
+            kept = [x[i] for i in range(n) if i not in R]
+            for s in range(1, n + 3):
+                if kept and max(kept) == min(kept):
+                    lo = 0.0
+                else:
+                    lo = float(np.var(kept + [float(np.mean(kept))] * s)) if kept else 0.0
+                hi = max(float(np.var(kept + [lower] * p + [upper] * (s - p))) for p in range(s + 1))
+                out.append((r + s, lo, hi))
+    return out
+
+
+def brute_unbounded_len(intervals, z):
+    """The least r + s (s >= 1) whose interval for some removed set holds z (no special case at var(x))."""
+    return min((k for k, lo, hi in intervals if lo <= z <= hi), default=math.inf)
+
+
+def _small_cases(rng, count):
+    special = [[2.0], [0.0, 4.0], [0.0, 0.0, 4.0, 4.0], [0.0, 0.0, 0.0, 4.0, 4.0, 4.0], [0.0, 4.0, 4.0],
+               [3.0, 3.0, 3.0], [4.0, 4.0, 4.0, 4.0, 0.0], [1.0, 2.0, 3.0], [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 4.0]]
+    cases = [(x, 0.0, 4.0) for x in special]
+    for i in range(count):
+        n = int(rng.integers(1, 8 if i % 5 == 0 else 7))
+        kind = i % 4
+        if kind == 0:
+            x = rng.integers(0, 5, n).astype(float)                  # ties and values at the bounds
+        elif kind == 1:
+            x = rng.uniform(0, 4, n).round(3)
+        elif kind == 2:
+            x = rng.choice([0.0, 4.0, 2.0], n)
+        else:
+            x = np.full(n, float(rng.integers(0, 5)))                # all equal
+        cases.append((x.tolist(), 0.0, 4.0))
+    cases.append(([-0.5, 1.25, 1.25, 2.0], -1.0, 3.0))                   # bounds not at 0
+    return cases
+
+
+def _test_points(intervals, rng, x, top):
+    ends = np.array(sorted({e for _, lo, hi in intervals for e in (lo, hi)}))
+    zs = np.concatenate((rng.uniform(0, top * 1.05, 25), ends + 1e-7, ends - 1e-7, [0.0, top]))
+    near_end = np.min(np.abs(ends[None, :] - zs[:, None]), axis=1) < 1e-9
+    keep = (~near_end | np.isin(zs, [0.0, top])) & (np.abs(zs - float(np.var(x))) > 1e-9) & (zs >= 0)
+    return zs[keep]
+
+
+def test_variance_and_std_len_unbounded_match_every_removed_set():
+    rng = np.random.default_rng(24)
+    checked = 0
+    for x, lo_b, up_b in _small_cases(rng, 60):
+        top = ((up_b - lo_b) / 2) ** 2
+        intervals = brute_unbounded_variance_intervals(x, lo_b, up_b)
+        zs = _test_points(intervals, rng, x, top)
+        got = inverse.inverse_len(x, "var", zs, lo_b, up_b, "unbounded")
+        expected = [brute_unbounded_len(intervals, z) if 0 <= z <= top else math.inf for z in zs]
+        assert got.tolist() == expected, x
+        std = inverse.inverse_len(x, "std", np.sqrt(zs), lo_b, up_b, "unbounded")
+        assert std.tolist() == expected, x
+        assert inverse.inverse_len(x, "var", float(np.var(x)), lo_b, up_b, "unbounded") == 0
+        assert inverse.inverse_len(x, "std", float(np.std(x)), lo_b, up_b, "unbounded") == 0
+        checked += len(zs)
+    assert checked > 5000
+
+
+def test_variance_len_unbounded_outside_the_range_and_negative_std():
+    x = [1.0, 2.0, 2.0, 3.5]
+    assert inverse.inverse_len(x, "var", [-0.1, 4.0001, 100.0], 0, 4, "unbounded").tolist() == [math.inf] * 3
+    assert inverse.inverse_len(x, "std", [-0.5, 2.0001], 0, 4, "unbounded").tolist() == [math.inf] * 2
+    # the largest variance (u - l)^2 / 4: remove all n records and add lower and upper
+    assert inverse.inverse_len(x, "var", 4.0, 0, 4, "unbounded") == len(x) + 2
+
+
+def test_variance_len_unbounded_moves_by_at_most_one_between_neighbours():
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        x = rng.integers(0, 5, int(rng.integers(1, 6))).astype(float).tolist()
+        v = float(rng.integers(0, 5))
+        x2 = x + [v]
+        iv1 = brute_unbounded_variance_intervals(x, 0.0, 4.0)
+        iv2 = brute_unbounded_variance_intervals(x2, 0.0, 4.0)
+        zs = np.concatenate((rng.uniform(0, 4, 30), [0.0, 4.0, float(np.var(x)), float(np.var(x2))]))
+        a = inverse.inverse_len(x, "var", zs, 0, 4, "unbounded")
+        b = inverse.inverse_len(x2, "var", zs, 0, 4, "unbounded")
+        away = (zs != float(np.var(x))) & (zs != float(np.var(x2)))
+        assert np.all(np.abs(a - b)[away] <= 1), (x, v)
+        # the len over routes with an addition (no special case at var(x)) moves by at most one everywhere
+        for z in zs:
+            assert abs(brute_unbounded_len(iv1, z) - brute_unbounded_len(iv2, z)) <= 1
+    # ... while the 0 at var(x) breaks it at that one point (the docstring's example)
+    assert inverse.inverse_len([0.0], "var", 0.0, 0, 1, "unbounded") == 0
+    assert inverse.inverse_len([0.0, 1.0], "var", 0.0, 0, 1, "unbounded") == 2
+
+
+def test_variance_len_unbounded_compute_cap():
+    x = np.linspace(0, 1, 200)
+    with pytest.raises(ValueError, match="max_work"):
+        inverse.inverse_len(x, "var", 0.249, 0, 1, "unbounded", max_work=1000)
+    with pytest.raises(ValueError, match="max_work"):
+        inverse.inverse_len(x, "var", 0.25, 0, 1, "unbounded", max_work=0)
+
+
+def window_scan_unbounded_variance_len(x, z, lower, upper):
+    """len' by scanning k = 1, 2, ... and every r, with L and H over EVERY window of the sorted data and every
+    split p of the additions between lower and upper (no search, no restriction of j): a slow second
+    implementation for medium n, where enumerating every removed set is out of reach."""
+    xs = np.sort(np.asarray(x, dtype=float))
+    n = len(xs)
+    if z < 0 or z > ((upper - lower) / 2) ** 2:
+        return math.inf
+    P1 = np.concatenate(([0.0], np.cumsum(xs)))
+    P2 = np.concatenate(([0.0], np.cumsum(xs * xs)))
+    for k in range(1, n + 3):
+        for r in range(0, min(k - 1, n) + 1):
+            s, m = k - r, n - r
+            N = m + s
+            a = np.arange(0, n - m + 1)
+            S, Q = P1[a + m] - P1[a], P2[a + m] - P2[a]
+            low = max(0.0, float(np.min(Q - S * S / m))) / N if m > 1 else 0.0
+            a = np.arange(0, n - r + 1)
+            SK, QK = P1[n] - (P1[a + r] - P1[a]), P2[n] - (P2[a + r] - P2[a])
+            p = np.arange(s + 1)[:, None]
+            S = SK + p * lower + (s - p) * upper
+            Q = QK + p * lower ** 2 + (s - p) * upper ** 2
+            if low <= z <= float(np.max(Q / N - (S / N) ** 2)):
+                return k
+    return math.inf
+
+
+def test_variance_len_unbounded_matches_a_window_scan_at_medium_n():
+    rng = np.random.default_rng(2024)
+    for trial in range(18):
+        n = int(rng.integers(8, 40))
+        x = [rng.integers(0, 11, n).astype(float), rng.uniform(0, 10, n),
+             np.concatenate((rng.uniform(0, 2, n // 2), rng.uniform(7, 10, n - n // 2)))][trial % 3]
+        v = float(np.var(x))
+        zs = np.concatenate((rng.uniform(0, 25, 4), v * rng.uniform(0.5, 1.5, 4)))
+        got = inverse.inverse_len(x, "var", zs, 0, 10, "unbounded")
+        assert got.tolist() == [window_scan_unbounded_variance_len(x, z, 0.0, 10.0) for z in zs], trial
+
+
+def test_variance_unbounded_pruning_bound_is_above_every_upper_end():
+    """The cheap bound that orders and skips removals above var(x) is never below H(r, s) (window scan)."""
+    rng = np.random.default_rng(11)
+    for trial in range(12):
+        n = int(rng.integers(2, 30))
+        x = np.sort(rng.choice([rng.uniform(0, 10, n), rng.integers(0, 11, n).astype(float)][trial % 2], n))
+        reach = UnboundedVarianceReach(x, 0.0, 10.0)
+        P1, P2 = np.concatenate(([0.0], np.cumsum(x))), np.concatenate(([0.0], np.cumsum(x * x)))
+        for r in range(n + 1):
+            for s in range(1, 8):
+                a = np.arange(0, n - r + 1)
+                SK, QK = P1[n] - (P1[a + r] - P1[a]), P2[n] - (P2[a + r] - P2[a])
+                p = np.arange(s + 1)[:, None]
+                N = n - r + s
+                S, Q = SK + p * 0.0 + (s - p) * 10.0, QK + (s - p) * 100.0
+                H = float(np.max(Q / N - (S / N) ** 2))
+                assert reach.upper_bounds([r], [s])[0] >= H - 1e-9
+                assert reach.upper_ends([r], [s])[0] == pytest.approx(H, abs=1e-9)

@@ -69,11 +69,16 @@ for a contiguous window of the sorted data.  *Largest*: the variance is a
 convex quadratic in each element, so the new values sit at ``lower`` or
 ``upper`` and the replaced records form a contiguous window of the sorted
 data (the argument (i) of :mod:`dpsens.local`, with the available values
-``{lower, upper}``).  ``len`` is the least ``t`` with ``z`` in the interval
+``{lower, upper}``); ``V_max(t)`` is ``H(t, t)`` of :mod:`dpsens.inverse_variance`
+and found by its window search.  ``len`` is the least ``t`` with ``z`` in the interval
 (binary search: ``V_min`` falls and ``V_max`` rises with ``t``); the
 standard deviation is the variance at ``z²``.  Under additions and removals
-the variance and standard deviation are not implemented (``ValueError``):
-the book has no exact argument for them, and returns no approximation.
+(:mod:`dpsens.inverse_variance`, whose docstring has the argument) the
+routes with at least one addition reach, for each number ``r`` of removals
+and ``s >= 1`` of additions, one interval of variances; ``len`` is the least
+``r + s`` whose interval holds ``z``, with the same convention as for the
+unbounded sum and mean (values reachable by removals alone are treated like
+their surroundings).
 """
 from __future__ import annotations
 
@@ -83,6 +88,7 @@ from fractions import Fraction
 import numpy as np
 
 from ._validate import as_bounds, as_data, as_quantile, check_in_bounds, check_relation
+from .inverse_variance import DEFAULT_MAX_WORK, UnboundedVarianceReach
 
 __all__ = ["quantile_rank", "order_statistic", "inverse_len_quantile", "inverse_len", "INVERSE_QUERIES"]
 
@@ -242,10 +248,10 @@ class _VarianceReach:
     def __init__(self, xs, lower, upper):
         self.n = n = len(xs)
         c = xs[n // 2]                                   # centre for rounding
-        self.lo, self.hi = lower - c, upper - c
         xc = xs - c
         self.X1 = np.concatenate(([0.0], np.cumsum(xc)))
         self.X2 = np.concatenate(([0.0], np.cumsum(xc * xc)))
+        self.extremes = UnboundedVarianceReach(xs, lower, upper, max_work=2**62)
 
     def v_min(self, t: int) -> float:
         m = self.n - t
@@ -256,15 +262,9 @@ class _VarianceReach:
         return float(max(np.min(Q - S * S / m), 0.0) / self.n)
 
     def v_max(self, t: int) -> float:
-        n, X1, X2 = self.n, self.X1, self.X2
-        Sr = X1[n] - (X1[t:] - X1[:n - t + 1])           # kept after removing x[i:i+t]
-        Qr = X2[n] - (X2[t:] - X2[:n - t + 1])
-        best = -np.inf
-        for p in range(t + 1):                           # p new values at lower, t - p at upper
-            S = Sr + p * self.lo + (t - p) * self.hi
-            Q = Qr + p * self.lo ** 2 + (t - p) * self.hi ** 2
-            best = max(best, float(np.max(Q / n - (S / n) ** 2)))
-        return best
+        # t replacements = t removals and t additions at the size n: H(t, t) of dpsens.inverse_variance,
+        # whose window search per split is O(t log n) instead of a scan of every window for every split
+        return float(self.extremes.upper_ends([t], [t])[0])
 
     def length(self, z: float, current: float) -> float:
         if z < 0:
@@ -284,22 +284,24 @@ class _VarianceReach:
         return float(hi)
 
 
-def inverse_len(x, query, t, lower, upper, neighbors: str = "bounded"):
+def inverse_len(x, query, t, lower, upper, neighbors: str = "bounded", max_work: int = DEFAULT_MAX_WORK):
     """``len(x; t)`` for the count, sum, mean, variance or standard deviation of data in ``[lower, upper]``.
 
     Chapter: *The exponential mechanism and inverse sensitivity*.
 
     Exact for every ``t`` (``inf`` where no dataset gives ``t``), with one
-    labelled exception: for the sum and the mean under
-    ``neighbors="unbounded"`` the finitely many values reachable by
-    *removals alone* are treated like their surroundings (see the module
-    docstring), which can only overstate ``len`` there.  Quantiles:
-    :func:`inverse_len_quantile`.  ``"var"`` and ``"std"``: bounded relation
-    only (``ValueError`` under ``"unbounded"``; no approximation is returned).
+    labelled exception: for the sum, the mean, the variance and the standard
+    deviation under ``neighbors="unbounded"`` the finitely many values
+    reachable by *removals alone* are treated like their surroundings (see
+    the module docstrings of :mod:`dpsens.inverse` and
+    :mod:`dpsens.inverse_variance`), which can only overstate ``len`` there
+    -- a set of probability zero for a mechanism with continuous outputs.
+    Quantiles: :func:`inverse_len_quantile`.
+
+    ``max_work`` caps the window evaluations of the unbounded variance and
+    standard deviation per ``t`` (``ValueError`` beyond it; the cost grows
+    with ``len``, see :mod:`dpsens.inverse_variance`); other queries ignore it.
     """
-    if query in ("var", "std") and neighbors == "unbounded":
-        raise ValueError(f"query={query!r}: no exact inverse sensitivity is implemented for the {query} when "
-                         "records are added or removed (it is for neighbors='bounded')")
     if query not in INVERSE_QUERIES:
         raise ValueError(f"query must be one of {list(INVERSE_QUERIES)} (quantiles: inverse_len_quantile), "
                          f"got {query!r}")
@@ -308,11 +310,20 @@ def inverse_len(x, query, t, lower, upper, neighbors: str = "bounded"):
     if query == "count":
         out = _len_count(n, t, neighbors)
     elif query in ("var", "std"):
-        reach = _VarianceReach(xs, lower, upper)
-        current = float(np.var(xs))
         z = t * t if query == "std" else t
-        out = np.array([reach.length(float(zi), current) if not (query == "std" and ti < 0) else math.inf
+        if neighbors == "bounded":
+            reach = _VarianceReach(xs, lower, upper)
+            current = float(np.var(xs))
+            length = lambda zi: reach.length(zi, current)        # noqa: E731
+        else:
+            unbounded = UnboundedVarianceReach(xs, lower, upper, max_work)
+            def length(zi):
+                unbounded.work = 0                                # the cap is per t
+                return unbounded.length(zi)
+        out = np.array([length(float(zi)) if not (query == "std" and ti < 0) else math.inf
                         for zi, ti in zip(np.ravel(z), np.ravel(t))]).reshape(t.shape)
+        given = as_data(x)                                        # f(x) rounded as the caller computes it
+        out = np.where(t == float(np.std(given) if query == "std" else np.var(given)), 0.0, out)
     elif neighbors == "bounded":
         out = _len_sum_bounded(xs, t * n if query == "mean" else t, lower, upper)
         out = np.where(float(np.mean(xs)) == t, 0.0, out) if query == "mean" else out
