@@ -14,10 +14,8 @@ from dpsens.mechanisms import exponential as em
 from dpsens.mechanisms import inverse_sensitivity as ism
 
 
-def brute_rank_utility_sensitivity(q, relation, domain=(0, 1, 2, 3), max_n=4):
-    """max |u(x, r) - u(x', r)| over every dataset of up to max_n values of the domain, neighbour and r."""
-    rs = [-0.5, 0.5, 1.5, 2.5, 3.5]
-    worst = 0.0
+def _neighbour_pairs(relation, domain=(0, 1, 2, 3), max_n=4):
+    """Every dataset of up to ``max_n`` values of ``domain`` with each of its neighbours under ``relation``."""
     for n in range(1, max_n + 1):
         for x in itertools.combinations_with_replacement(domain, n):
             xs = list(x)
@@ -26,10 +24,17 @@ def brute_rank_utility_sensitivity(q, relation, domain=(0, 1, 2, 3), max_n=4):
             else:
                 nbs = [xs + [v] for v in domain] + ([xs[:i] + xs[i + 1:] for i in range(n)] if n > 1 else [])
             for y in nbs:
-                for r in rs:
-                    u_x = -abs(sum(v < r for v in xs) - q * len(xs))
-                    u_y = -abs(sum(v < r for v in y) - q * len(y))
-                    worst = max(worst, abs(u_x - u_y))
+                yield xs, y
+
+
+def brute_rank_utility_sensitivity(q, relation, domain=(0, 1, 2, 3), max_n=4):
+    """max |u(x, r) - u(x', r)| over every dataset of up to max_n values of the domain, neighbour and r."""
+    worst = 0.0
+    for xs, y in _neighbour_pairs(relation, domain, max_n):
+        for r in [-0.5, 0.5, 1.5, 2.5, 3.5]:
+            u_x = -abs(sum(v < r for v in xs) - q * len(xs))
+            u_y = -abs(sum(v < r for v in y) - q * len(y))
+            worst = max(worst, abs(u_x - u_y))
     return worst
 
 
@@ -216,18 +221,6 @@ def test_generic_mechanism_samples_its_probabilities():
         em.exponential_log_probabilities([np.nan], 1.0, 1.0)
     with pytest.raises(ValueError, match="sensitivity"):
         em.exponential_log_probabilities([0.0], 0.0, 1.0)
-
-
-def _neighbour_pairs(relation, domain=(0, 1, 2, 3), max_n=4):
-    for n in range(1, max_n + 1):
-        for x in itertools.combinations_with_replacement(domain, n):
-            xs = list(x)
-            if relation == "bounded":
-                nbs = [xs[:i] + xs[i + 1:] + [v] for i in range(n) for v in domain]
-            else:
-                nbs = [xs + [v] for v in domain] + ([xs[:i] + xs[i + 1:] for i in range(n)] if n > 1 else [])
-            for y in nbs:
-                yield xs, y
 
 
 @pytest.mark.parametrize("relation", ["bounded", "unbounded"])
