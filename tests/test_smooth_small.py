@@ -199,3 +199,17 @@ def test_tied_data_with_a_long_reach_take_the_dense_pass_above_small_n():
     assert got is not None and got[1] > 256
     full = engines.engine("percentile_25", xs, 0.0, 125.0, "unbounded").smooth(beta)
     assert got[0] == pytest.approx(full[0], rel=1e-12, abs=0.0)
+
+
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+def test_a_subnormal_smooth_value_far_inside_a_run_is_exact(relation):
+    """The percentile deep inside a run of 5,000 ties with a large beta: the best value ``e^{-beta t} A(t)``
+    is subnormal, so ``sup / best`` overflows; the reach bounds use ``ln sup - ln best`` and the value is
+    the full engine's (an OverflowError before)."""
+    xs = np.repeat([29.0, 43.0, 45.0], [100, 5000, 900])
+    for name in ("percentile_75", "percentile_90"):
+        s, t = sm.smooth_sensitivity_argmax(xs, name, 1.2, 0, 100, relation)
+        full = max(float(engines.engine(name, xs, 0.0, 100.0, relation).smooth(1.2)[0]), 0.0)
+        assert s == pytest.approx(full, rel=1e-9, abs=0.0)
+    s, _ = sm.smooth_sensitivity_argmax(xs, "percentile_75", 1.2, 0, 100, "bounded")
+    assert 0 < s < 2.2e-308

@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 
+from ._common import log_ratio
+
 
 __all__ = ["MeanUnbounded"]
 
@@ -107,7 +109,7 @@ class MeanUnbounded:
         width = self.upper - self.lower
         t_hi = n + 1
         if best > 0:                   # beyond ln(sup/best)/beta even the supremum cannot win
-            t_hi = min(t_hi, int(math.ceil(math.log(self.sup / best) / beta)) + 1)
+            t_hi = min(t_hi, int(math.ceil(log_ratio(self.sup, best) / beta)) + 1)
         ts = np.arange(1, t_hi + 1)
         with np.errstate(under="ignore"):
             ub = np.exp(-beta * ts) * np.minimum(self.sup, width / np.maximum(n - ts, 2))

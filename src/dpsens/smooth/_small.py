@@ -41,7 +41,7 @@ import math
 import numpy as np
 
 from ..queries import PERCENTILES
-from ._common import SMALL_N, first_positive, quantile_position
+from ._common import SMALL_N, first_positive, log_ratio, quantile_position
 from ._unbounded import PercentileUnbounded, percentile_windows
 
 __all__ = ["SMALL_PAIRS", "SMALL_REACH", "LARGE_REACH", "quantile_bounded_small", "percentile_unbounded_small", "small_engine", "clear_tables"]
@@ -71,7 +71,7 @@ def _needed(W, U, beta, best, reach, t_max, sup, limit):
     Above ``SMALL_N`` records only the cheap bound ``U >= W`` is used beyond ``limit`` (``W`` there costs
     ``O(t)`` per distance).
     """
-    t_hi = min(t_max, int(math.ceil(math.log(sup / best) / beta)) + 1)
+    t_hi = min(t_max, int(math.ceil(log_ratio(sup, best) / beta)) + 1)
     if t_hi <= reach:
         return reach
     if t_hi > limit and t_max > SMALL_N + 1:
@@ -401,7 +401,7 @@ def percentile_unbounded_small(xs, name, lower, upper, beta):
         return None
     # the pairs with a right at `upper`, every one that could beat the rest: cost <= ln(sup / best)/beta
     best = got[0]
-    t_hi = min(n + 1, int(math.ceil(math.log(sup / best) / beta)) + 1)
+    t_hi = min(n + 1, int(math.ceil(log_ratio(sup, best) / beta)) + 1)
     cost, b, pp, a, g, f = _top_pairs(P, n, -(-t_hi // 64) * 64)     # a multiple of 64: reused
     e = int(np.searchsorted(cost, t_hi, side="right"))
     if e:

@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from ..queries import PERCENTILES
-from ._common import Candidates, PerDistance, pair_smooth_nodes, padded
+from ._common import Candidates, PerDistance, log_ratio, pair_smooth_nodes, padded
 
 __all__ = ["median_unbounded", "PercentileUnbounded"]
 
@@ -263,7 +263,7 @@ class PercentileUnbounded(PerDistance):
                     best, best_t = float(v[i] * math.exp(-beta * int(c[i]))), int(c[i])
         # 2. longer pairs only while they can beat the best real candidate so far
         if best > 0:
-            K = min(K, int(math.floor(math.log(self.sup / best) / beta)) + 2)
+            K = min(K, int(math.floor(log_ratio(self.sup, best) / beta)) + 2)
         chunk, size = [], 0
         for bmax, L, lam, s, R, base in parts:
             hiK = np.minimum(bmax, (K - lam) // 2)
