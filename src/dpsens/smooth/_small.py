@@ -167,6 +167,12 @@ def _search(lefts, U, W, beta, t_max, sup, slope, single=(0.0, 0)):
             if need <= K:
                 return single if bv is None else (bv * math.exp(-beta * bc), bc)
             if need > limit:
+                # double only while there is no floor to speak of (pairs inside runs); a floor far below the
+                # bound beyond the limit that is merely too low (small beta) is left to the general engines
+                with np.errstate(under="ignore"):
+                    far = math.exp(-beta * (limit + 1)) * min(float(U(np.array([limit + 1]))[0]), sup)
+                if best > 1e-6 * far:
+                    return None
                 K = min(t_max, 2 * K)
                 continue
         K = min(t_max, -(-need // 16) * 16)     # a multiple of 16: the tables of a size are reused
