@@ -119,7 +119,8 @@ def _search(lefts, U, W, beta, t_max, sup, slope, single=(0.0, 0)):
     value ``L``, ``lam`` and first and last right ``lo <= hi`` (a pair costs ``slope * b + lam``; ``hi``
     is the last right of cost ``<= K``).  The cheapest pair of each left gives a floor; the reach is
     raised (once) to the largest distance that ``W`` says could beat it; then every pair that could is
-    scored once.
+    scored once.  Above ``SMALL_N`` records, when the bound points beyond the limit, every pair of cost
+    ``<= K`` is scored for a better floor, and while that floor is nil (tied data) the reach doubles.
     ``single`` is a candidate outside the pairs (value, cost).  ``U`` and ``W`` are upper bounds on
     ``A(t)``, both non-decreasing: ``U`` cheap (the spread of the indices within reach, used to skip the
     distances where every pair is 0), ``W`` tight (the widest spread of a window of the indices a pair
