@@ -23,7 +23,14 @@ Settings as in the book: epsilon = 1, delta = 1/n^2, beta = epsilon / (2 ln(2/de
    call at a new size (tables cleared, the process warmed by a call at n - 1) is reported separately
    ("first call").
 
-``--tied``: parts 4 and 5 only.  ``--small``: part 5 only.
+6. ``--sweep`` (only this part): the growth with n.  Each query (var and std: the bound) and relation at
+   n = 3,000, 10^4, 3 * 10^4, 10^5 and 10^6 on uniform data (bounds [0, 100]) and tied ages (bounds
+   [0, 125]), in ms and as multiples of one ``np.sort`` measured in the same run; the goal is
+   ``<= max(10 x np.sort, 1 ms)`` at every size (``budget`` is the time over that allowance), and the
+   summary names the worst.
+
+``--tied``: parts 4 and 5 only.  ``--small``: part 5 only.  ``--sweep``: part 6 only (``--sweep-quick``:
+sizes up to 10^5).
 """
 from __future__ import annotations
 
@@ -179,8 +186,37 @@ def part5(n, runs):
           f"the slowest first call at this size {1e3 * first_worst:.3f} ms")
 
 
+def part6(sizes):
+    print("\n6. the growth with n: ms per call and multiples of one np.sort (goal: <= max(10 x sort, 1 ms))")
+    print(f"{'n':>9} {'data':>10} {'query':>14} {'relation':>10} {'time':>10} {'np.sort':>9} {'ratio':>7} "
+          f"{'budget':>7}")
+    worst, worst_at = 0.0, ""
+    for n in sizes:
+        rng = np.random.default_rng(6 + n)
+        runs = 21 if n <= 10**4 else 11 if n <= 10**5 else 5
+        b = beta_for(n)
+        for kind, x, lo, up in (("uniform", rng.uniform(0, 100, n), 0, 100),
+                                ("tied ages", tied_ages(n, rng), 0, 125)):
+            for relation in ("bounded", "unbounded"):
+                for query in QUERIES:
+                    _, t_sort = median_time(lambda: np.sort(x), runs)
+                    _, t = median_time(lambda: sm.smooth_sensitivity_bound(x, query, b, lo, up, relation), runs)
+                    _, t_sort2 = median_time(lambda: np.sort(x), runs)
+                    ts = (t_sort + t_sort2) / 2
+                    budget = t / max(10 * ts, 1e-3)
+                    label = query + (" (bound)" if query in ("var", "std") else "")
+                    print(f"{n:>9} {kind:>10} {label:>14} {relation:>10} {1e3 * t:>8.3f}ms {1e3 * ts:>7.3f}ms "
+                          f"{t / ts:>6.1f}x {budget:>6.2f}", flush=True)
+                    if budget > worst:
+                        worst, worst_at = budget, f"n = {n}, {label}, {relation}, {kind}: {1e3 * t:.3f} ms, {t / ts:.1f}x"
+    print(f"   the worst call is {worst:.2f} of its allowance max(10 x np.sort, 1 ms) ({worst_at})")
+
+
 def main():
     quick = "--quick" in sys.argv
+    if "--sweep" in sys.argv or "--sweep-quick" in sys.argv:
+        part6([3000, 10**4, 3 * 10**4, 10**5] + ([] if "--sweep-quick" in sys.argv else [10**6]))
+        return
     if "--small" in sys.argv:
         part5(10**3, 51)
         return

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from dpsens import smooth as sm
+from dpsens.data import load_ages
 from dpsens.queries import PERCENTILES
 from dpsens.smooth import _engines as engines
 from dpsens.smooth import _small as small
@@ -139,3 +140,76 @@ def test_pairs_with_a_right_at_upper_decide_many_cases_and_are_exact(monkeypatch
     without = [small.percentile_unbounded_small(xs, name, lo, up, beta)[0]
                for xs, beta, (lo, up) in cases for name in ("percentile_25", "percentile_75", "percentile_90")]
     assert sum(a != b for a, b in zip(got, without)) >= 10
+
+
+def _mid_cases(seed, count, n_max):
+    """Seeded mid-size cases (above ``SMALL_N``, where the dense pass is tried before the reach search):
+    continuous data, integer ages, bounds far wider than the data, near-ties; the book's beta and others."""
+    rng = np.random.default_rng(seed)
+    for trial in range(count):
+        n = int(rng.integers(2049, n_max + 1))
+        kind = ["uniform", "ages", "near", "bounds", "few"][trial % 5]
+        xs = np.sort(rng.choice(ds_ages(), n) if kind == "ages" else _data(kind, n, rng))
+        if kind == "ages":
+            lo, up = (0, 125) if trial % 2 else (17, 90)
+        else:
+            lo, up = (0, 100) if trial % 3 else (-1e3, 1e4)
+        beta = 1 / (2 * math.log(2 * n ** 2)) if trial % 2 else float(rng.choice([0.005, 0.05, 0.3]))
+        yield xs, beta, lo, up
+
+
+def ds_ages():
+    """The Adult ages (integers 17..90, heavy ties): the book's kind of data."""
+    return load_ages().to_numpy(dtype=float)
+
+
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+def test_dense_pass_equals_the_full_engine_above_small_n(relation):
+    """n in 2,049..4,000: the dense pass (reach up to LARGE_REACH, the reach doubled while the floor is weak)
+    equals the full engine, and the public function returns the same value."""
+    used = 0
+    for xs, beta, lo, up in _mid_cases(31 if relation == "bounded" else 32, 5, 4000):
+        for name in ("median", "percentile_25", "percentile_90"):
+            used += _check(xs, name, beta, lo, up, relation, False)
+            s = sm.smooth_sensitivity(xs, name, beta, lo, up, relation)
+            full = max(float(engines.engine(name, xs, float(lo), float(up), relation).smooth(beta)[0]), 0.0)
+            assert s == pytest.approx(full, rel=1e-12, abs=0.0)
+    assert used >= 3                         # (the unbounded median has no dense pass: O(n) candidates)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+def test_dense_pass_equals_the_full_engine_above_small_n_many_cases(relation):
+    """The same on 30 seeded cases per relation with n up to 20,000, every quantile."""
+    for xs, beta, lo, up in _mid_cases(2602 if relation == "bounded" else 2603, 30, 20_000):
+        for name in QUANTILES:
+            _check(xs, name, beta, lo, up, relation, False)
+            s = sm.smooth_sensitivity(xs, name, beta, lo, up, relation)
+            full = max(float(engines.engine(name, xs, float(lo), float(up), relation).smooth(beta)[0]), 0.0)
+            assert s == pytest.approx(full, rel=1e-12, abs=0.0)
+
+
+def test_tied_data_with_a_long_reach_take_the_dense_pass_above_small_n():
+    """30,000 integer ages, unbounded 25th percentile: every pair within the first reach lies inside a run of
+    ties (a floor of about 0), so the reach doubles; the dense pass answers (no fallback) with the full
+    engine's value at a distance beyond the first reach."""
+    xs = np.sort(np.random.default_rng(0).choice(ds_ages(), 30_000))
+    beta = 1 / (2 * math.log(2 * 30_000 ** 2))
+    got = small.percentile_unbounded_small(xs, "percentile_25", 0.0, 125.0, beta)
+    assert got is not None and got[1] > 256
+    full = engines.engine("percentile_25", xs, 0.0, 125.0, "unbounded").smooth(beta)
+    assert got[0] == pytest.approx(full[0], rel=1e-12, abs=0.0)
+
+
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+def test_a_subnormal_smooth_value_far_inside_a_run_is_exact(relation):
+    """The percentile deep inside a run of 5,000 ties with a large beta: the best value ``e^{-beta t} A(t)``
+    is subnormal, so ``sup / best`` overflows; the reach bounds use ``ln sup - ln best`` and the value is
+    the full engine's (an OverflowError before)."""
+    xs = np.repeat([29.0, 43.0, 45.0], [100, 5000, 900])
+    for name in ("percentile_75", "percentile_90"):
+        s, t = sm.smooth_sensitivity_argmax(xs, name, 1.2, 0, 100, relation)
+        full = max(float(engines.engine(name, xs, 0.0, 100.0, relation).smooth(1.2)[0]), 0.0)
+        assert s == pytest.approx(full, rel=1e-9, abs=0.0)
+    s, _ = sm.smooth_sensitivity_argmax(xs, "percentile_75", 1.2, 0, 100, "bounded")
+    assert 0 < s < 2.2e-308

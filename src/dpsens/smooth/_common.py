@@ -11,8 +11,15 @@ import numpy as np
 
 from ..queries import PERCENTILES
 
-__all__ = ["Candidates", "Constant", "quantile_position", "padded", "smooth_by_reach",
+__all__ = ["Candidates", "Constant", "quantile_position", "padded", "smooth_by_reach", "log_ratio",
            "PairProblem", "pair_smooth", "pair_smooth_nodes", "PerDistance"]
+
+
+def log_ratio(a, b):
+    """``ln(a / b)`` for ``a, b > 0``, finite also when ``a / b`` overflows (``b`` subnormal, e.g. a smooth
+    value ``e^{-beta t} A(t)`` near the underflow): then ``ln a - ln b``."""
+    r = a / b
+    return math.log(r) if r < math.inf else math.log(a) - math.log(b)
 
 
 class Candidates:
@@ -91,7 +98,7 @@ def needed_reach(eng, beta, best, reach):
     """
     t_hi = eng.t_sup
     if best > 0:
-        t_hi = min(t_hi, int(math.ceil(math.log(eng.sup / best) / beta)) + 1)
+        t_hi = min(t_hi, int(math.ceil(log_ratio(eng.sup, best) / beta)) + 1)
     if t_hi <= reach:
         return reach
     t = np.arange(reach + 1, t_hi + 1)
@@ -209,7 +216,7 @@ class PairProblem:
             span = float(Rval[-1] - Lval[0])
             if span <= floor:
                 return None
-            K = int(math.ceil(math.log(span / floor) / beta)) + 1
+            K = int(math.ceil(log_ratio(span, floor) / beta)) + 1
             kl, kr = Lpos >= self.rlo - 1 - K, Rpos <= self.hi + 1 + K
             Lpos, Lval, Rpos, Rval = Lpos[kl], Lval[kl], Rpos[kr], Rval[kr]
         return Lpos, Lval, Rpos, Rval

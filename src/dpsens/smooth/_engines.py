@@ -139,8 +139,9 @@ then shows that no ``t > reach`` can beat it, or the reach grows (the full
 engine past ``n/8``).  On typical data only a few hundred distances
 matter, so the cost is the sort plus ``O(reach log^2 reach)``.
 
-*Small data* (up to 2048 records, :mod:`dpsens.smooth._small`).  There the
-divide and conquer's numpy calls, not the pairs, cost the time, so every
+*The dense pass* (:mod:`dpsens.smooth._small`, tried first at every size).
+Up to a few hundred thousand records the divide and conquer's numpy calls,
+not the pairs, cost the time, so every
 pair of cost ``<= K`` is scored at once against a table of ``e^{-beta t}``
 (a right that is no ascent of ``R`` is beaten by its predecessor, and a
 left's rights stop where even the largest ``R`` cannot beat the best
@@ -153,6 +154,11 @@ padding ``upper`` are scored apart, every one of cost ``<= ln(sup/S)/beta``,
 so that bounds wider than the data do not widen the reach.  Tables that
 depend on the size only are cached.  If ``e^{-beta t}`` could underflow or
 nothing positive is within reach (tied data), the engines above answer.
+Above 2048 records the reach may grow to 1024 (there the general engines
+cost milliseconds), doubling while the cheapest pairs give no useful floor
+(tied data: every pair within the first reach lies inside a run), and only
+the cheap bound ``U`` is evaluated beyond that limit; a pass costs
+``O(reach)`` numpy work, not ``O(n)``, so it also serves ``n = 10^6``.
 
 *Tied data* (integer ages: a few dozen values, runs of thousands of equal
 records).  Three exact reductions keep the cost near one sort:
@@ -212,7 +218,7 @@ def smooth_and_distance(name, xs, lower, upper, neighbors, beta):
     """
     n = len(xs)
     if name in PERCENTILES or name == "median":
-        small = small_engine(name, neighbors) if n <= SMALL_N else None
+        small = small_engine(name, neighbors)
         got = small(xs, name, lower, upper, beta) if small is not None else None
         if got is not None:
             return got

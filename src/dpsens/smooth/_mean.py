@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 
+from ._common import log_ratio
+
 
 __all__ = ["MeanUnbounded"]
 
@@ -34,15 +36,21 @@ class MeanUnbounded:
     def __init__(self, xs, lower, upper):
         self.n = n = len(xs)
         self.lower, self.upper = lower, upper
-        self.xs = xs
-        self.P = np.concatenate(([0.0], np.cumsum(xs)))                 # sums of the k smallest
-        xr = -xs[::-1]                          # mirror image by negation (exact), sorted, on [-upper, -lower]
-        self.Pr = np.concatenate(([0.0], np.cumsum(xr)))
-        self.xr = xr
+        # P[k]: the sum of the k smallest; Pr[k] that of the mirror image -xs[::-1] (sorted, on [-upper, -lower]):
+        # negation is exact and rounding is symmetric, so -cumsum(xs[::-1]) is cumsum(-xs[::-1]) bit for bit;
+        # written into preallocated arrays (no copies of the data: at n = 10^5 the copies cost more than the sort)
+        self.P = np.empty(n + 1)
+        self.P[0] = 0.0
+        np.cumsum(xs, out=self.P[1:])
+        self.Pr = np.empty(n + 1)
+        self.Pr[0] = 0.0
+        np.cumsum(xs[::-1], out=self.Pr[1:])
+        np.negative(self.Pr, out=self.Pr)
+        self.top, self.top_r = float(xs[-1]), -float(xs[0])          # the largest record, and of the mirror
         self.sup = (upper - lower) / 2.0
         self.t_sup = n + 1
 
-    def _G_side(self, r, a, P, xs, lo, up):
+    def _G_side(self, r, a, P, top, lo, up):
         n = self.n
         m = (n - r + a).astype(float)
         keep = n - r
@@ -55,12 +63,12 @@ class MeanUnbounded:
             v1 = np.where((a >= 1) & (m >= 2), (m - 1) * up - so, -np.inf) / (m * np.maximum(m - 1, 1))
             # remove the maximum, which is the kept largest record of x
             so2 = P[np.maximum(keep - 1, 0)] + a * lo
-            v2 = np.where((keep >= 1) & (m >= 2), (m - 1) * xs[-1] - so2, -np.inf) / (m * np.maximum(m - 1, 1))
+            v2 = np.where((keep >= 1) & (m >= 2), (m - 1) * top - so2, -np.inf) / (m * np.maximum(m - 1, 1))
         return np.maximum(best, np.maximum(v1, v2))
 
     def G(self, r, a):
-        return np.maximum(self._G_side(r, a, self.P, self.xs, self.lower, self.upper),
-                          self._G_side(r, a, self.Pr, self.xr, -self.upper, -self.lower))
+        return np.maximum(self._G_side(r, a, self.P, self.top, self.lower, self.upper),
+                          self._G_side(r, a, self.Pr, self.top_r, -self.upper, -self.lower))
 
     def A(self, t):
         """``A`` at an array of ``t``: the maximum of ``G(r, tt - r)`` over ``tt`` in ``{t - 1, t}`` and
@@ -101,7 +109,7 @@ class MeanUnbounded:
         width = self.upper - self.lower
         t_hi = n + 1
         if best > 0:                   # beyond ln(sup/best)/beta even the supremum cannot win
-            t_hi = min(t_hi, int(math.ceil(math.log(self.sup / best) / beta)) + 1)
+            t_hi = min(t_hi, int(math.ceil(log_ratio(self.sup, best) / beta)) + 1)
         ts = np.arange(1, t_hi + 1)
         with np.errstate(under="ignore"):
             ub = np.exp(-beta * ts) * np.minimum(self.sup, width / np.maximum(n - ts, 2))

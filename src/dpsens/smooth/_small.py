@@ -1,4 +1,4 @@
-"""Small data: the smooth sensitivity of the median and the percentiles in one dense pass over the short pairs.
+"""The dense pass: the smooth sensitivity of the median and the percentiles over the short pairs at once.
 
 Chapters: *Propose-test-release* and *Smooth sensitivity* (through :mod:`dpsens.smooth`).  The pairs and
 their costs are those of :mod:`dpsens.smooth._engines` ("Order statistics and interpolated percentiles,
@@ -22,6 +22,11 @@ dozen numpy calls on arrays of a few thousand entries.  The result is exact:
   ``<= ln(sup/best)/beta`` (:func:`_top_pairs`), so ``W`` bounds only the pairs inside the data and bounds
   wider than the data do not widen the reach.
 
+Above ``SMALL_N`` records (where a call of the general engines costs milliseconds) the reach may grow to
+``LARGE_REACH``; when the cheapest pairs give no useful floor (tied data, whose pairs within the first reach
+lie inside runs) every pair within reach is scored and the reach doubles; beyond the limit only the cheap
+bound ``U`` is evaluated.  Nothing here costs ``O(n)`` except padding the data, so the pass serves every size.
+
 The index tables depend on the size (and the percentile and reach) only, not on the data: they are cached,
 so repeated calls at one size (a simulation, an explorer) build them once.  The functions return ``None``
 (the caller then uses the general engines) when ``e^{-beta t}`` could underflow within the distances
@@ -36,15 +41,18 @@ import math
 import numpy as np
 
 from ..queries import PERCENTILES
-from ._common import quantile_position
+from ._common import SMALL_N, first_positive, log_ratio, quantile_position
 from ._unbounded import PercentileUnbounded, percentile_windows
 
-__all__ = ["SMALL_PAIRS", "SMALL_REACH", "quantile_bounded_small", "percentile_unbounded_small", "small_engine", "clear_tables"]
+__all__ = ["SMALL_PAIRS", "SMALL_REACH", "LARGE_REACH", "quantile_bounded_small", "percentile_unbounded_small", "small_engine", "clear_tables"]
 
 #: At most this many pairs are listed in one pass, and the reach is at most ``SMALL_REACH`` (beyond, the
-#: divide and conquer of the general engines is faster).
+#: divide and conquer of the general engines is faster) or, above ``SMALL_N`` records, ``LARGE_REACH``
+#: (there a call of the general engines costs several milliseconds, and the dense pass lists few pairs on
+#: tied data, whose reach is long: only the ascents of the rights are scored).
 SMALL_PAIRS = 50_000
 SMALL_REACH = 256
+LARGE_REACH = 1024
 
 #: ``e^{-beta t}`` is a normal float (no underflow, full precision) for ``beta t`` up to this.
 _EXP_SAFE = 700.0
@@ -53,16 +61,28 @@ _EXP_SAFE = 700.0
 _FIRST_REACH = 64
 
 
-def _needed(W, beta, best, reach, t_max, sup):
-    """A ``t >= reach`` beyond which no ``t`` has ``e^{-beta t} min(W(t), sup) > best`` (``reach`` if none).
+def _needed(W, U, beta, best, reach, t_max, sup, limit):
+    """A ``t >= reach`` beyond which no ``t`` has ``e^{-beta t} min(W(t), sup) > best`` (``reach`` if none),
+    or some ``t > limit`` when that cannot be shown cheaply (the caller then declines).
 
     ``W`` is non-decreasing, so on a cell ``(a, b]`` of a grid ``e^{-beta (a + 1)} W(b)`` bounds every
     ``e^{-beta t} W(t)``; the answer is the right end of the last cell whose bound exceeds ``best``.  The
     grid steps by a multiple of 8 (at most 24 cells), so that its windows are reused between calls.
+    Above ``SMALL_N`` records only the cheap bound ``U >= W`` is used beyond ``limit`` (``W`` there costs
+    ``O(t)`` per distance).
     """
-    t_hi = min(t_max, int(math.ceil(math.log(sup / best) / beta)) + 1)
+    t_hi = min(t_max, int(math.ceil(log_ratio(sup, best) / beta)) + 1)
     if t_hi <= reach:
         return reach
+    if t_hi > limit and t_max > SMALL_N + 1:
+        grid = np.append(np.arange(limit, t_hi, max(8, (t_hi - limit) // 512)), t_hi)
+        with np.errstate(under="ignore"):
+            far = np.exp(-beta * (grid[:-1] + 1)) * np.minimum(U(grid[1:]), sup) > best
+        if far.any():
+            return t_hi
+        t_hi = limit
+        if t_hi <= reach:
+            return reach
     step = 8 * -(-(t_hi - reach) // 192)
     grid = np.minimum(np.arange(reach, t_hi + step, step), t_max)
     with np.errstate(under="ignore"):
@@ -99,7 +119,8 @@ def _search(lefts, U, W, beta, t_max, sup, slope, single=(0.0, 0)):
     value ``L``, ``lam`` and first and last right ``lo <= hi`` (a pair costs ``slope * b + lam``; ``hi``
     is the last right of cost ``<= K``).  The cheapest pair of each left gives a floor; the reach is
     raised (once) to the largest distance that ``W`` says could beat it; then every pair that could is
-    scored once.
+    scored once.  Above ``SMALL_N`` records, when the bound points beyond the limit, every pair of cost
+    ``<= K`` is scored for a better floor, and while that floor is nil (tied data) the reach doubles.
     ``single`` is a candidate outside the pairs (value, cost).  ``U`` and ``W`` are upper bounds on
     ``A(t)``, both non-decreasing: ``U`` cheap (the spread of the indices within reach, used to skip the
     distances where every pair is 0), ``W`` tight (the widest spread of a window of the indices a pair
@@ -107,66 +128,100 @@ def _search(lefts, U, W, beta, t_max, sup, slope, single=(0.0, 0)):
     """
     if sup <= 0:
         return 0.0, 0
-    pos = np.flatnonzero(U(np.arange(t_max + 1)) > 0)
-    t0 = int(pos[0]) if pos.size else t_max             # below t0 every pair is worth 0 (U = 0)
+    t0 = first_positive(U, t_max)                       # below t0 every pair is worth 0 (U = 0)
     K = min(t_max, -(-(t0 + _FIRST_REACH) // 16) * 16)
-    for attempt in range(2):
-        if beta * K > _EXP_SAFE or K > SMALL_REACH:
+    limit = SMALL_REACH if t_max <= SMALL_N + 1 else LARGE_REACH
+    best, bv, bc = single[0], None, single[1]
+    final = False
+    while True:
+        if beta * K > _EXP_SAFE or K > limit:
             return None
         got = lefts(K)
         if got is None:
             return None
         Rt, b0, row, L, lam, lo, hi = got
-        width = Rt.shape[1]
-        base = row * width - b0
-        Rflat = Rt.reshape(-1)
+        base = row * Rt.shape[1] - b0
         E = np.exp(-beta * np.arange(K + 1))
         # the cheapest pair of every left: real candidates, the floor for the rest
-        v0 = Rflat[base + lo] - L
+        v0 = Rt.reshape(-1)[base + lo] - L
         c0 = slope * lo + lam
         w0 = v0 * E[c0]
         i0 = int(np.argmax(w0))
-        best, bv, bc = single[0], None, single[1]
         if w0[i0] > best:
             best, bv, bc = float(w0[i0]), float(v0[i0]), int(c0[i0])
-        if best <= 0:
+        if best <= 0 and t_max <= SMALL_N + 1:
             return None
-        if attempt:
+        if final:
             break                            # the floor can only have grown: K is still enough
-        need = _needed(W, beta, best, K, t_max, sup)
+        need = _needed(W, U, beta, best, K, t_max, sup, limit) if best > 0 else t_max
         if need <= K:
             break
+        if need > limit and t_max > SMALL_N + 1:
+            # a weak floor (on tied data the cheapest pairs lie inside runs): every pair of cost <= K gives a
+            # better one; while the bound still points beyond the limit, the reach doubles
+            got = _score(Rt, base, L, lam, lo, hi, c0, E, beta, slope, K, max(best, 0.0))
+            if got is None:
+                return None
+            if got[0] > best:
+                best, bv, bc = got
+            need = _needed(W, U, beta, best, K, t_max, sup, limit) if best > 0 else t_max
+            if need <= K:
+                return single if bv is None else (bv * math.exp(-beta * bc), bc)
+            if need > limit:
+                # double only while there is no floor to speak of (pairs inside runs); a floor far below the
+                # bound beyond the limit that is merely too low (small beta) is left to the general engines
+                with np.errstate(under="ignore"):
+                    far = math.exp(-beta * (limit + 1)) * min(float(U(np.array([limit + 1]))[0]), sup)
+                if best > 1e-6 * far:
+                    return None
+                K = min(t_max, 2 * K)
+                continue
         K = min(t_max, -(-need // 16) * 16)     # a multiple of 16: the tables of a size are reused
-    # a right b beats `best` only if e^{-beta (slope b + lam)} (max of R up to b - L) > best; a right whose
-    # value is not above its predecessor's is beaten by it (same left, cheaper): only ascents are scored
+        final = True
+    got = _score(Rt, base, L, lam, lo, hi, c0, E, beta, slope, K, best)
+    if got is None:
+        return None
+    if got[0] > best:
+        best, bv, bc = got
+    if bv is None:
+        return single
+    return bv * math.exp(-beta * bc), bc
+
+
+def _score(Rt, base, L, lam, lo, hi, c0, E, beta, slope, K, best):
+    """``(w, value, cost)`` of the best pair of :func:`_search`'s problems that beats ``best`` (``(best, None,
+    None)`` if none; ``None`` if too many pairs could).  A right ``b`` beats ``best`` only if
+    ``e^{-beta (slope b + lam)} (max of R up to b - L) > best``; a right whose value is not above its
+    predecessor's is beaten by it (same left, cheaper): only ascents are scored."""
+    Rflat = Rt.reshape(-1)
     cummax = np.maximum.accumulate(Rt, axis=1).reshape(-1)
     top = cummax[base + hi] - L
     keep = np.flatnonzero(top * E[np.minimum(c0 + slope, K)] > best)    # the next right costs c0 + slope
     base, L, lam, lo, hi, top = base[keep], L[keep], lam[keep], lo[keep], hi[keep], top[keep]
-    cut = np.floor((np.log(top / best) / beta - lam) / slope) + 1
-    hi = np.minimum(hi, np.maximum(cut, lo)).astype(np.int64)
+    if best > 0:
+        cut = np.floor((np.log(top / best) / beta - lam) / slope) + 1
+        hi = np.minimum(hi, np.maximum(cut, lo)).astype(np.int64)
     asc = np.ones(Rt.shape, dtype=bool)
     asc[:, 1:] = Rt[:, 1:] > Rt[:, :-1]
     F = np.flatnonzero(asc)
     s = np.searchsorted(F, base + lo + 1)
     cnt = np.searchsorted(F, base + hi, side="right") - s
     use = np.nonzero(cnt > 0)[0]
-    if use.size:
-        cnt = cnt[use]
-        total = int(cnt.sum())
-        if total > SMALL_PAIRS:
-            return None
-        who = np.repeat(use, cnt)
-        flat = F[np.arange(total) + np.repeat(s[use] - (np.cumsum(cnt) - cnt), cnt)]
-        v = Rflat[flat] - L[who]
-        cost = slope * (flat - base[who]) + lam[who]
-        w = v * E[cost]
-        i1 = int(np.argmax(w))
-        if w[i1] > best:
-            best, bv, bc = float(w[i1]), float(v[i1]), int(cost[i1])
-    if bv is None:
-        return single
-    return bv * math.exp(-beta * bc), bc
+    if not use.size:
+        return best, None, None
+    cnt = cnt[use]
+    total = int(cnt.sum())
+    if total > SMALL_PAIRS:
+        return None
+    who = np.repeat(use, cnt)
+    flat = F[np.arange(total) + np.repeat(s[use] - (np.cumsum(cnt) - cnt), cnt)]
+    v = Rflat[flat] - L[who]
+    cost = slope * (flat - base[who]) + lam[who]
+    w = v * E[cost]
+    i1 = int(np.argmax(w))
+    if w[i1] > best:
+        return float(w[i1]), float(v[i1]), int(cost[i1])
+    return best, None, None
 
 
 # ---------------------------------------------------------------------------------------------- bounded
@@ -353,7 +408,7 @@ def percentile_unbounded_small(xs, name, lower, upper, beta):
         return None
     # the pairs with a right at `upper`, every one that could beat the rest: cost <= ln(sup / best)/beta
     best = got[0]
-    t_hi = min(n + 1, int(math.ceil(math.log(sup / best) / beta)) + 1)
+    t_hi = min(n + 1, int(math.ceil(log_ratio(sup, best) / beta)) + 1)
     cost, b, pp, a, g, f = _top_pairs(P, n, -(-t_hi // 64) * 64)     # a multiple of 64: reused
     e = int(np.searchsorted(cost, t_hi, side="right"))
     if e:

@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from ..queries import PERCENTILES
-from ._common import Candidates, PerDistance, pair_smooth_nodes, padded
+from ._common import Candidates, PerDistance, log_ratio, pair_smooth_nodes, padded
 
 __all__ = ["median_unbounded", "PercentileUnbounded"]
 
@@ -98,16 +98,23 @@ class PercentileUnbounded(PerDistance):
         """``(P, X, lower, upper)``: the data mirrored so that ``P > 50`` and padded (shared by the engines of
         several reaches, so that the ``O(n)`` copies are made once)."""
         P = PERCENTILES[name]
+        n = len(xs)
+        # X(k) = X[k + 2] for k in [-2, n + 1], unscaled: the weights (hundredths) are divided by 100,
+        # so no value is ever scaled up (bounds near the largest float do not overflow); one array, written
+        # in place (at n = 10^5 each copy of the data costs a tenth of a millisecond)
+        X = np.empty(n + 4)
         if P < 50:
             # mirror by negation (exact in floating point; ``lower + upper - x`` rounds the spacing of
             # the data away when the bounds are much larger than the data)
-            xs, lower, upper = -xs[::-1], -upper, -lower
+            np.negative(xs[::-1], out=X[2:n + 2])
+            lower, upper = -upper, -lower
             P = 100 - P
+        else:
+            X[2:n + 2] = xs
         if not 50 < P < 100:
             raise AssertionError(P)
-        # X(k) = X[k + 2] for k in [-2, n + 1], unscaled: the weights (hundredths) are divided by 100,
-        # so no value is ever scaled up (bounds near the largest float do not overflow)
-        return P, np.concatenate(([lower, lower], xs, [upper, upper])), float(lower), float(upper)
+        X[:2], X[n + 2:] = lower, upper
+        return P, X, float(lower), float(upper)
 
     def __init__(self, xs, name, lower, upper, reach=None, prepared=None):
         P, X, lower, upper = self.prepare(xs, name, lower, upper) if prepared is None else prepared
@@ -256,7 +263,7 @@ class PercentileUnbounded(PerDistance):
                     best, best_t = float(v[i] * math.exp(-beta * int(c[i]))), int(c[i])
         # 2. longer pairs only while they can beat the best real candidate so far
         if best > 0:
-            K = min(K, int(math.floor(math.log(self.sup / best) / beta)) + 2)
+            K = min(K, int(math.floor(log_ratio(self.sup, best) / beta)) + 2)
         chunk, size = [], 0
         for bmax, L, lam, s, R, base in parts:
             hiK = np.minimum(bmax, (K - lam) // 2)
