@@ -27,6 +27,10 @@ import json
 
 __all__ = ["SCRIPT", "explorer_html", "view_elements"]
 
+#: Every control at least 24 x 24 CSS pixels (WCAG 2.2 target size, Lighthouse's ``target-size``):
+#: a range input is 16 px high by default, and the audit then depends on what lies next to it.
+TARGET_STYLE = "min-height:24px;min-width:24px"
+
 #: The explorer's JavaScript (``__ID__`` stands for the explorer element's id).
 SCRIPT = r"""(function(){
 var root=document.getElementById("__ID__");if(!root)return;
@@ -111,14 +115,14 @@ def explorer_html(ex) -> str:
         esc = html.escape
         if ex.is_slider(i):
             widget = (f'<input type="range" id="{cid}" data-index="{i}" min="0" max="{len(opts) - 1}" '
-                      f'step="1" value="{j0}" aria-valuetext="{esc(labels[j0])}" '
+                      f'step="1" value="{j0}" aria-valuetext="{esc(labels[j0])}" style="{TARGET_STYLE}" '
                       f"data-labels='{esc(json.dumps(labels), quote=True)}'>"
                       f'<output for="{cid}" style="min-width:4em;font-family:monospace">{esc(labels[j0])}</output>')
         else:
             options_html = "".join(
                 f'<option value="{j}"{" selected" if j == j0 else ""}>{esc(lab)}</option>'
                 for j, lab in enumerate(labels))
-            widget = f'<select id="{cid}" data-index="{i}">{options_html}</select>'
+            widget = f'<select id="{cid}" data-index="{i}" style="{TARGET_STYLE}">{options_html}</select>'
         controls.append(
             f'<div class="dpsens-explorer-control" style="display:flex;align-items:center;gap:0.5em;margin:0.2em 0">'
             f'<label for="{cid}" style="min-width:8em;font-weight:600">{esc(ex.labels[i])}</label>{widget}</div>')
