@@ -526,6 +526,11 @@ def _finished(app, exception) -> None:
     drop_icon_font_faces(outdir)
     lazy_theme_tab_stops(outdir)
     legible = outdir / "_static" / "legible.css"
+    source = Path(app.srcdir) / "_static" / "legible.css"
+    if source.exists():
+        # the book's own style sheet afresh: a build in which no page changed does not copy the
+        # static files again, and the copy in _build carries the icon subsets appended below
+        shutil.copyfile(source, legible)
     if legible.exists() and "dpsens icon subsets" not in legible.read_text(encoding="utf-8"):
         with legible.open("a", encoding="utf-8") as f:
             f.write("\n/* dpsens icon subsets (_ext/lean_pages.py) */\n" + icon_font_css(outdir) + "\n")
