@@ -277,6 +277,19 @@ def quantile_bounded_small(xs, name, lower, upper, beta):
 
 # ---------------------------------------------------------------------------------------------- unbounded
 
+def _left_values(X, p, alpha, gamma, second):
+    """The lefts' values of the unbounded percentile's pairs (``second``: family 2, whose window starts at
+    ``p + 1``), as :class:`dpsens.smooth._unbounded.PercentileUnbounded` writes them; ``X`` padded, offset 2."""
+    Xp, Xp1 = X[p + 2], X[p + 3]
+    return np.where(second, gamma * Xp1 - alpha * (Xp1 - Xp), alpha * Xp)
+
+
+def _right_values(X, b, alpha, gamma, family):
+    """The rights' values of the unbounded percentile's pairs (family 0, 1 or 2; see :func:`_rows`)."""
+    Xb, Xb1 = X[b + 2], X[b + 1]
+    return np.where(family == 1, alpha * Xb1 + gamma * (Xb - Xb1), np.where(family == 2, gamma, alpha) * Xb)
+
+
 @functools.lru_cache(maxsize=None)
 def _rows(P):
     """The (window, class, family) problems of the percentile ``P > 50`` as columns of arrays.
@@ -393,12 +406,9 @@ def percentile_unbounded_small(xs, name, lower, upper, beta):
         row, pp, lam, lo, hi, a, g, f2 = _left_table(P, n, K)
         if not row.size:
             return None
-        Xp, Xp1 = X[pp + 2], X[pp + 3]
-        L = np.where(f2, g * Xp1 - a * (Xp1 - Xp), a * Xp)
+        L = _left_values(X, pp, a, g, f2)
         b0, b1 = int(lo.min()), int(hi.max())
-        b = np.arange(b0, b1 + 1)[None, :]
-        Xb, Xb1 = X[b + 2], X[b + 1]
-        Rt = np.where(fam == 1, al * Xb1 + ga * (Xb - Xb1), np.where(fam == 2, ga, al) * Xb)
+        Rt = _right_values(X, np.arange(b0, b1 + 1)[None, :], al, ga, fam)
         return Rt, b0, row, L, lam, lo, hi
 
     if sup <= 0:
@@ -413,10 +423,7 @@ def percentile_unbounded_small(xs, name, lower, upper, beta):
     e = int(np.searchsorted(cost, t_hi, side="right"))
     if e:
         cost, b, pp, a, g, f = cost[:e], b[:e], pp[:e], a[:e], g[:e], f[:e]
-        Xp, Xp1, Xb, Xb1 = X[pp + 2], X[pp + 3], X[b + 2], X[b + 1]
-        L = np.where(f == 2, g * Xp1 - a * (Xp1 - Xp), a * Xp)
-        R = np.where(f == 1, a * Xb1 + g * (Xb - Xb1), np.where(f == 2, g, a) * Xb)
-        v = R - L
+        v = _right_values(X, b, a, g, f) - _left_values(X, pp, a, g, f == 2)
         with np.errstate(under="ignore"):
             w = v * np.exp(-beta * cost)
         i = int(np.argmax(w))
@@ -439,4 +446,5 @@ def small_engine(name, neighbors):
 def clear_tables():
     """Forget the cached tables (they depend on the size only; the benchmark times a first call with it)."""
     _left_table.cache_clear()
+    _top_pairs.cache_clear()
     _window_index.cache_clear()

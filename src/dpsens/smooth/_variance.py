@@ -81,6 +81,8 @@ import math
 
 import numpy as np
 
+from ._common import log_ratio
+
 
 def _std_change(V, L):
     """Largest change of ``sqrt(v)`` when ``v >= V`` changes by at most ``L`` (up, or down to >= 0).
@@ -228,7 +230,7 @@ class VarBound:
         best, arg = self.b0, 0
         K = self.t_const
         if best > 0:
-            K = min(K, int(math.ceil(math.log(self.crude_sup() / best) / beta)) + 1)
+            K = min(K, int(math.ceil(log_ratio(self.crude_sup(), best) / beta)) + 1)
         if K < 1:
             return best, arg
         cps = np.unique(np.concatenate((np.arange(1, min(K, 16) + 1),
