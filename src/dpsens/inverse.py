@@ -316,10 +316,7 @@ def inverse_len(x, query, t, lower, upper, neighbors: str = "bounded", max_work:
             current = float(np.var(xs))
             length = lambda zi: reach.length(zi, current)        # noqa: E731
         else:
-            unbounded = UnboundedVarianceReach(xs, lower, upper, max_work)
-            def length(zi):
-                unbounded.work = 0                                # the cap is per t
-                return unbounded.length(zi)
+            length = UnboundedVarianceReach(xs, lower, upper, max_work).length   # max_work: per t
         out = np.array([length(float(zi)) if not (query == "std" and ti < 0) else math.inf
                         for zi, ti in zip(np.ravel(z), np.ravel(t))]).reshape(t.shape)
         given = as_data(x)                                        # f(x) rounded as the caller computes it

@@ -252,8 +252,9 @@ class UnboundedVarianceReach:
 
     # -- len ----------------------------------------------------------------------------------------------
     def length(self, z: float) -> float:
-        """``len'(z)`` (``0`` at ``z = var(x)``, ``inf`` outside ``[0, h²]``)."""
+        """``len'(z)`` (``0`` at ``z = var(x)``, ``inf`` outside ``[0, h²]``); ``max_work`` caps each call."""
         n = self.n
+        self.work = 0
         if z < 0 or z > self.h * self.h:
             return math.inf
         if z == self.current:
