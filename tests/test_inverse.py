@@ -316,6 +316,18 @@ def test_variance_len_unbounded_compute_cap():
         inverse.inverse_len(x, "var", 0.25, 0, 1, "unbounded", max_work=0)
 
 
+def scan_upper_end(P1, P2, n, r, s, lower, upper):
+    """H(r, s) by scanning every window of r removed sorted records and every split p of the s additions
+    (p at lower, s - p at upper); P1, P2 the prefix sums of the sorted data and of its squares."""
+    N = n - r + s
+    a = np.arange(0, n - r + 1)
+    SK, QK = P1[n] - (P1[a + r] - P1[a]), P2[n] - (P2[a + r] - P2[a])
+    p = np.arange(s + 1)[:, None]
+    S = SK + p * lower + (s - p) * upper
+    Q = QK + p * lower ** 2 + (s - p) * upper ** 2
+    return float(np.max(Q / N - (S / N) ** 2))
+
+
 def window_scan_unbounded_variance_len(x, z, lower, upper):
     """len' by scanning k = 1, 2, ... and every r, with L and H over EVERY window of the sorted data and every
     split p of the additions between lower and upper (no search, no restriction of j): a slow second
@@ -333,12 +345,7 @@ def window_scan_unbounded_variance_len(x, z, lower, upper):
             a = np.arange(0, n - m + 1)
             S, Q = P1[a + m] - P1[a], P2[a + m] - P2[a]
             low = max(0.0, float(np.min(Q - S * S / m))) / N if m > 1 else 0.0
-            a = np.arange(0, n - r + 1)
-            SK, QK = P1[n] - (P1[a + r] - P1[a]), P2[n] - (P2[a + r] - P2[a])
-            p = np.arange(s + 1)[:, None]
-            S = SK + p * lower + (s - p) * upper
-            Q = QK + p * lower ** 2 + (s - p) * upper ** 2
-            if low <= z <= float(np.max(Q / N - (S / N) ** 2)):
+            if low <= z <= scan_upper_end(P1, P2, n, r, s, lower, upper):
                 return k
     return math.inf
 
@@ -365,11 +372,6 @@ def test_variance_unbounded_pruning_bound_is_above_every_upper_end():
         P1, P2 = np.concatenate(([0.0], np.cumsum(x))), np.concatenate(([0.0], np.cumsum(x * x)))
         for r in range(n + 1):
             for s in range(1, 8):
-                a = np.arange(0, n - r + 1)
-                SK, QK = P1[n] - (P1[a + r] - P1[a]), P2[n] - (P2[a + r] - P2[a])
-                p = np.arange(s + 1)[:, None]
-                N = n - r + s
-                S, Q = SK + p * 0.0 + (s - p) * 10.0, QK + (s - p) * 100.0
-                H = float(np.max(Q / N - (S / N) ** 2))
+                H = scan_upper_end(P1, P2, n, r, s, 0.0, 10.0)
                 assert reach.upper_bounds([r], [s])[0] >= H - 1e-9
                 assert reach.upper_ends([r], [s])[0] == pytest.approx(H, abs=1e-9)
