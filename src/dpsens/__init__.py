@@ -20,6 +20,7 @@ from . import grid  # noqa: F401,E402  (ds.grid.*: the sensitivity grid)
 from . import smooth  # noqa: F401,E402  (ds.smooth.*: A(t), distance, smooth sensitivity)
 from . import dp  # noqa: F401,E402  (ds.dp.*: privacy loss, composition, group privacy)
 from . import inverse  # noqa: F401,E402  (ds.inverse.*: exact inverse sensitivity len(x; z))
+from . import accuracy  # noqa: F401,E402  (ds.accuracy.*: accuracy bounds, lower bounds)
 from .smooth import distance_to_high_ls, ls_at_distance, smooth_sensitivity  # noqa: E402
 from . import bruteforce, globalsens, groupsens, local, privatesize, sensitivity  # noqa: F401,E402  (exact engine + oracle)
 from .sensitivity import global_sensitivity, local_sensitivity  # noqa: E402
@@ -33,7 +34,7 @@ __all__ = [
     "mechanisms", "laplace_mechanism", "gaussian_mechanism", "propose_test_release", "ptr_threshold",
     "smooth_sensitivity_mechanism", "sample_and_aggregate",
     "proportions", "transformations", "grid", "vector", "clipping",
-    "figures", "dp", "smooth", "inverse", "ls_at_distance", "distance_to_high_ls", "smooth_sensitivity",
+    "figures", "dp", "smooth", "inverse", "accuracy", "ls_at_distance", "distance_to_high_ls", "smooth_sensitivity",
     "local_sensitivity", "global_sensitivity", "bruteforce_local_sensitivity", "bruteforce_global_sensitivity",
     "bruteforce", "local", "globalsens", "groupsens", "privatesize", "sensitivity",
 ]
