@@ -402,6 +402,39 @@ def zcdp_epsilon() -> Key:
                                              "rho": rho})
 
 
+# =============================================================== accuracy
+@exercise("laplace_tail")
+def laplace_tail(epsilon=0.25, zeta=0.01) -> Key:
+    b = 1.0 / epsilon                                      # a count: sensitivity 1
+    return Key(b * math.log(1 / zeta), REL3, {"one_sided": b * math.log(1 / (2 * zeta)), "no_log": b})
+
+
+@exercise("gaussian_tail")
+def gaussian_tail() -> Key:
+    from scipy.stats import norm
+    from dpsens.mechanisms.gaussian import gaussian_sigma
+    sigma = gaussian_sigma(1.0, 0.5, 1e-6, method="analytic")
+    return Key(sigma * norm.isf(0.025), REL3, {"chernoff": sigma * math.sqrt(2 * math.log(2 / 0.05)),
+                                               "one_sided": sigma * norm.isf(0.05)})
+
+
+@exercise("em_utility_bound")
+def em_utility_bound() -> Key:
+    loss = 2 / 1.0 * (math.log(101) + math.log(1 / 0.01))
+    return Key(loss, REL3, {"no_factor_2": loss / 2})
+
+
+@exercise("histogram_lower_bound")
+def histogram_lower_bound(d=1000, epsilon=0.5) -> Key:
+    # direct maximisation over whole t (the bound falls after its peak, near ln(d)/ε)
+    best, t = 0.0, 1
+    while t <= 10 * (math.log(d) + 10) / epsilon:
+        best = max(best, t / 2 * d / (math.exp(t * epsilon) + d))
+        t += 1
+    real_t = max(s / 2 * d / (math.exp(s * epsilon) + d) for s in np.linspace(0.01, 10 * (math.log(d) + 10) / epsilon, 200001))
+    return Key(best, REL3, {} if math.isclose(real_t, best, rel_tol=5e-3) else {"real_t": real_t})
+
+
 # =============================================================== writing the key
 def salt(name: str, variant: str = "") -> str:
     return hashlib.sha256(f"dpsens answer key|{name}|{variant}".encode()).hexdigest()[:32]

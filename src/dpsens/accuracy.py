@@ -7,8 +7,8 @@ sensitivity, each checked against a seeded simulation; the packing lower
 bounds for a count, a histogram and a median; the local modulus and instance
 optimality).
 
-The failure probability of an accuracy statement is ``eta`` (the chapter's
-η: "error at most w with probability at least 1 − η"); β is kept for the
+The failure probability of an accuracy statement is ``zeta`` (the chapter's
+ζ: "error at most w with probability at least 1 − ζ"); β is kept for the
 smooth-sensitivity parameter.  Nothing here draws noise by hand: the
 simulation (:func:`simulate_accuracy`) releases with the package's own
 mechanisms (:mod:`dpsens.mechanisms`) and the package's exact inverse
@@ -48,8 +48,8 @@ __all__ = ["DELTA", "laplace_tail_bound", "gaussian_tail_bound", "gaussian_tail_
 DELTA = 1e-6
 
 
-def _eta(eta) -> float:
-    return as_probability(eta, "eta")
+def _zeta(zeta) -> float:
+    return as_probability(zeta, "zeta")
 
 
 def _aggregates(x, func, m, lower, upper, rng, n_partitions) -> np.ndarray:
@@ -61,46 +61,46 @@ def _aggregates(x, func, m, lower, upper, rng, n_partitions) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ tails of the noise
-def laplace_tail_bound(sensitivity, epsilon, eta) -> float:
-    """``Δ/ε · ln(1/η)``: the error the Laplace mechanism exceeds with probability exactly ``η``.
+def laplace_tail_bound(sensitivity, epsilon, zeta) -> float:
+    """``Δ/ε · ln(1/ζ)``: the error the Laplace mechanism exceeds with probability exactly ``ζ``.
 
-    Chapter: *How accurate is it?* (the Laplace tail).  ``P(|Lap(b)| > b ln(1/η)) = η``.
+    Chapter: *How accurate is it?* (the Laplace tail).  ``P(|Lap(b)| > b ln(1/ζ)) = ζ``.
 
     >>> round(laplace_tail_bound(1.0, 0.5, 0.05), 4)
     5.9915
     """
     sensitivity = as_positive(sensitivity, "sensitivity")
-    return sensitivity / as_positive(epsilon, "epsilon") * math.log(1.0 / _eta(eta))
+    return sensitivity / as_positive(epsilon, "epsilon") * math.log(1.0 / _zeta(zeta))
 
 
-def gaussian_tail_bound(sigma, eta) -> float:
-    """``σ √(2 ln(2/η))``: a bound the Gaussian noise exceeds with probability at most ``η``.
+def gaussian_tail_bound(sigma, zeta) -> float:
+    """``σ √(2 ln(2/ζ))``: a bound the Gaussian noise exceeds with probability at most ``ζ``.
 
     Chapter: *How accurate is it?* (the Gaussian tail; the proof is the chapter's,
     ``P(|N(0, σ²)| > s σ) <= 2 e^{−s²/2}``).  The exact value is :func:`gaussian_tail_exact`.
     """
-    return as_positive(sigma, "sigma") * math.sqrt(2.0 * math.log(2.0 / _eta(eta)))
+    return as_positive(sigma, "sigma") * math.sqrt(2.0 * math.log(2.0 / _zeta(zeta)))
 
 
-def gaussian_tail_exact(sigma, eta) -> float:
-    """``σ Φ⁻¹(1 − η/2)``: the error Gaussian noise exceeds with probability exactly ``η``.
+def gaussian_tail_exact(sigma, zeta) -> float:
+    """``σ Φ⁻¹(1 − ζ/2)``: the error Gaussian noise exceeds with probability exactly ``ζ``.
 
     Chapter: *How accurate is it?*.
     """
-    return as_positive(sigma, "sigma") * float(-ndtri(_eta(eta) / 2.0))
+    return as_positive(sigma, "sigma") * float(-ndtri(_zeta(zeta) / 2.0))
 
 
-def heavy_tailed_tail_exact(scale, eta, gamma: float = 4.0) -> float:
-    """The ``w`` with ``P(|scale · Z| > w) = η``, ``Z`` of density ∝ ``1/(1+|z|^γ)``.
+def heavy_tailed_tail_exact(scale, zeta, gamma: float = 4.0) -> float:
+    """The ``w`` with ``P(|scale · Z| > w) = ζ``, ``Z`` of density ∝ ``1/(1+|z|^γ)``.
 
     Chapter: *How accurate is it?* (smooth sensitivity with heavy-tailed noise).
     Found by root-finding on :func:`dpsens.mechanisms.polynomial_tail_cdf`.
     """
     scale = as_positive(scale, "scale")
-    eta = _eta(eta)
+    zeta = _zeta(zeta)
 
     def excess(w):
-        return 2.0 * (1.0 - float(polynomial_tail_cdf(w, gamma))) - eta
+        return 2.0 * (1.0 - float(polynomial_tail_cdf(w, gamma))) - zeta
     hi = 1.0
     while excess(hi) > 0:
         hi *= 2.0
@@ -108,19 +108,19 @@ def heavy_tailed_tail_exact(scale, eta, gamma: float = 4.0) -> float:
 
 
 # ------------------------------------------------------------------ the exponential mechanism
-def exponential_utility_bound(sensitivity, epsilon, eta, measure_ratio) -> float:
-    """``(2 GS_g / ε) (ln(μ(Z)/μ(S)) + ln(1/η))``: the score the exponential mechanism loses below OPT.
+def exponential_utility_bound(sensitivity, epsilon, zeta, measure_ratio) -> float:
+    """``(2 GS_g / ε) (ln(μ(Z)/μ(S)) + ln(1/ζ))``: the score the exponential mechanism loses below OPT.
 
     Chapter: *How accurate is it?* (the utility theorem).  ``measure_ratio`` is
     ``μ(Z)/μ(S)``, with ``S`` the outputs whose score is OPT (``|Z|`` for a finite
-    set of candidates, counting measure).  With probability at least ``1 − η``
+    set of candidates, counting measure).  With probability at least ``1 − ζ``
     the released output's score is at least ``OPT`` minus this.
     """
     ratio = as_positive(measure_ratio, "measure_ratio")
     if ratio < 1:
         raise ValueError(f"measure_ratio must be >= 1 (S is part of Z), got {measure_ratio!r}")
     return 2.0 * as_positive(sensitivity, "sensitivity") / as_positive(epsilon, "epsilon") * (
-        math.log(ratio) + math.log(1.0 / _eta(eta)))
+        math.log(ratio) + math.log(1.0 / _zeta(zeta)))
 
 
 def _rank_setup(x, q, epsilon, lower, upper, neighbors):
@@ -142,15 +142,15 @@ def rank_error(x, q, released, lower, upper, neighbors: str = "bounded"):
     return opt - np.asarray(quantile_rank_utility(x, q, released, neighbors))
 
 
-def rank_error_bound(x, q, epsilon, eta, lower, upper, neighbors: str = "bounded") -> float:
-    """The utility theorem for the rank score over ``[lower, upper]``: the rank error exceeded w.p. at most ``η``.
+def rank_error_bound(x, q, epsilon, zeta, lower, upper, neighbors: str = "bounded") -> float:
+    """The utility theorem for the rank score over ``[lower, upper]``: the rank error exceeded w.p. at most ``ζ``.
 
     Chapter: *How accurate is it?*.  ``μ(Z) = upper − lower``; ``μ(S)`` the
     total length of the intervals whose score is OPT.
     """
     dist, length, positive, opt = _rank_setup(x, q, epsilon, lower, upper, neighbors)
     best = float(np.sum(length[positive & (dist["utility"] == opt)]))
-    return exponential_utility_bound(dist["sensitivity"], epsilon, eta, (upper - lower) / best)
+    return exponential_utility_bound(dist["sensitivity"], epsilon, zeta, (upper - lower) / best)
 
 
 def rank_value_bound(x, q, rank_bound, lower, upper, neighbors: str = "bounded") -> float:
@@ -195,22 +195,22 @@ def _cells(x, lower, upper, candidates):
     return (np.concatenate((pts, mids)), np.concatenate((pts, pts[:-1])), np.concatenate((pts, pts[1:])))
 
 
-def local_modulus_quantile(x, q, k, lower, upper, neighbors: str = "bounded", candidates=None):
-    """``ω(x; k) = sup{|f(y) − f(x)| : d(x, y) <= k}`` for the ``q`` quantile, exactly.
+def local_modulus_quantile(x, q, t, lower, upper, neighbors: str = "bounded", candidates=None):
+    """``ω(x; t) = sup{|f(y) − f(x)| : d(x, y) <= t}`` for the ``q`` quantile, exactly.
 
     Chapter: *How accurate is it?* (instance optimality).
 
-    ``{f(y) : d(x, y) <= k}`` is ``{t : len(x; t) <= k}`` (:mod:`dpsens.inverse`),
+    ``{f(y) : d(x, y) <= t}`` is ``{z : len(x; z) <= t}`` (:mod:`dpsens.inverse`),
     and ``len`` is constant on each data point, bound and open gap between
     them, so the supremum is over the closures of the cells with
-    ``len <= k``.  With ``candidates`` (a public finite set) the maximum is
-    over the candidates with ``len <= k`` instead.
+    ``len <= t``.  With ``candidates`` (a public finite set) the maximum is
+    over the candidates with ``len <= t`` instead.
 
     Parameters
     ----------
     x : array_like
     q : float
-    k : int or array_like of int
+    t : int or array_like of int
         Distances, ``>= 0``.
     lower, upper : float
     neighbors : {"bounded", "unbounded"}
@@ -224,106 +224,106 @@ def local_modulus_quantile(x, q, k, lower, upper, neighbors: str = "bounded", ca
     q = as_quantile(q)
     lower, upper = as_bounds(lower, upper)
     check_relation(neighbors)
-    ks = np.asarray(k)
-    if ks.size == 0 or np.any(ks < 0) or np.any(ks != np.floor(ks)):
-        raise ValueError(f"k must be whole numbers >= 0, got {k!r}")
+    ts = np.asarray(t)
+    if ts.size == 0 or np.any(ts < 0) or np.any(ts != np.floor(ts)):
+        raise ValueError(f"t must be whole numbers >= 0, got {t!r}")
     target = order_statistic(x, q)
-    t, lo, hi = _cells(x, lower, upper, candidates)
-    length = inverse_len_quantile(x, q, t, lower, upper, neighbors)
+    points, lo, hi = _cells(x, lower, upper, candidates)
+    length = inverse_len_quantile(x, q, points, lower, upper, neighbors)
     far = np.maximum(np.abs(lo - target), np.abs(hi - target))
     order = np.argsort(length, kind="stable")
-    reach = np.maximum.accumulate(far[order])            # the largest |t - f(x)| over the cells up to each len
-    idx = np.searchsorted(length[order], ks.ravel().astype(float), side="right")
-    out = np.where(idx > 0, reach[np.maximum(idx - 1, 0)], 0.0).reshape(ks.shape)
+    reach = np.maximum.accumulate(far[order])            # the largest |z - f(x)| over the cells up to each len
+    idx = np.searchsorted(length[order], ts.ravel().astype(float), side="right")
+    out = np.where(idx > 0, reach[np.maximum(idx - 1, 0)], 0.0).reshape(ts.shape)
     return float(out) if out.ndim == 0 else out
 
 
-def inverse_sensitivity_error_bound(x, q, epsilon, eta, lower, upper, neighbors: str = "bounded",
+def inverse_sensitivity_error_bound(x, q, epsilon, zeta, lower, upper, neighbors: str = "bounded",
                                     candidates=None) -> dict:
-    """The chapter's accuracy theorem for inverse sensitivity: ``|M(x) − f(x)| <= ω(x; k − 1)`` w.p. ``>= 1 − η``.
+    """The chapter's accuracy theorem for inverse sensitivity: ``|M(x) − f(x)| <= ω(x; t − 1)`` w.p. ``>= 1 − ζ``.
 
     Chapter: *How accurate is it?*.
 
     With candidates (counting measure, ``f(x)`` among them):
-    ``k = ⌈(2/ε) ln(|Z|/η)⌉``.  Over ``[lower, upper]`` (length measure): for
-    each ``j``, ``k_j = j + ⌈(2/ε) ln((u − ℓ)/(η λ_j))⌉`` with ``λ_j`` the
-    length of ``{t : len(x; t) <= j}``, and the smallest ``k_j`` is used.
-    ``P(len(x; M) >= k) <= η``, and ``len(x; z) <= k − 1`` means
-    ``|z − f(x)| <= ω(x; k − 1)``.
+    ``t = ⌈(2/ε) ln(|Z|/ζ)⌉``.  Over ``[lower, upper]`` (length measure): for
+    each ``j``, ``t_j = j + ⌈(2/ε) ln((u − ℓ)/(ζ λ_j))⌉`` with ``λ_j`` the
+    length of ``{z : len(x; z) <= j}``, and the smallest ``t_j`` is used.
+    ``P(len(x; M) >= t) <= ζ``, and ``len(x; z) <= t − 1`` means
+    ``|z − f(x)| <= ω(x; t − 1)``.
 
     Returns
     -------
     dict
-        ``k``, ``bound`` (``ω(x; k − 1)``), ``j`` (None with candidates).
+        ``t``, ``bound`` (``ω(x; t − 1)``), ``j`` (None with candidates).
     """
     epsilon = as_positive(epsilon, "epsilon")
-    eta = _eta(eta)
+    zeta = _zeta(zeta)
     lower, upper = as_bounds(lower, upper)
     dist = inverse_sensitivity_distribution(x, q, epsilon, lower, upper, neighbors, candidates)
     if candidates is not None:
         if not np.any(dist["len"] == 0):
             raise ValueError("candidates must contain f(x) (the order statistic) for this bound")
-        k = math.ceil(2.0 / epsilon * math.log(dist["len"].size / eta))
+        t = math.ceil(2.0 / epsilon * math.log(dist["len"].size / zeta))
         j = None
     else:
         gap = dist["right"] - dist["left"]
         best = None
         for jj in np.unique(dist["len"][np.isfinite(dist["len"])]):
             lam = float(np.sum(gap[dist["len"] <= jj]))
-            kk = int(jj) + math.ceil(2.0 / epsilon * math.log((upper - lower) / (eta * lam)))
-            if best is None or kk < best[0]:
-                best = (kk, int(jj))
-        k, j = best
-    bound = local_modulus_quantile(x, q, k - 1, lower, upper, neighbors, candidates)
-    return {"k": int(k), "bound": float(bound), "j": j}
+            tt = int(jj) + math.ceil(2.0 / epsilon * math.log((upper - lower) / (zeta * lam)))
+            if best is None or tt < best[0]:
+                best = (tt, int(jj))
+        t, j = best
+    bound = local_modulus_quantile(x, q, t - 1, lower, upper, neighbors, candidates)
+    return {"t": int(t), "bound": float(bound), "j": j}
 
 
 # ------------------------------------------------------------------ lower bounds
-def packing_failure_bound(n_datasets, k, epsilon) -> float:
-    """``(K − 1)/(e^{kε} + K − 1)``: the packing lemma's failure probability.
+def packing_failure_bound(n_datasets, t, epsilon) -> float:
+    """``(K − 1)/(e^{tε} + K − 1)``: the packing lemma's failure probability.
 
     Chapter: *What can no mechanism beat?*.  For ``K`` datasets within distance
-    ``k`` of the first, and disjoint sets of outputs, every ε-DP mechanism
+    ``t`` of the first, and disjoint sets of outputs, every ε-DP mechanism
     misses its dataset's set with at least this probability on one of them.
     """
     n_datasets = as_int(n_datasets, "n_datasets", minimum=2)
-    k = as_int(k, "k", minimum=0)
+    t = as_int(t, "t", minimum=0)
     epsilon = as_positive(epsilon, "epsilon")
-    # (K − 1) e^{−kε} / (1 + (K − 1) e^{−kε}), without overflow for large kε
-    a = (n_datasets - 1) * math.exp(-k * epsilon)
+    # (K − 1) e^{−tε} / (1 + (K − 1) e^{−tε}), without overflow for large tε
+    a = (n_datasets - 1) * math.exp(-t * epsilon)
     return a / (1.0 + a)
 
 
-def _best_k(values, ks):
+def _best_t(values, ts):
     i = int(np.argmax(values))
-    return float(values[i]), int(ks[i])
+    return float(values[i]), int(ts[i])
 
 
-def count_lower_bound(epsilon, return_k: bool = False):
-    """``max_k k/(2(1 + e^{kε}))``: no ε-DP count has a smaller worst-case expected error.
+def count_lower_bound(epsilon, return_t: bool = False):
+    """``max_t t/(2(1 + e^{tε}))``: no ε-DP count has a smaller worst-case expected error.
 
-    Chapter: *What can no mechanism beat?* (two datasets ``k`` records apart,
-    counts ``k`` apart).  ``return_k`` also returns the best ``k``.
+    Chapter: *What can no mechanism beat?* (two datasets ``t`` records apart,
+    counts ``t`` apart).  ``return_t`` also returns the best ``t``.
     """
     epsilon = as_positive(epsilon, "epsilon")
-    ks = np.arange(1, math.ceil(12.0 / epsilon) + 2, dtype=float)
-    val, k = _best_k(ks / 2.0 * np.exp(-np.logaddexp(0.0, ks * epsilon)), ks)
-    return (val, k) if return_k else val
+    ts = np.arange(1, math.ceil(12.0 / epsilon) + 2, dtype=float)
+    val, t = _best_t(ts / 2.0 * np.exp(-np.logaddexp(0.0, ts * epsilon)), ts)
+    return (val, t) if return_t else val
 
 
-def histogram_lower_bound(d, epsilon, return_k: bool = False):
-    """``max_k (k/2) d/(e^{kε} + d)``: no ε-DP histogram over ``d`` cells has a smaller worst-case expected
+def histogram_lower_bound(d, epsilon, return_t: bool = False):
+    """``max_t (t/2) d/(e^{tε} + d)``: no ε-DP histogram over ``d`` cells has a smaller worst-case expected
     largest error (add/remove neighbours).
 
     Chapter: *What can no mechanism beat?* (``d + 1`` datasets: a base and the
-    base with ``k`` records added to one cell).
+    base with ``t`` records added to one cell).
     """
     d = as_int(d, "d", minimum=1)
     epsilon = as_positive(epsilon, "epsilon")
-    ks = np.arange(1, math.ceil((math.log(d) + 12.0) / epsilon) + 2, dtype=float)
-    # d/(e^{kε} + d) = 1/(1 + e^{kε − ln d})
-    val, k = _best_k(ks / 2.0 * np.exp(-np.logaddexp(0.0, ks * epsilon - math.log(d))), ks)
-    return (val, k) if return_k else val
+    ts = np.arange(1, math.ceil((math.log(d) + 12.0) / epsilon) + 2, dtype=float)
+    # d/(e^{tε} + d) = 1/(1 + e^{tε − ln d})
+    val, t = _best_t(ts / 2.0 * np.exp(-np.logaddexp(0.0, ts * epsilon - math.log(d))), ts)
+    return (val, t) if return_t else val
 
 
 def median_lower_bound(epsilon, lower, upper) -> float:
@@ -336,21 +336,21 @@ def median_lower_bound(epsilon, lower, upper) -> float:
     return (upper - lower) / 2.0 * math.exp(-float(np.logaddexp(0.0, as_positive(epsilon, "epsilon"))))
 
 
-def local_minimax_lower_bound(x, q, epsilon, lower, upper, neighbors: str = "bounded", k_max=None,
-                              return_k: bool = False):
-    """``max_k ω(x; k)/(2(1 + e^{kε}))``: every ε-DP mechanism has at least this expected error on ``x`` or on
-    some dataset within distance ``k`` of it.
+def local_minimax_lower_bound(x, q, epsilon, lower, upper, neighbors: str = "bounded", t_max=None,
+                              return_t: bool = False):
+    """``max_t ω(x; t)/(2(1 + e^{tε}))``: every ε-DP mechanism has at least this expected error on ``x`` or on
+    some dataset within distance ``t`` of it.
 
-    Chapter: *What can no mechanism beat?* (instance optimality).  ``k`` runs
-    from 1 to ``k_max`` (default ``len(x)``).
+    Chapter: *What can no mechanism beat?* (instance optimality).  ``t`` runs
+    from 1 to ``t_max`` (default ``len(x)``).
     """
     x = as_data(x)
     epsilon = as_positive(epsilon, "epsilon")
-    k_max = len(x) if k_max is None else as_int(k_max, "k_max", minimum=1)
-    ks = np.arange(1, k_max + 1)
-    omega = local_modulus_quantile(x, q, ks, lower, upper, neighbors)
-    val, k = _best_k(omega / 2.0 * np.exp(-np.logaddexp(0.0, ks * epsilon)), ks)
-    return (val, k) if return_k else val
+    t_max = len(x) if t_max is None else as_int(t_max, "t_max", minimum=1)
+    ts = np.arange(1, t_max + 1)
+    omega = local_modulus_quantile(x, q, ts, lower, upper, neighbors)
+    val, t = _best_t(omega / 2.0 * np.exp(-np.logaddexp(0.0, ts * epsilon)), ts)
+    return (val, t) if return_t else val
 
 
 def laplace_expected_max(d, scale) -> float:
@@ -387,10 +387,10 @@ def expected_abs_error(distribution, target) -> float:
 
 
 # ------------------------------------------------------------------ the seeded check
-def simulate_accuracy(ages, count, epsilon, eta, rng, runs: int = 2000, delta: float = DELTA,
+def simulate_accuracy(ages, count, epsilon, zeta, rng, runs: int = 2000, delta: float = DELTA,
                       bounds=(0.0, 100.0), ptr_bound: float = 0.01, n_chunks: int = 600,
                       chunk_bounds=(20.0, 80.0), n_partitions: int = 20) -> pd.DataFrame:
-    """Each mechanism's accuracy bound at confidence ``1 − η`` beside its simulated error (seeded).
+    """Each mechanism's accuracy bound at confidence ``1 − ζ`` beside its simulated error (seeded).
 
     Chapter: *How accurate is it?* (the table and the explorer).
 
@@ -412,7 +412,7 @@ def simulate_accuracy(ages, count, epsilon, eta, rng, runs: int = 2000, delta: f
     -------
     pandas.DataFrame
         One row per mechanism: ``mechanism``, ``error in``, ``bound``
-        (exceeded with probability at most η), ``simulated`` (the ``1 − η``
+        (exceeded with probability at most ζ), ``simulated`` (the ``1 − ζ``
         quantile of the simulated errors), ``share above bound``, ``n`` (the
         releases the errors are over; PTR's answers only), ``refused``
         (PTR's share of ⊥) and ``refusal bound``.
@@ -420,7 +420,7 @@ def simulate_accuracy(ages, count, epsilon, eta, rng, runs: int = 2000, delta: f
     ages = as_data(ages, "ages")
     count = float(count)
     epsilon = as_positive(epsilon, "epsilon")
-    eta = _eta(eta)
+    zeta = _zeta(zeta)
     runs = as_int(runs, "runs", minimum=1)
     delta = as_probability(delta, "delta")
     lower, upper = as_bounds(*bounds)
@@ -430,20 +430,20 @@ def simulate_accuracy(ages, count, epsilon, eta, rng, runs: int = 2000, delta: f
     def row(name, unit, bound, err, **extra):
         err = np.asarray(err, dtype=float)
         rows.append({"mechanism": name, "error in": unit, "bound": float(bound),
-                     "simulated": float(np.quantile(err, 1 - eta)) if err.size else np.nan,
+                     "simulated": float(np.quantile(err, 1 - zeta)) if err.size else np.nan,
                      "share above bound": float(np.mean(err > bound + 1e-9)) if err.size else np.nan,
                      "n": int(err.size), **extra})
 
     rel = laplace_mechanism(count, 1.0, epsilon, rng, size=runs)
-    row("Laplace, count", "records", laplace_tail_bound(1.0, epsilon, eta), np.abs(rel - count))
+    row("Laplace, count", "records", laplace_tail_bound(1.0, epsilon, zeta), np.abs(rel - count))
     sigma = gaussian_sigma(1.0, epsilon, delta, method="analytic")
     rel = gaussian_mechanism(count, 1.0, epsilon, delta, rng, size=runs, method="analytic")
-    row("Gaussian (analytic), count", "records", gaussian_tail_bound(sigma, eta), np.abs(rel - count))
+    row("Gaussian (analytic), count", "records", gaussian_tail_bound(sigma, zeta), np.abs(rel - count))
 
     q, rel_name = 0.5, "unbounded"
     target = order_statistic(ages, q)
     rel = quantile_exponential(ages, q, epsilon, lower, upper, rng, rel_name, runs)
-    rb = rank_error_bound(ages, q, epsilon, eta, lower, upper, rel_name)
+    rb = rank_error_bound(ages, q, epsilon, zeta, lower, upper, rel_name)
     row("exponential mechanism, median", "rank (records)", rb, rank_error(ages, q, rel, lower, upper, rel_name))
     row("exponential mechanism, median", "years", rank_value_bound(ages, q, rb, lower, upper, rel_name),
         np.abs(rel - target))
@@ -452,7 +452,7 @@ def simulate_accuracy(ages, count, epsilon, eta, rng, runs: int = 2000, delta: f
     given = [ptr_from_distance(target, distance, ptr_bound, epsilon / 2, delta, rng) for _ in range(runs)]
     given = np.array([g for g in given if g is not None])
     threshold = ptr_threshold(epsilon / 2, delta)
-    row("propose-test-release, median", "years", laplace_tail_bound(ptr_bound, epsilon / 2, eta),
+    row("propose-test-release, median", "years", laplace_tail_bound(ptr_bound, epsilon / 2, zeta),
         np.abs(given - target), refused=1 - given.size / runs,
         **{"refusal bound": ptr_refusal_bound(distance, epsilon / 2, threshold),
            "refusal exact": 1 - ptr_accidental_pass_probability(distance, epsilon / 2, threshold)})
@@ -460,14 +460,14 @@ def simulate_accuracy(ages, count, epsilon, eta, rng, runs: int = 2000, delta: f
     s_lap = smooth_sensitivity(ages, "median", smooth_sensitivity_beta(epsilon, delta), lower, upper, rel_name)
     if s_lap > 0:
         rel = laplace_mechanism(target, 2 * s_lap, epsilon, rng, size=runs)
-        row("smooth sensitivity, Laplace, median", "years", laplace_tail_bound(2 * s_lap, epsilon, eta),
+        row("smooth sensitivity, Laplace, median", "years", laplace_tail_bound(2 * s_lap, epsilon, zeta),
             np.abs(rel - target))
     s_ht = smooth_sensitivity(ages, "median", smooth_sensitivity_beta(epsilon, noise="heavy-tailed"), lower, upper,
                               rel_name)
     if s_ht > 0:
         scale = s_ht / heavy_tailed_constants(epsilon)[0]
         rel = target + scale * sample_polynomial_tail(rng, 4.0, runs)
-        row("smooth sensitivity, heavy-tailed, median", "years", heavy_tailed_tail_exact(scale, eta),
+        row("smooth sensitivity, heavy-tailed, median", "years", heavy_tailed_tail_exact(scale, zeta),
             np.abs(rel - target))
 
     agg = _aggregates(ages, "median", n_chunks, lo_c, hi_c, rng, n_partitions)
@@ -475,29 +475,29 @@ def simulate_accuracy(ages, count, epsilon, eta, rng, runs: int = 2000, delta: f
     rel = laplace_mechanism(picked, hi_c - lo_c, n_chunks * epsilon, rng)
     bias = float(np.max(np.abs(agg - target)))
     row(f"sample and aggregate, median, m = {n_chunks}", "years",
-        bias + laplace_tail_bound(hi_c - lo_c, n_chunks * epsilon, eta), np.abs(rel - target))
+        bias + laplace_tail_bound(hi_c - lo_c, n_chunks * epsilon, zeta), np.abs(rel - target))
 
     grid = np.arange(math.ceil(lower), math.floor(upper) + 1.0)
     rel = inverse_sensitivity_quantile(ages, q, epsilon, lower, upper, rng, rel_name, runs, candidates=grid)
     row("inverse sensitivity, whole years, median", "years",
-        inverse_sensitivity_error_bound(ages, q, epsilon, eta, lower, upper, rel_name, grid)["bound"],
+        inverse_sensitivity_error_bound(ages, q, epsilon, zeta, lower, upper, rel_name, grid)["bound"],
         np.abs(rel - target))
     rel = inverse_sensitivity_quantile(ages, q, epsilon, lower, upper, rng, rel_name, runs)
     row("inverse sensitivity, interval, median", "years",
-        inverse_sensitivity_error_bound(ages, q, epsilon, eta, lower, upper, rel_name)["bound"],
+        inverse_sensitivity_error_bound(ages, q, epsilon, zeta, lower, upper, rel_name)["bound"],
         np.abs(rel - target))
     return pd.DataFrame(rows)
 
 
-def saa_bias_noise(x, func, chunk_counts, epsilon, eta, rng, chunk_bounds=(20.0, 80.0), n_partitions: int = 20,
+def saa_bias_noise(x, func, chunk_counts, epsilon, zeta, rng, chunk_bounds=(20.0, 80.0), n_partitions: int = 20,
                    runs: int = 2000, target=None) -> pd.DataFrame:
     """Sample-and-aggregate's error as the number of chunks ``m`` varies: bias, noise, bound and simulation.
 
     Chapter: *How accurate is it?*.  For each ``m``, ``n_partitions``
     partitions by independent labels (add/remove neighbours); the bias is
     the largest ``|A − f(x)|`` over them (``A`` the average of the clipped
-    chunk answers), the noise term ``(u − ℓ)/(mε) · ln(1/η)``; their sum is
-    exceeded with probability at most η given the partition.  The simulation
+    chunk answers), the noise term ``(u − ℓ)/(mε) · ln(1/ζ)``; their sum is
+    exceeded with probability at most ζ given the partition.  The simulation
     releases ``runs`` times with the Laplace mechanism on the partitions'
     averages, each used equally often.
 
@@ -505,10 +505,10 @@ def saa_bias_noise(x, func, chunk_counts, epsilon, eta, rng, chunk_bounds=(20.0,
     -------
     pandas.DataFrame
         One row per ``m``: ``m``, ``bias``, ``noise``, ``bound``, ``simulated``
-        (the ``1 − η`` quantile of the errors).
+        (the ``1 − ζ`` quantile of the errors).
     """
     epsilon = as_positive(epsilon, "epsilon")
-    eta = _eta(eta)
+    zeta = _zeta(zeta)
     lo_c, hi_c = as_bounds(*chunk_bounds)
     runs = as_int(runs, "runs", minimum=1)
     target = float(np.median(as_data(x))) if target is None else float(target)
@@ -518,7 +518,7 @@ def saa_bias_noise(x, func, chunk_counts, epsilon, eta, rng, chunk_bounds=(20.0,
         agg = _aggregates(x, func, m, lo_c, hi_c, rng, n_partitions)
         rel = laplace_mechanism(agg[np.arange(runs) % agg.size], hi_c - lo_c, m * epsilon, rng)
         bias = float(np.max(np.abs(agg - target)))
-        noise = laplace_tail_bound(hi_c - lo_c, m * epsilon, eta)
+        noise = laplace_tail_bound(hi_c - lo_c, m * epsilon, zeta)
         rows.append({"m": m, "bias": bias, "noise": noise, "bound": bias + noise,
-                     "simulated": float(np.quantile(np.abs(rel - target), 1 - eta))})
+                     "simulated": float(np.quantile(np.abs(rel - target), 1 - zeta))})
     return pd.DataFrame(rows)

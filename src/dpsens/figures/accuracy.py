@@ -50,7 +50,8 @@ def plot_worst_case_bounds(epsilons=None, cells=None, epsilon_cells: float = 1.0
     Chapter: *What can no mechanism beat?*.  Worst-case expected errors:
     the count's Laplace mechanism ``E|Lap(1/ε)| = 1/ε``; the histogram's
     Laplace noise per cell, ``E max_j |Z_j| = H_d/ε``; the median's
-    exponential and inverse sensitivity mechanisms on the worst pair of
+    exponential and inverse sensitivity mechanisms (over the interval, and
+    over the public whole numbers in it) on the worst pair of
     :func:`worst_case_median_pair` (exact expected errors, the larger of the
     two datasets').  Add/remove neighbours throughout.
     """
@@ -78,8 +79,12 @@ def plot_worst_case_bounds(epsilons=None, cells=None, epsilon_cells: float = 1.0
                             pair) for e in epsilons]
     inv = [_worst_pair_error(lambda d, e=e: inverse_sensitivity_distribution(d, 0.5, e, lower, upper, "unbounded"),
                              pair) for e in epsilons]
+    grid = np.arange(math.ceil(lower), math.floor(upper) + 1.0)
+    inv_grid = [_worst_pair_error(lambda d, e=e: inverse_sensitivity_distribution(d, 0.5, e, lower, upper, "unbounded",
+                                                                                  grid), pair) for e in epsilons]
     ax.plot(epsilons, em, label="exponential mechanism (rank score)", **line_style(2))
     ax.plot(epsilons, inv, label="inverse sensitivity", **line_style(3))
+    ax.plot(epsilons, inv_grid, label="inverse sensitivity, whole numbers", **line_style(4))
     ax.plot(epsilons, [median_lower_bound(e, lower, upper) for e in epsilons], color=PALETTE[-1], lw=2)
     ax.set(xscale="log", title=f"A median on [{lower:g}, {upper:g}], the worst pair of datasets",
            xlabel="ε (log scale)", ylabel="expected |error| (years)")
