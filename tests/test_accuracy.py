@@ -1,0 +1,209 @@
+"""``dpsens.accuracy``: the accuracy bounds and lower bounds of the chapter *How accurate is it?*, checked
+independently -- tails against scipy's exact distributions, the packing bounds by direct computation, the
+local modulus by walking every dataset within distance t, the theorems against the mechanisms' exact
+output distributions, and the seeded simulation against the bounds."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import integrate, stats
+
+import dpsens as ds
+from dpsens import accuracy as acc
+from dpsens import inverse
+from dpsens.mechanisms import exponential as em
+from dpsens.mechanisms import inverse_sensitivity as ism
+
+
+# ------------------------------------------------------------------ tails
+@pytest.mark.parametrize("eps", [0.1, 0.5, 2.0])
+@pytest.mark.parametrize("zeta", [0.001, 0.05, 0.3])
+def test_laplace_tail_is_exact(eps, zeta):
+    w = acc.laplace_tail_bound(3.0, eps, zeta)
+    assert math.isclose(2 * stats.laplace(scale=3.0 / eps).sf(w), zeta, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("zeta", [1e-6, 0.01, 0.05, 0.5])
+def test_gaussian_tail_bound_and_exact_quantile(zeta):
+    exact = acc.gaussian_tail_exact(7.0, zeta)
+    assert math.isclose(2 * stats.norm(scale=7.0).sf(exact), zeta, rel_tol=1e-9)
+    bound = acc.gaussian_tail_bound(7.0, zeta)
+    assert bound >= exact and 2 * stats.norm(scale=7.0).sf(bound) <= zeta
+
+
+def test_heavy_tailed_quantile_by_quadrature():
+    norm = integrate.quad(lambda z: 1 / (1 + z ** 4), -np.inf, np.inf)[0]
+    for zeta in (0.01, 0.05, 0.2):
+        w = acc.heavy_tailed_tail_exact(1.0, zeta)
+        tail = 2 * integrate.quad(lambda z: 1 / (1 + z ** 4), w, np.inf)[0] / norm
+        assert math.isclose(tail, zeta, rel_tol=1e-7)
+        assert math.isclose(acc.heavy_tailed_tail_exact(2.5, zeta), 2.5 * w, rel_tol=1e-9)
+
+
+def test_laplace_expected_max_by_quadrature():
+    for d in (1, 2, 10, 300):
+        exact = integrate.quad(lambda v: 1 - (1 - math.exp(-v)) ** d, 0, np.inf, limit=200)[0]
+        assert math.isclose(acc.laplace_expected_max(d, 2.0), 2.0 * exact, rel_tol=1e-7)
+
+
+# ------------------------------------------------------------------ the exponential mechanism
+@pytest.mark.parametrize("eps", [0.2, 1.0, 3.0])
+def test_utility_theorem_over_finite_candidates(eps):
+    scores = -np.abs(np.arange(101) - 37.0)          # one best candidate, GS_g = 1
+    p = np.exp(em.exponential_log_probabilities(scores, 1.0, eps))
+    for zeta in (0.01, 0.1, 0.5):
+        loss = acc.exponential_utility_bound(1.0, eps, zeta, 101)
+        assert p[scores <= scores.max() - loss].sum() <= zeta
+    assert math.isclose(acc.exponential_utility_bound(1.0, 1.0, math.exp(-3), 101), 2 * (math.log(101) + 3))
+
+
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+def test_rank_error_bound_against_the_exact_distribution(relation):
+    x = np.random.default_rng(3).integers(0, 100, 60).astype(float)
+    for eps in (0.1, 1.0):
+        dist = em.quantile_exponential_distribution(x, 0.5, eps, 0.0, 100.0, relation)
+        length = dist["right"] - dist["left"]
+        opt = dist["utility"][length > 0].max()
+        for zeta in (0.01, 0.2):
+            bound = acc.rank_error_bound(x, 0.5, eps, zeta, 0.0, 100.0, relation)
+            bad = (opt - dist["utility"] > bound) & (length > 0)
+            assert np.exp(dist["log_prob"][bad]).sum() <= zeta
+
+
+def test_small_error_in_rank_not_in_value():
+    rng = np.random.default_rng(0)
+    for x, hi in (([0, 0, 0, 100, 100], 100.0), ([10, 10, 10], 10.0)):
+        released = em.quantile_exponential(x, 0.5, 1.0, 0.0, hi, rng, size=20000)
+        assert np.all(acc.rank_error(x, 0.5, released, 0.0, hi) == 0)
+        # uniform on [0, hi]: the mean |error| is hi/2, 4 standard errors of a uniform's spread
+        assert abs(np.mean(np.abs(released - inverse.order_statistic(x, 0.5))) - hi / 2) < 4 * hi / math.sqrt(12 * 20000)
+
+
+# ------------------------------------------------------------------ local modulus and inverse sensitivity
+def _within(x, t, domain, relation):
+    """Every dataset within distance t of x (non-empty), by walking one step at a time."""
+    seen = {tuple(sorted(x))}
+    frontier = set(seen)
+    for _ in range(t):
+        new = set()
+        for y in frontier:
+            if relation == "bounded":
+                steps = [y[:i] + (v,) + y[i + 1:] for i in range(len(y)) for v in domain]
+            else:
+                steps = [y + (v,) for v in domain] + [y[:i] + y[i + 1:] for i in range(len(y))]
+            for z in steps:
+                key = tuple(sorted(z))
+                if key and key not in seen:
+                    new.add(key)
+        seen |= new
+        frontier = new
+    return seen
+
+
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+@pytest.mark.parametrize("x", [[2], [1, 4, 4], [0, 3, 5, 6], [2, 2, 2, 5, 6]])
+@pytest.mark.parametrize("q", [0.5, 0.25])
+def test_local_modulus_by_brute_force(relation, x, q):
+    domain = range(7)
+    fx = inverse.order_statistic(x, q)
+    for t in range(0, 3):
+        brute = max(abs(inverse.order_statistic(list(y), q) - fx) for y in _within(x, t, domain, relation))
+        assert acc.local_modulus_quantile(x, q, t, 0, 6, relation) == brute, (t, brute)
+        assert acc.local_modulus_quantile(x, q, t, 0, 6, relation, candidates=range(7)) == brute
+
+
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+def test_inverse_sensitivity_bound_holds_exactly(relation):
+    x = np.random.default_rng(8).integers(20, 70, 101).astype(float)
+    grid = np.arange(101.0)
+    fx = inverse.order_statistic(x, 0.5)
+    for eps in (0.2, 1.0):
+        for zeta in (0.01, 0.1):
+            for cands in (grid, None):
+                out = acc.inverse_sensitivity_error_bound(x, 0.5, eps, zeta, 0.0, 100.0, relation, cands)
+                dist = ism.inverse_sensitivity_distribution(x, 0.5, eps, 0.0, 100.0, relation, cands)
+                p = np.exp(dist["log_prob"])
+                far = np.maximum(np.abs(dist["left"] - fx), np.abs(dist["right"] - fx))
+                assert p[far > out["bound"] + 1e-9].sum() <= zeta
+                assert p[dist["len"] >= out["t"]].sum() <= zeta
+
+
+# ------------------------------------------------------------------ lower bounds
+@pytest.mark.parametrize("eps", [0.05, 0.3, 1.0, 4.0])
+def test_packing_bounds_by_direct_computation(eps):
+    assert math.isclose(acc.count_lower_bound(eps), max(t / (2 * (1 + math.exp(t * eps))) for t in range(1, min(1000, int(700 / eps)))))
+    for d in (2, 50, 10 ** 4):
+        assert math.isclose(acc.histogram_lower_bound(d, eps),
+                            max(t / 2 * d / (math.exp(t * eps) + d) for t in range(1, min(1000, int(700 / eps)))))
+    assert math.isclose(acc.median_lower_bound(eps, 10, 90), 80 / (2 * (1 + math.exp(eps))))
+    assert math.isclose(acc.packing_failure_bound(5, 3, eps), 4 / (math.exp(3 * eps) + 4))
+
+
+def test_the_laplace_count_meets_the_packing_lemma():
+    """Two datasets t apart, disjoint sets around their counts: the Laplace count misses one with at least the
+    lemma's probability, computed exactly from the Laplace CDF."""
+    for eps in (0.2, 1.0):
+        for t in (1, 3, 8):
+            miss = 2 * stats.laplace(scale=1 / eps).sf(t / 2)      # |error| >= t/2 at either dataset
+            assert miss >= acc.packing_failure_bound(2, t, eps)
+
+
+def test_local_lower_bound_against_the_exponential_mechanism():
+    """The theorem: on x or on the y that reaches ω(x; t), any ε-DP mechanism's expected error is at least the
+    local bound; here the exponential mechanism and inverse sensitivity, computed exactly."""
+    x = [1, 2, 2, 3, 5, 6, 6]
+    domain, fx = range(8), inverse.order_statistic(x, 0.5)
+    for t in (1, 2):
+        ys = _within(x, t, domain, "unbounded")
+        y = max(ys, key=lambda y: abs(inverse.order_statistic(list(y), 0.5) - fx))
+        omega = acc.local_modulus_quantile(x, 0.5, t, 0, 7, "unbounded")
+        assert abs(inverse.order_statistic(list(y), 0.5) - fx) == omega
+        for eps in (0.3, 1.0, 3.0):
+            bound = omega / (2 * (1 + math.exp(t * eps)))
+            for dist_of in (lambda d: em.quantile_exponential_distribution(d, 0.5, eps, 0, 7, "unbounded"),
+                            lambda d: ism.inverse_sensitivity_distribution(d, 0.5, eps, 0, 7, "unbounded")):
+                worst = max(acc.expected_abs_error(dist_of(list(d)), inverse.order_statistic(list(d), 0.5))
+                            for d in (x, y))
+                assert worst >= bound
+            assert acc.local_minimax_lower_bound(x, 0.5, eps, 0, 7, "unbounded") >= bound
+
+
+def test_expected_abs_error_by_simulation_and_by_hand():
+    dist = {"left": np.array([0.0, 4.0, 6.0]), "right": np.array([2.0, 4.0, 10.0]),
+            "log_prob": np.log([0.5, 0.25, 0.25])}
+    # target 5: [0, 2] uniform -> 4, the point 4 -> 1, [6, 10] -> 3
+    assert math.isclose(acc.expected_abs_error(dist, 5.0), 0.5 * 4 + 0.25 * 1 + 0.25 * 3)
+    # target inside an interval: uniform on [0, 2] about 0.5 -> (0.25 + 2.25)/4
+    assert math.isclose(acc.expected_abs_error({"left": [0.0], "right": [2.0], "log_prob": [0.0]}, 0.5), 0.625)
+
+
+# ------------------------------------------------------------------ the seeded simulation
+def test_simulation_consistent_with_the_bounds():
+    ages = ds.load_ages().to_numpy(dtype=float)
+    zeta, runs = 0.05, 2000
+    table = acc.simulate_accuracy(ages, int(np.sum(ages >= 50)), 0.5, zeta, np.random.default_rng(2026), runs=runs)
+    sd = math.sqrt(zeta * (1 - zeta) / runs)
+    assert (table["share above bound"] <= zeta + 4 * sd).all()
+    exact = table[table["mechanism"].isin(["Laplace, count", "propose-test-release, median",
+                                           "smooth sensitivity, Laplace, median"])]
+    assert len(exact) == 3 and (abs(exact["share above bound"] - zeta) <= 4 * sd).all()
+    ptr = table.set_index("mechanism").loc["propose-test-release, median"]
+    assert ptr["refused"] == 0 and ptr["refusal bound"] < 1e-50
+    assert math.isclose(ptr["refusal bound"], ptr["refusal exact"], rel_tol=1e-6) or ptr["refusal exact"] == 0
+
+
+def test_bad_input_is_refused_with_a_clear_message():
+    with pytest.raises(ValueError, match="zeta"):
+        acc.laplace_tail_bound(1.0, 1.0, 0.0)
+    with pytest.raises(ValueError, match="zeta"):
+        acc.gaussian_tail_bound(1.0, 1.5)
+    with pytest.raises(ValueError, match="epsilon"):
+        acc.count_lower_bound(0.0)
+    with pytest.raises(ValueError, match="t must be"):
+        acc.local_modulus_quantile([1, 2, 3], 0.5, -1, 0, 5)
+    with pytest.raises(ValueError, match="measure_ratio"):
+        acc.exponential_utility_bound(1.0, 1.0, 0.1, 0.5)
+    with pytest.raises(ValueError, match="candidates must contain"):
+        acc.inverse_sensitivity_error_bound([1.5, 2.5, 3.5], 0.5, 1.0, 0.1, 0, 5, candidates=[0, 1, 2])
