@@ -237,6 +237,12 @@ def _phone_figures():
                           "mechanism": ["exponential mechanism (ε)"] * 4, "median |error|": [0.5, 0.4, 0.0, 0.3]}),
             "head to head"),
         "vector.plot_noisy_histogram": lambda: f.vector.plot_noisy_histogram(ages, 0.1, 1e-6, seed=1),
+        "accuracy.plot_worst_case_bounds": lambda: f.accuracy.plot_worst_case_bounds(
+            epsilons=[0.1, 1.0, 5.0], cells=[2, 100, 10 ** 5]),
+        "accuracy.plot_instance_bounds": lambda: f.accuracy.plot_instance_bounds(ages[:101], epsilons=[0.1, 1.0]),
+        "accuracy.plot_accuracy_check": lambda: f.accuracy.plot_accuracy_check(
+            ds.accuracy.simulate_accuracy(ages, 150, 0.5, 0.05, np.random.default_rng(0), runs=50, n_chunks=20,
+                                          n_partitions=2), 0.5, 0.95),
         "vector.plot_clipping_error": lambda: f.vector.plot_clipping_error(
             np.concatenate([np.zeros(300), np.random.default_rng(1).pareto(1.2, 100) * 1000]), 0.1,
             np.random.default_rng(2).choice(["a", "b", "c"], 400), group_name="group"),
@@ -248,7 +254,7 @@ def test_every_figure_function_is_covered_by_the_phone_test():
 
     covered = set(_phone_figures())
     for module in ("dp", "sensitivity", "audit", "ptr", "smooth", "sample_aggregate", "proportions",
-                   "transformations", "exponential", "vector"):
+                   "transformations", "exponential", "vector", "accuracy"):
         mod = getattr(ds.figures, module)
         for name in mod.__all__:
             if name.startswith("plot_") and inspect.isfunction(getattr(mod, name)):
