@@ -29,12 +29,15 @@ from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 from scipy import fft, special
 
-from ._validate import as_positive, as_probability
-from .accounting import releases_as_pairs
+from ._validate import as_int, as_positive, as_probability
+from .accounting import (advanced_composition, gaussian_composition_epsilon, optimal_composition_epsilon,
+                         rdp_epsilon, releases_as_pairs)
+from .mechanisms.gaussian import gaussian_epsilon, zcdp_to_dp
 
-__all__ = ["PldBounds", "pld_delta", "pld_epsilon", "TAIL"]
+__all__ = ["PldBounds", "pld_delta", "pld_epsilon", "compare_accountants", "ACCOUNTANTS", "TAIL"]
 
 #: The tail mass left out, per side, when the Gaussian loss is cut to a finite window, and the most mass
 #: the FFT may fold back (both added to the upper bound on δ and taken from the lower one).
@@ -241,3 +244,53 @@ def pld_epsilon(delta, laplace=(), gaussian=(), rtol: float = 1e-3) -> PldBounds
         h *= max(0.9 * rtol * lower / (upper - lower), 1 / 64)
         h = reach / math.ceil(reach / h)
     return PldBounds(lower, upper, h)
+
+
+#: The accountants :func:`compare_accountants` runs, in the order of its columns.
+ACCOUNTANTS = ("basic", "advanced", "optimal (KOV)", "zCDP", "RDP", "exact")
+
+
+def compare_accountants(mechanism: str, noise, delta, ks, sensitivity: float = 1.0, rtol: float = 1e-3) -> pd.DataFrame:
+    """The ε at δ of ``k`` identical releases, for each ``k`` in ``ks``, by every accountant of the chapter.
+
+    Chapter: *Composing releases*.  ``mechanism="laplace"``: noise of scale
+    ``b = noise`` on a query of L1 sensitivity Δ, an ε₀-DP release with
+    ``ε₀ = Δ/b``.  Columns: ``basic`` (``k ε₀``), ``advanced``
+    (:func:`dpsens.accounting.advanced_composition` with δ' = δ),
+    ``optimal (KOV)`` (the exact optimum over *every* ε₀-DP mechanism),
+    ``zCDP`` (ε₀-DP is ε₀²/2-zCDP, Bun and Steinke 2016, Proposition 1.4;
+    converted by ρ + 2√(ρ ln(1/δ))), ``RDP`` (Laplace's own Rényi DP, the
+    improved conversion over every order) and ``exact`` (the upper end of the
+    PLD bracket of :func:`pld_epsilon`).
+
+    ``mechanism="gaussian"``: noise σ = ``noise`` on a query of L2
+    sensitivity Δ.  ``basic``: each release's exact ε at δ/k, added up;
+    ``advanced``: each release's exact ε at δ/(2k), with δ' = δ/2;
+    ``optimal (KOV)`` is NaN (the theorem used here is for pure ε-DP);
+    ``zCDP``: ρ = kΔ²/(2σ²); ``RDP``; ``exact``: one Gaussian with
+    ``Δ/σ = √k Δ/σ`` (:func:`dpsens.accounting.gaussian_composition_epsilon`).
+    """
+    if mechanism not in ("laplace", "gaussian"):
+        raise ValueError(f"mechanism must be 'laplace' or 'gaussian', got {mechanism!r}")
+    noise = as_positive(noise, "noise")
+    delta = as_probability(delta, "delta")
+    sens = as_positive(sensitivity, "sensitivity")
+    ks = [as_int(k, "ks", minimum=1) for k in np.atleast_1d(ks)]
+    if not ks:
+        raise ValueError("ks must hold at least one number of releases k >= 1")
+    rows = {}
+    for k in ks:
+        if mechanism == "laplace":
+            eps0 = sens / noise
+            lap = [(noise, sens)] * k
+            rows[k] = [k * eps0, advanced_composition(eps0, k, delta)[0], optimal_composition_epsilon(eps0, k, delta),
+                       zcdp_to_dp(k * eps0 ** 2 / 2, delta), rdp_epsilon(delta, laplace=lap)[0],
+                       pld_epsilon(delta, laplace=lap, rtol=rtol).upper]
+        else:
+            gau = [(noise, sens)] * k
+            eps_half = gaussian_epsilon(noise, sens, delta / (2 * k))
+            rows[k] = [k * gaussian_epsilon(noise, sens, delta / k),
+                       advanced_composition(eps_half, k, delta / 2, delta / (2 * k))[0] if eps_half > 0 else 0.0,
+                       math.nan, zcdp_to_dp(k * sens ** 2 / (2 * noise ** 2), delta), rdp_epsilon(delta, gaussian=gau)[0],
+                       gaussian_composition_epsilon(delta, gau)]
+    return pd.DataFrame.from_dict(rows, orient="index", columns=list(ACCOUNTANTS)).rename_axis("k")

@@ -2,7 +2,7 @@
 
 Each module is named like the package module of its chapter's concept
 (``neighbors``, ``local``, ``globalsens``, ``proportions``, ``transformations``,
-``ptr``, ``smooth``, ``sample_aggregate``, ``exponential``, ``vector``) or, where there is none, like the
+``ptr``, ``smooth``, ``sample_aggregate``, ``exponential``, ``vector``, ``accounting``) or, where there is none, like the
 chapter's file (``leak``, ``median_grid``).
 
 Chapter: *For teachers*.  Every ``check_...`` function returns a
@@ -58,3 +58,4 @@ from .ptr import *  # noqa: F401,F403
 from .smooth import *  # noqa: F401,F403
 from .exponential import *  # noqa: F401,F403
 from .vector import *  # noqa: F401,F403
+from .accounting import *  # noqa: F401,F403
