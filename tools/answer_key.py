@@ -411,10 +411,10 @@ def advanced_epsilon() -> Key:
 
 
 @exercise("tight_composition")
-def tight_composition(k=100, epsilon=0.1) -> Key:
+def tight_composition(releases=100, epsilon=0.1) -> Key:
     from dpsens.accounting import advanced_composition, optimal_composition_epsilon
-    return Key(optimal_composition_epsilon(epsilon, k, 1e-6), REL3,
-               {"advanced": advanced_composition(epsilon, k, 1e-6)[0], "basic": k * epsilon})
+    return Key(optimal_composition_epsilon(epsilon, releases, 1e-6), REL3,
+               {"advanced": advanced_composition(epsilon, releases, 1e-6)[0], "basic": releases * epsilon})
 
 
 @exercise("gaussian_exact_epsilon")

@@ -2,13 +2,14 @@
 
 Chapter: *Composing releases, and counting the budget exactly*, which states
 and proves (or cites) each formula here.  Everything is a function of the
-per-release parameters and the number of releases ``k``; the exact privacy
+per-release parameters and the number of releases J (``releases``; the book
+keeps ``k`` for the group size); the exact privacy
 loss distribution of Laplace releases is :mod:`dpsens.pld`.
 
 * :func:`advanced_composition` -- Dwork, Rothblum and Vadhan (2010): a bound.
 * :func:`optimal_composition_delta`, :func:`optimal_composition_epsilon` --
-  the exact privacy profile of ``k`` ε-DP mechanisms composed (Kairouz, Oh and
-  Viswanath 2015), computed in log space so that ``k = 1000`` is exact to
+  the exact privacy profile of J ε-DP mechanisms composed (Kairouz, Oh and
+  Viswanath 2015), computed in log space so that J = 1000 is exact to
   round-off.
 * :func:`laplace_rdp`, :func:`gaussian_rdp`, :func:`rdp_epsilon` -- Rényi DP
   (Mironov 2017) of Laplace and Gaussian releases, composed by adding, and
@@ -44,19 +45,20 @@ def _log1mexp(x: np.ndarray) -> np.ndarray:
     return np.where(x > -math.log(2), np.log(-np.expm1(np.minimum(x, -1e-300))), np.log1p(-np.exp(x)))
 
 
-def advanced_composition(epsilon, k, delta_prime, delta=0.0) -> tuple[float, float]:
-    """The advanced composition bound for ``k`` adaptively chosen (ε, δ)-DP mechanisms.
+def advanced_composition(epsilon, releases, delta_prime, delta=0.0) -> tuple[float, float]:
+    """The advanced composition bound for ``releases`` = J adaptively chosen (ε, δ)-DP mechanisms.
 
     Chapter: *Composing releases*.  Dwork, Rothblum and Vadhan (2010); Dwork
-    and Roth (2014), Theorem 3.20: the composition is (ε', kδ + δ')-DP with
-    ``ε' = ε sqrt(2k ln(1/δ')) + k ε (e^ε − 1)``.  A bound, not exact.
+    and Roth (2014), Theorem 3.20: the composition is (ε', Jδ + δ')-DP with
+    ``ε' = ε sqrt(2J ln(1/δ')) + J ε (e^ε − 1)``.  A bound, not exact.
+    (The book keeps ``k`` for the group size; J counts releases.)
 
     Parameters
     ----------
     epsilon : float
         The ε of each mechanism, ``> 0``.
-    k : int
-        The number of mechanisms, ``>= 1``.
+    releases : int
+        The number J of mechanisms, ``>= 1``.
     delta_prime : float
         The extra slack δ' in ``(0, 1)``.
     delta : float, optional
@@ -65,7 +67,7 @@ def advanced_composition(epsilon, k, delta_prime, delta=0.0) -> tuple[float, flo
     Returns
     -------
     (float, float)
-        ``(ε', k δ + δ')``.
+        ``(ε', J δ + δ')``.
 
     Examples
     --------
@@ -73,7 +75,7 @@ def advanced_composition(epsilon, k, delta_prime, delta=0.0) -> tuple[float, flo
     6.3082
     """
     epsilon = as_positive(epsilon, "epsilon")
-    k = as_int(k, "k", minimum=1)
+    k = as_int(releases, "releases", minimum=1)
     delta_prime = as_probability(delta_prime, "delta_prime")
     delta = 0.0 if delta == 0 else as_probability(delta, "delta")
     eps_total = epsilon * math.sqrt(2 * k * math.log(1 / delta_prime)) + k * epsilon * math.expm1(epsilon)
@@ -92,25 +94,25 @@ def _rr_terms(epsilon: float, k: int):
     return log_p, log_q, (k - 2 * ls) * epsilon
 
 
-def optimal_composition_delta(epsilon, k, epsilon_total) -> float:
-    """The exact smallest δ for which every composition of ``k`` ε-DP mechanisms is (ε_total, δ)-DP.
+def optimal_composition_delta(epsilon, releases, epsilon_total) -> float:
+    """The exact smallest δ for which every composition of ``releases`` = J ε-DP mechanisms is (ε_total, δ)-DP.
 
-    Chapter: *Composing releases*.  Kairouz, Oh and Viswanath (2015): the
-    k-fold randomised response is the worst case, so the answer is its
-    privacy profile::
+    Chapter: *Composing releases*.  Kairouz, Oh and Viswanath (2015),
+    Theorem 3.3: J randomised responses are the worst case, so the answer is
+    their privacy profile::
 
-        δ(ε_total) = Σ_{l : (k−2l)ε > ε_total} C(k, l) (e^{(k−l)ε} − e^{ε_total + lε}) / (1 + e^ε)^k
+        δ(ε_total) = Σ_{l : (J−2l)ε > ε_total} C(J, l) (e^{(J−l)ε} − e^{ε_total + lε}) / (1 + e^ε)^J
 
-    (at ``ε_total = (k − 2i)ε`` this is their Theorem's δ_i).  Each term is
+    (at ``ε_total = (J − 2i)ε`` this is their theorem's δ_i).  Each term is
     computed in log space and summed with log-sum-exp: exact to round-off
-    for ``k`` in the thousands.
+    for J in the thousands.
 
     Parameters
     ----------
     epsilon : float
         The ε of each mechanism, ``> 0``.
-    k : int
-        ``>= 1``.
+    releases : int
+        J, ``>= 1``.
     epsilon_total : float
         ``>= 0``.
 
@@ -120,7 +122,7 @@ def optimal_composition_delta(epsilon, k, epsilon_total) -> float:
     True
     """
     epsilon = as_positive(epsilon, "epsilon")
-    k = as_int(k, "k", minimum=1)
+    k = as_int(releases, "releases", minimum=1)
     if isinstance(epsilon_total, bool) or not isinstance(epsilon_total, (int, float, np.floating, np.integer)) \
             or not math.isfinite(epsilon_total) or epsilon_total < 0:
         raise ValueError(f"epsilon_total must be a finite number >= 0, got {epsilon_total!r}")
@@ -132,12 +134,12 @@ def optimal_composition_delta(epsilon, k, epsilon_total) -> float:
     return float(np.exp(special.logsumexp(log_terms)))
 
 
-def optimal_composition_epsilon(epsilon, k, delta) -> float:
-    """The exact smallest ε_total for which every composition of ``k`` ε-DP mechanisms is (ε_total, δ)-DP.
+def optimal_composition_epsilon(epsilon, releases, delta) -> float:
+    """The exact smallest ε_total for which every composition of ``releases`` = J ε-DP mechanisms is (ε_total, δ)-DP.
 
     Chapter: *Composing releases*.  The inverse of
     :func:`optimal_composition_delta`, in closed form: between two
-    consecutive losses ``(k−2i)ε`` the profile is ``A_i − e^{ε_total} B_i``
+    consecutive losses ``(J−2i)ε`` the profile is ``A_i − e^{ε_total} B_i``
     (``A_i``, ``B_i`` the P- and Q-masses of the ``i`` largest losses), so
     ``ε_total = ln((A_i − δ) / B_i)`` on the piece that holds δ.
 
@@ -147,7 +149,7 @@ def optimal_composition_epsilon(epsilon, k, delta) -> float:
     4.7746
     """
     epsilon = as_positive(epsilon, "epsilon")
-    k = as_int(k, "k", minimum=1)
+    k = as_int(releases, "releases", minimum=1)
     delta = as_probability(delta, "delta")
     log_p, log_q, loss = _rr_terms(epsilon, k)
     log_a = np.logaddexp.accumulate(log_p)    # log_a[i - 1] = ln A_i, the P-mass of the i largest losses

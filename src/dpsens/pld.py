@@ -12,11 +12,11 @@ probability 1/2, an atom ``−a`` of probability ``e^{−a}/2`` and a density
 one Gaussian with ``ν = sqrt(Σ (Δ_i/σ_i)²)``, whose loss is ``N(ν²/2, ν²)``.
 The losses of independent releases add, and
 
-    δ(ε) = E[(1 − e^{ε − L_1 − ... − L_k})_+]
+    δ(ε) = E[(1 − e^{ε − L_1 − ... − L_J})_+]
 
 increases with every ``L_i``.  Rounding each loss *up* to a grid of step
 ``h`` therefore gives an upper bound on δ(ε) (a valid guarantee), rounding
-it *down* a lower bound, and the two differ by a shift of at most ``k h``
+it *down* a lower bound, and the two differ by a shift of at most ``J h``
 in ε.  The rounded distributions are convolved by FFT; the mass an FFT of
 finite length folds back is bounded by Hoeffding's inequality and added to
 (or taken from) the bounds.  What is not bounded is floating-point
@@ -250,12 +250,12 @@ def pld_epsilon(delta, laplace=(), gaussian=(), rtol: float = 1e-3) -> PldBounds
 ACCOUNTANTS = ("basic", "advanced", "optimal (KOV)", "zCDP", "RDP", "exact")
 
 
-def compare_accountants(mechanism: str, noise, delta, ks, sensitivity: float = 1.0, rtol: float = 1e-3) -> pd.DataFrame:
-    """The ε at δ of ``k`` identical releases, for each ``k`` in ``ks``, by every accountant of the chapter.
+def compare_accountants(mechanism: str, noise, delta, releases, sensitivity: float = 1.0, rtol: float = 1e-3) -> pd.DataFrame:
+    """The ε at δ of J identical releases, for each J in ``releases``, by every accountant of the chapter.
 
     Chapter: *Composing releases*.  ``mechanism="laplace"``: noise of scale
     ``b = noise`` on a query of L1 sensitivity Δ, an ε₀-DP release with
-    ``ε₀ = Δ/b``.  Columns: ``basic`` (``k ε₀``), ``advanced``
+    ``ε₀ = Δ/b``.  Columns: ``basic`` (``J ε₀``), ``advanced``
     (:func:`dpsens.accounting.advanced_composition` with δ' = δ),
     ``optimal (KOV)`` (the exact optimum over *every* ε₀-DP mechanism),
     ``zCDP`` (ε₀-DP is ε₀²/2-zCDP, Bun and Steinke 2016, Proposition 1.4;
@@ -264,20 +264,20 @@ def compare_accountants(mechanism: str, noise, delta, ks, sensitivity: float = 1
     PLD bracket of :func:`pld_epsilon`).
 
     ``mechanism="gaussian"``: noise σ = ``noise`` on a query of L2
-    sensitivity Δ.  ``basic``: each release's exact ε at δ/k, added up;
-    ``advanced``: each release's exact ε at δ/(2k), with δ' = δ/2;
+    sensitivity Δ.  ``basic``: each release's exact ε at δ/J, added up;
+    ``advanced``: each release's exact ε at δ/(2J), with δ' = δ/2;
     ``optimal (KOV)`` is NaN (the theorem used here is for pure ε-DP);
-    ``zCDP``: ρ = kΔ²/(2σ²); ``RDP``; ``exact``: one Gaussian with
-    ``Δ/σ = √k Δ/σ`` (:func:`dpsens.accounting.gaussian_composition_epsilon`).
+    ``zCDP``: ρ = JΔ²/(2σ²); ``RDP``; ``exact``: one Gaussian with
+    ``√J Δ/σ`` (:func:`dpsens.accounting.gaussian_composition_epsilon`).
     """
     if mechanism not in ("laplace", "gaussian"):
         raise ValueError(f"mechanism must be 'laplace' or 'gaussian', got {mechanism!r}")
     noise = as_positive(noise, "noise")
     delta = as_probability(delta, "delta")
     sens = as_positive(sensitivity, "sensitivity")
-    ks = [as_int(k, "ks", minimum=1) for k in np.atleast_1d(ks)]
+    ks = [as_int(k, "releases", minimum=1) for k in np.atleast_1d(releases)]
     if not ks:
-        raise ValueError("ks must hold at least one number of releases k >= 1")
+        raise ValueError("releases must hold at least one number of releases J >= 1")
     rows = {}
     for k in ks:
         if mechanism == "laplace":
@@ -293,4 +293,4 @@ def compare_accountants(mechanism: str, noise, delta, ks, sensitivity: float = 1
                        advanced_composition(eps_half, k, delta / 2, delta / (2 * k))[0] if eps_half > 0 else 0.0,
                        math.nan, zcdp_to_dp(k * sens ** 2 / (2 * noise ** 2), delta), rdp_epsilon(delta, gaussian=gau)[0],
                        gaussian_composition_epsilon(delta, gau)]
-    return pd.DataFrame.from_dict(rows, orient="index", columns=list(ACCOUNTANTS)).rename_axis("k")
+    return pd.DataFrame.from_dict(rows, orient="index", columns=list(ACCOUNTANTS)).rename_axis("J")

@@ -18,27 +18,27 @@ def check_advanced_epsilon(answer) -> Verdict:
 
     Precision: within 0.5 % (relative)."""
     return check_key(answer, "advanced_epsilon", "ε'",
-                     "ε' = ε √(2k ln(1/δ')) + k ε (e^ε − 1), with ε the budget of one release.",
-                     {"basic": ("that is basic composition, k ε.",
-                                "the advanced theorem grows like √k: ε √(2k ln(1/δ')) + k ε (e^ε − 1)."),
+                     "ε' = ε √(2J ln(1/δ')) + J ε (e^ε − 1), with ε the budget of one release.",
+                     {"basic": ("that is basic composition, J ε.",
+                                "the advanced theorem grows like √J: ε √(2J ln(1/δ')) + J ε (e^ε − 1)."),
                       "first_term": ("that is only the first term.",
-                                     "add the drift k ε (e^ε − 1) of the expected privacy loss.")})
+                                     "add the drift J ε (e^ε − 1) of the expected privacy loss.")})
 
 
 @checker("a number")
 def check_optimal_epsilon(answer) -> Verdict:
-    """Exercise *The best possible guarantee*: the exact smallest ε for which every composition of k
-    ε-DP mechanisms is (ε, δ)-DP (Kairouz, Oh and Viswanath), with the book's k = 100, ε = 0.1,
+    """Exercise *The best possible guarantee*: the exact smallest ε for which every composition of J
+    ε-DP mechanisms is (ε, δ)-DP (Kairouz, Oh and Viswanath), with the book's J = 100, ε = 0.1,
     δ = 1e-6 or a student's variant.
 
     Precision: within 0.5 % (relative)."""
     return check_key(answer, "tight_composition", "ε",
-                     "the worst case is k randomised responses; find the ε at which their privacy profile "
+                     "the worst case is J randomised responses; find the ε at which their privacy profile "
                      "δ(ε) falls to the given δ (ds.accounting.optimal_composition_epsilon).",
                      {"advanced": ("that is the advanced composition bound, valid but not the smallest.",
-                                   "the exact answer is the privacy profile of k randomised responses."),
-                      "basic": ("that is basic composition, k ε.",
-                                "the exact answer is the privacy profile of k randomised responses.")})
+                                   "the exact answer is the privacy profile of J randomised responses."),
+                      "basic": ("that is basic composition, J ε.",
+                                "the exact answer is the privacy profile of J randomised responses.")})
 
 
 @checker("a number")

@@ -24,7 +24,7 @@ VARIANTS = {
     "dp_density_ratio": {"fx": 100.0, "fxp": 103.0, "b": 2.0},
     "dp_household_budget": {"releases": 3, "b": 5.0, "group": 2},
     "proportion_halfwidth": {"n": 2000, "epsilon": 0.5},
-    "tight_composition": {"k": 100, "epsilon": 0.1},
+    "tight_composition": {"releases": 100, "epsilon": 0.1},
 }
 
 #: How a student's handout states the parameters of their variant.
@@ -32,7 +32,7 @@ VARIANT_TEXT = {
     "dp_density_ratio": "f(x) = {fx:g}, f(x') = {fxp:g} and the scale b = {b:g}",
     "dp_household_budget": "{releases} releases of the count, each with scale b = {b:g}, and a household of {group}",
     "proportion_halfwidth": "n = {n} and ε = {epsilon:g}",
-    "tight_composition": "k = {k} mechanisms, each ε = {epsilon:g}-DP (δ = 1e-6 as in the book)",
+    "tight_composition": "J = {releases} mechanisms, each ε = {epsilon:g}-DP (δ = 1e-6 as in the book)",
 }
 
 
@@ -63,5 +63,5 @@ def variant_params(name: str, seed: int = 0) -> dict:
         return {"releases": int(rng.integers(2, 6)), "b": float(rng.choice([2.0, 4.0, 5.0, 10.0])),
                 "group": int(rng.integers(2, 5))}
     if name == "tight_composition":
-        return {"k": int(rng.choice([50, 200, 400, 1000])), "epsilon": float(rng.choice([0.02, 0.05, 0.2]))}
+        return {"releases": int(rng.choice([50, 200, 400, 1000])), "epsilon": float(rng.choice([0.02, 0.05, 0.2]))}
     return {"n": int(rng.choice([1000, 1500, 2500, 4000, 5000])), "epsilon": float(rng.choice([0.25, 1.0, 2.0]))}
