@@ -118,8 +118,8 @@ def optimal_composition_delta(epsilon, releases, epsilon_total) -> float:
 
     Examples
     --------
-    >>> optimal_composition_delta(math.log(2), 1, 0.0) == 1 / 3
-    True
+    >>> round(optimal_composition_delta(math.log(2), 1, 0.0), 12)     # (2 - 1)/(1 + 2)
+    0.333333333333
     """
     epsilon = as_positive(epsilon, "epsilon")
     k = as_int(releases, "releases", minimum=1)
@@ -160,7 +160,7 @@ def optimal_composition_epsilon(epsilon, releases, delta) -> float:
     at_loss = np.exp(log_a[:-1]) - np.exp(loss[1:] + log_b[:-1])
     above = np.flatnonzero(at_loss > delta)
     i = int(above[0]) + 1 if len(above) else len(loss)      # the piece (loss[i], loss[i-1]] holds the answer
-    return max(0.0, math.log(math.exp(log_a[i - 1]) - delta) - log_b[i - 1])
+    return max(0.0, math.log(math.exp(float(log_a[i - 1])) - delta) - float(log_b[i - 1]))
 
 
 def laplace_rdp(scale, sensitivity, order) -> float:

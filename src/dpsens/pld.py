@@ -179,7 +179,7 @@ def pld_delta(epsilon, laplace=(), gaussian=(), interval: float = 1e-3) -> PldBo
         idx, masses, fold = _compose(parts)
         d = _delta(float(epsilon), idx * h, masses, p_inf)
         bounds.append(min(1.0, d + fold) if up else max(0.0, d - fold))
-    return PldBounds(bounds[0], bounds[1], h)
+    return PldBounds(float(bounds[0]), float(bounds[1]), h)
 
 
 def _epsilon(delta: float, values: np.ndarray, masses: np.ndarray) -> float:
@@ -195,7 +195,7 @@ def _epsilon(delta: float, values: np.ndarray, masses: np.ndarray) -> float:
     j = int(too_big[-1]) + 1 if len(too_big) else 0                    # ε lies in (s_{j-1}, s_j]
     if tail[j] <= delta:
         return 0.0
-    return max(0.0, math.log(tail[j] - delta) - log_b[j])
+    return max(0.0, math.log(float(tail[j]) - delta) - float(log_b[j]))
 
 
 def pld_epsilon(delta, laplace=(), gaussian=(), rtol: float = 1e-3) -> PldBounds:
@@ -220,7 +220,7 @@ def pld_epsilon(delta, laplace=(), gaussian=(), rtol: float = 1e-3) -> PldBounds
     Examples
     --------
     >>> b = pld_epsilon(1e-6, laplace=[(10.0, 1.0)] * 100)
-    >>> b.lower <= b.upper <= 1.001 * b.lower
+    >>> bool(b.lower <= b.upper <= 1.001 * b.lower)
     True
     """
     delta = as_probability(delta, "delta")
@@ -243,7 +243,7 @@ def pld_epsilon(delta, laplace=(), gaussian=(), rtol: float = 1e-3) -> PldBounds
         # the bracket's width is proportional to h: aim at 90 % of the tolerance, at most 64 times finer
         h *= max(0.9 * rtol * lower / (upper - lower), 1 / 64)
         h = reach / math.ceil(reach / h)
-    return PldBounds(lower, upper, h)
+    return PldBounds(float(lower), float(upper), float(h))
 
 
 #: The accountants :func:`compare_accountants` runs, in the order of its columns.
