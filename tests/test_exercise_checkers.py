@@ -71,6 +71,36 @@ def _analytic_sigma(l2: float, epsilon: float, delta: float) -> float:
     return hi
 
 
+def _kov_epsilon(eps: float, k: int, delta: float) -> float:
+    """The optimal composition's ε (Kairouz et al.) by bisection on its profile, summed term by term."""
+    def profile(e):
+        return sum(math.comb(k, l) * (math.exp((k - l) * eps) - math.exp(e + l * eps))
+                   for l in range(k + 1) if (k - 2 * l) * eps > e) / (1 + math.exp(eps)) ** k
+    lo, hi = 0.0, k * eps
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if profile(mid) > delta else (lo, mid)
+    return hi
+
+
+def _gaussian_epsilon_nu(nu: float, delta: float) -> float:
+    """The analytic Gaussian's ε for Δ/σ = ν, by bisection on Φ(ν/2 − ε/ν) − e^ε Φ(−ν/2 − ε/ν) = δ."""
+    def phi(t):
+        return 0.5 * math.erfc(-t / math.sqrt(2))
+    lo, hi = 0.0, 50.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        d = phi(nu / 2 - mid / nu) - math.exp(mid) * phi(-nu / 2 - mid / nu)
+        lo, hi = (mid, hi) if d > delta else (lo, mid)
+    return hi
+
+
+def _dp_accounting_laplace(scale: float, k: int, delta: float) -> float:
+    """Google's dp_accounting PLD accountant (an independent implementation; pessimistic, grid 1e-4)."""
+    from dp_accounting.pld import privacy_loss_distribution as pld
+    return pld.from_laplace_mechanism(scale, value_discretization_interval=1e-4).self_compose(k).get_epsilon_for_delta(delta)
+
+
 # The answers, worked out independently (mostly by hand, see the chapters' solutions).
 # kind: "count" = whole number, exact; "exact" = exact real, round-off only; "real" = computed real, 0.5 %.
 ANSWERS = {
@@ -112,6 +142,10 @@ ANSWERS = {
     "check_crossover_d": (next(d for d in range(1, 1000)
                                if math.sqrt(d) * _analytic_sigma(1.0, 0.5, 1e-8) < math.sqrt(2) * d / 0.5), "count"),
     "check_zcdp_epsilon": (10 / 32 + 2 * math.sqrt(10 / 32 * math.log(1e6)), "real"),   # ρ = 10 · 1/(2·4²)
+    "check_advanced_epsilon": (0.1 * math.sqrt(200 * math.log(1e6)) + 100 * 0.1 * math.expm1(0.1), "real"),
+    "check_optimal_epsilon": (_kov_epsilon(0.1, 100, 1e-6), "real"),
+    "check_gaussian_exact_epsilon": (_gaussian_epsilon_nu(math.sqrt(10) / 4, 1e-6), "real"),
+    "check_laplace_pld_epsilon": (_dp_accounting_laplace(10.0, 200, 1e-6), "real"),
 }
 REAL = [name for name, (_, kind) in ANSWERS.items() if kind == "real"]
 COUNTS = [name for name, (_, kind) in ANSWERS.items() if kind == "count"]

@@ -21,6 +21,7 @@ from . import smooth  # noqa: F401,E402  (ds.smooth.*: A(t), distance, smooth se
 from . import dp  # noqa: F401,E402  (ds.dp.*: privacy loss, composition, group privacy)
 from . import inverse  # noqa: F401,E402  (ds.inverse.*: exact inverse sensitivity len(x; z))
 from . import accuracy  # noqa: F401,E402  (ds.accuracy.*: accuracy bounds, lower bounds)
+from . import accounting, pld  # noqa: F401,E402  (ds.accounting.*: composition theorems; ds.pld.*: exact accounting)
 from .smooth import distance_to_high_ls, ls_at_distance, smooth_sensitivity  # noqa: E402
 from . import bruteforce, globalsens, groupsens, local, privatesize, sensitivity  # noqa: F401,E402  (exact engine + oracle)
 from .sensitivity import global_sensitivity, local_sensitivity  # noqa: E402
@@ -36,5 +37,5 @@ __all__ = [
     "proportions", "transformations", "grid", "vector", "clipping",
     "figures", "dp", "smooth", "inverse", "accuracy", "ls_at_distance", "distance_to_high_ls", "smooth_sensitivity",
     "local_sensitivity", "global_sensitivity", "bruteforce_local_sensitivity", "bruteforce_global_sensitivity",
-    "bruteforce", "local", "globalsens", "groupsens", "privatesize", "sensitivity",
+    "bruteforce", "local", "globalsens", "groupsens", "privatesize", "sensitivity", "accounting", "pld",
 ]

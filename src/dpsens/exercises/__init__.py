@@ -3,6 +3,7 @@
 Each module is named like the package module of its chapter's concept
 (``neighbors``, ``local``, ``globalsens``, ``proportions``, ``transformations``,
 ``ptr``, ``smooth``, ``sample_aggregate``, ``exponential``, ``vector``, ``accuracy``) or, where there is none, like the
+``ptr``, ``smooth``, ``sample_aggregate``, ``exponential``, ``vector``, ``accounting``) or, where there is none, like the
 chapter's file (``leak``, ``median_grid``).
 
 Chapter: *For teachers*.  Every ``check_...`` function returns a
@@ -59,3 +60,4 @@ from .smooth import *  # noqa: F401,F403
 from .exponential import *  # noqa: F401,F403
 from .vector import *  # noqa: F401,F403
 from .accuracy import *  # noqa: F401,F403
+from .accounting import *  # noqa: F401,F403

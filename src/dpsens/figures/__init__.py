@@ -28,6 +28,7 @@ module                                      figures of
 :mod:`~dpsens.figures.proportions`          *Proportions vs frequencies*
 :mod:`~dpsens.figures.transformations`      *Sensitivity of transformations*
 :mod:`~dpsens.figures.accuracy`             *How accurate is it, and what can no mechanism beat?*
+:mod:`~dpsens.figures.composition`          *Composing releases* (ε against the number of releases)
 ==========================================  =====================================================
 """
 from . import style  # noqa: F401  (first: the other modules draw with it)
@@ -37,3 +38,7 @@ from . import accuracy  # noqa: F401,E402  (ds.figures.accuracy)
 
 __all__ = ["style", "dp", "sensitivity", "grid", "glyphs", "audit", "ptr", "smooth", "sample_aggregate", "proportions",
            "transformations", "exponential", "vector", "accuracy"]
+from . import composition  # noqa: F401,E402
+
+__all__ = ["style", "dp", "sensitivity", "grid", "glyphs", "audit", "ptr", "smooth", "sample_aggregate", "proportions",
+           "transformations", "exponential", "vector", "composition"]
