@@ -3,7 +3,7 @@
 Each module is named like the package module of its chapter's concept
 (``neighbors``, ``local``, ``globalsens``, ``proportions``, ``transformations``,
 ``ptr``, ``smooth``, ``sample_aggregate``, ``exponential``, ``vector``) or, where there is none, like the
-chapter's file (``leak``, ``median_grid``).
+chapter's file (``leak``, ``median_grid``, ``stability``).
 
 Chapter: *For teachers*.  Every ``check_...`` function returns a
 :class:`Verdict` -- "correct", "wrong" (with a hint) or "not yet" for the
@@ -58,3 +58,4 @@ from .ptr import *  # noqa: F401,F403
 from .smooth import *  # noqa: F401,F403
 from .exponential import *  # noqa: F401,F403
 from .vector import *  # noqa: F401,F403
+from .stability import *  # noqa: F401,F403

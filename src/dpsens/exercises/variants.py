@@ -1,7 +1,8 @@
 """Per-student variants: an exercise's parameters drawn from a student's seed.
 
-Chapters: *Differential privacy in one chapter* and *Proportions vs
-frequencies* (the exercises listed in :data:`VARIANTS`); *For teachers*
+Chapters: *Differential privacy in one chapter*, *Proportions vs
+frequencies* and *Testing privately, and releasing what is stable* (the
+exercises listed in :data:`VARIANTS`); *For teachers*
 explains how a course hands each student their own numbers.
 
 Seed 0 (and no seed) gives the book's parameters; any other seed gives the
@@ -24,6 +25,7 @@ VARIANTS = {
     "dp_density_ratio": {"fx": 100.0, "fxp": 103.0, "b": 2.0},
     "dp_household_budget": {"releases": 3, "b": 5.0, "group": 2},
     "proportion_halfwidth": {"n": 2000, "epsilon": 0.5},
+    "stable_threshold": {"epsilon": 0.5, "delta": 1e-6},
 }
 
 #: How a student's handout states the parameters of their variant.
@@ -31,6 +33,7 @@ VARIANT_TEXT = {
     "dp_density_ratio": "f(x) = {fx:g}, f(x') = {fxp:g} and the scale b = {b:g}",
     "dp_household_budget": "{releases} releases of the count, each with scale b = {b:g}, and a household of {group}",
     "proportion_halfwidth": "n = {n} and ε = {epsilon:g}",
+    "stable_threshold": "ε = {epsilon:g} and δ = {delta:g}",
 }
 
 
@@ -60,4 +63,6 @@ def variant_params(name: str, seed: int = 0) -> dict:
     if name == "dp_household_budget":
         return {"releases": int(rng.integers(2, 6)), "b": float(rng.choice([2.0, 4.0, 5.0, 10.0])),
                 "group": int(rng.integers(2, 5))}
+    if name == "stable_threshold":
+        return {"epsilon": float(rng.choice([0.25, 1.0, 2.0])), "delta": float(rng.choice([1e-5, 1e-7, 1e-8]))}
     return {"n": int(rng.choice([1000, 1500, 2500, 4000, 5000])), "epsilon": float(rng.choice([0.25, 1.0, 2.0]))}

@@ -61,13 +61,15 @@ class Factor:
         if k == "above":
             return [] if left else [(0.0, 1.0)]
         if k.startswith("laplace"):
-            lo_term = (1.0 / b, 0.5 * math.exp(d / b))        # (1/2) e^{(r - s)/b}, r < s
-            hi_term = (-1.0 / b, 0.5 * math.exp(-d / b))      # (1/2) e^{-(r - s)/b}, r >= s
+            if left:                                           # (1/2) e^{(r - s)/b}, r < s
+                term = (1.0 / b, 0.5 * math.exp(d / b))
+                if k == "laplace_cdf":
+                    return [term]
+                return [(0.0, 1.0), (term[0], -term[1])] if k == "laplace_sf" else [(term[0], term[1] / b)]
+            term = (-1.0 / b, 0.5 * math.exp(-d / b))          # (1/2) e^{-(r - s)/b}, r >= s
             if k == "laplace_cdf":
-                return [lo_term] if left else [(0.0, 1.0), (hi_term[0], -hi_term[1])]
-            if k == "laplace_sf":
-                return [(0.0, 1.0), (lo_term[0], -lo_term[1])] if left else [hi_term]
-            return [(lo_term[0], lo_term[1] / b)] if left else [(hi_term[0], hi_term[1] / b)]
+                return [(0.0, 1.0), (term[0], -term[1])]
+            return [term] if k == "laplace_sf" else [(term[0], term[1] / b)]
         if left:
             return []
         tail = (-1.0 / b, math.exp(-d / b))                  # e^{-(r - s)/b}, r >= s

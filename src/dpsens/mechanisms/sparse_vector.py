@@ -31,7 +31,8 @@ from .checks import check_rng
 from .piecewise import integrate, laplace_cdf, laplace_pdf_factor, laplace_sf, step_above, step_below
 
 __all__ = ["SVT_VARIANTS", "svt_noise_scales", "above_threshold", "sparse_vector", "variant_outputs",
-           "output_probability", "exact_privacy_loss", "worst_case_loss", "sparse_vector_output_probability"]
+           "output_probability", "exact_privacy_loss", "worst_case_loss", "sparse_vector_output_probability",
+           "sparse_vector_runs",            "neighbour_changes", "worst_case_over_changes"]
 
 #: The variants: what each does, and whose algorithm it is (Lyu, Su and Li 2017 analyse them all).
 SVT_VARIANTS = {
@@ -319,9 +320,61 @@ def sparse_vector_output_probability(answers, threshold, pattern, epsilon, c, se
         raise ValueError("sparse vector answers until the c-th ⊤ or the last query: the pattern stops early")
     if sum(pattern) == c and not pattern[-1]:
         raise ValueError("sparse vector stops at the c-th ⊤: nothing may follow it")
-    out, start = 1.0, 0
+    return math.prod(p for _, _, p in sparse_vector_runs(q, threshold, pattern, epsilon, c, sensitivity))
+
+
+def sparse_vector_runs(answers, threshold, pattern, epsilon, c, sensitivity=1.0) -> list[tuple[int, int, float]]:
+    """The runs of AboveThreshold in a sparse-vector output: ``(start, stop, probability)`` of each.
+
+    Chapter: *Testing privately, and releasing what is stable*.  A run covers
+    the queries ``start, ..., stop − 1`` and ends at a ⊤ (or at the last
+    query); its probability is that of AboveThreshold at ``ε/c`` on them.
+    The output's probability is their product
+    (:func:`sparse_vector_output_probability`, which checks the pattern).
+    """
+    q = _answers(answers)
+    c = as_int(c, "c", minimum=1)
+    epsilon = as_positive(epsilon, "epsilon")
+    pattern = tuple(bool(p) for p in pattern)
+    runs, start = [], 0
     for i, above in enumerate(pattern):
         if above or i == len(pattern) - 1:
-            out *= output_probability(q[start:], threshold, pattern[start:i + 1], epsilon / c, sensitivity)
+            runs.append((start, i + 1, output_probability(q[start:], threshold, pattern[start:i + 1], epsilon / c,
+                                                          sensitivity)))
             start = i + 1
-    return out
+    return runs
+
+
+def neighbour_changes(m, kind: str = "exhaustive") -> list[np.ndarray]:
+    """Changes ``q(x') − q(x)`` of ``m`` sensitivity-1 queries between neighbours, for the exact tests.
+
+    Chapter: *Testing privately, and releasing what is stable*.
+    ``"exhaustive"``: every vector in ``{−1, 0, 1}^m`` (``3^m`` of them);
+    ``"structured"``: the vectors ``(a, ..., a, b)`` with ``a, b`` in
+    ``{−1, 0, 1}`` and ``(−1, ..., −1, 1, ..., 1)`` split anywhere -- few
+    enough for large ``m``.
+
+    >>> len(neighbour_changes(3)), len(neighbour_changes(3, "structured"))
+    (27, 13)
+    """
+    m = as_int(m, "m", minimum=1)
+    if kind == "exhaustive":
+        return [np.array(d, dtype=float) for d in itertools.product((-1, 0, 1), repeat=m)]
+    if kind != "structured":
+        raise ValueError(f"kind must be 'exhaustive' or 'structured', got {kind!r}")
+    found = {(a,) * (m - 1) + (b,) for a in (-1, 0, 1) for b in (-1, 0, 1)}
+    found |= {(-1,) * k + (1,) * (m - k) for k in range(m + 1)}
+    return [np.array(d, dtype=float) for d in sorted(found)]
+
+
+def worst_case_over_changes(m, epsilon, variant: str = "correct", kind: str = "exhaustive", threshold=0.0,
+                            values=None) -> float:
+    """The largest ``|loss|`` of ``variant`` over every output and every change of :func:`neighbour_changes`.
+
+    Chapter: *Testing privately, and releasing what is stable*.  The
+    answers on ``x`` are all ``threshold`` (where a query is hardest to call),
+    those on ``x'`` differ by the change; sensitivity 1.
+    """
+    base = np.full(as_int(m, "m", minimum=1), _finite(threshold, "threshold"))
+    return max(worst_case_loss(base, base + d, threshold, epsilon, 1.0, variant, values)
+               for d in neighbour_changes(m, kind))
