@@ -12,10 +12,11 @@ a finite sum of exponentials there and its integral has a closed form.
 :func:`integrate` computes it piece by piece; the only error is
 floating-point rounding (the tests compare it with adaptive quadrature).
 
-Within a piece every term is written as ``c e^{a (r - ref)}`` with ``ref`` a
-point of the piece, where each factor's terms are at most 1 in absolute
-value, so shifts in the thousands (counts of the Adult data) neither
-overflow nor underflow before the product is formed.
+Within a piece every term is kept as ``sign · e^{log|c| + a (r − ref)}``,
+``ref`` an end of the piece, with ``log|c|`` in log space: a term can be
+tiny at one end of a long piece and of order 1 at the other, so shifts in
+the thousands (counts of the Adult data) neither overflow nor underflow
+before the term is evaluated where it matters.
 """
 from __future__ import annotations
 
@@ -51,31 +52,35 @@ class Factor:
             raise ValueError(f"shift must be finite, got {self.shift!r}")
         as_positive(self.scale, "scale")
 
-    def terms(self, left: bool, ref: float) -> list[tuple[float, float]]:
-        """The factor on a piece left (``left=True``) or right of its shift, as ``[(a, c), ...]`` meaning
-        ``sum c e^{a (r - ref)}``."""
+    def terms(self, left: bool, ref: float) -> list[tuple[float, float, float]]:
+        """The factor on a piece left (``left=True``) or right of its shift, as ``[(a, log|c|, sign), ...]``
+        meaning ``sum sign e^{log|c| + a (r - ref)}``."""
         k, s, b = self.kind, self.shift, self.scale
         d = ref - s                                    # <= 0 on a left piece, >= 0 on a right piece
+        one = (0.0, 0.0, 1.0)
         if k == "below":
-            return [(0.0, 1.0)] if left else []
+            return [one] if left else []
         if k == "above":
-            return [] if left else [(0.0, 1.0)]
+            return [] if left else [one]
+        half = math.log(0.5)
         if k.startswith("laplace"):
             if left:                                           # (1/2) e^{(r - s)/b}, r < s
-                term = (1.0 / b, 0.5 * math.exp(d / b))
-                if k == "laplace_cdf":
-                    return [term]
-                return [(0.0, 1.0), (term[0], -term[1])] if k == "laplace_sf" else [(term[0], term[1] / b)]
-            term = (-1.0 / b, 0.5 * math.exp(-d / b))          # (1/2) e^{-(r - s)/b}, r >= s
-            if k == "laplace_cdf":
-                return [(0.0, 1.0), (term[0], -term[1])]
-            return [term] if k == "laplace_sf" else [(term[0], term[1] / b)]
+                a, log_c = 1.0 / b, half + d / b
+            else:                                              # (1/2) e^{-(r - s)/b}, r >= s
+                a, log_c = -1.0 / b, half - d / b
+            tail = (a, log_c, 1.0)
+            if k == "laplace_pdf":
+                return [(a, log_c - math.log(b), 1.0)]
+            # the cdf is the tail below s and 1 - tail above; the survival function the reverse
+            if (k == "laplace_cdf") == left:
+                return [tail]
+            return [one, (a, log_c, -1.0)]
         if left:
             return []
-        tail = (-1.0 / b, math.exp(-d / b))                  # e^{-(r - s)/b}, r >= s
+        a, log_c = -1.0 / b, -d / b                            # e^{-(r - s)/b}, r >= s
         if k == "exponential_cdf":
-            return [(0.0, 1.0), (tail[0], -tail[1])]
-        return [(tail[0], tail[1] / b)]
+            return [one, (a, log_c, -1.0)]
+        return [(a, log_c - math.log(b), 1.0)]
 
 
 def laplace_cdf(shift, scale) -> Factor:
@@ -113,25 +118,37 @@ def step_above(shift) -> Factor:
     return Factor("above", float(shift))
 
 
+def _combine(parts: list[tuple[float, float]]) -> tuple[float, float]:
+    """``sum sign e^{log}`` over ``parts = [(log, sign), ...]``, as ``(log|total|, sign)``."""
+    if len(parts) == 1:
+        return parts[0]
+    parts = [(log, sign) for log, sign in parts if sign != 0.0 and log > -math.inf]
+    if not parts:
+        return -math.inf, 0.0
+    top = max(log for log, _ in parts)
+    total = sum(sign * math.exp(log - top) for log, sign in parts)
+    if total == 0.0:
+        return -math.inf, 0.0
+    return top + math.log(abs(total)), math.copysign(1.0, total)
+
+
 def _piece_integral(terms: dict, lo: float, hi: float, ref: float) -> float:
-    """``∫_lo^hi sum c e^{a (r - ref)} dr`` for ``terms = {a: c}``, ``ref`` in ``[lo, hi]``."""
+    """``∫_lo^hi sum sign e^{log|c| + a (r - ref)} dr`` for ``terms = {a: (log|c|, sign)}``."""
     total = 0.0
-    for a, c in terms.items():
-        if c == 0.0:
+    for a, (log_c, sign) in terms.items():
+        if sign == 0.0:
             continue
         if a == 0.0:
             if not (math.isfinite(lo) and math.isfinite(hi)):
                 raise ValueError("the integrand does not vanish at infinity: its integral is infinite")
-            total += c * (hi - lo)
+            total += sign * math.exp(log_c) * (hi - lo)
             continue
         if (a > 0 and hi == math.inf) or (a < 0 and lo == -math.inf):
             raise ValueError("the integrand grows without bound at infinity: its integral is infinite")
-        mag = math.log(abs(c))
-        sign = math.copysign(1.0, c)
-        # e^{a (hi - ref)} and e^{a (lo - ref)}, each formed in log space
-        top = sign * math.exp(mag + a * (hi - ref)) if math.isfinite(hi) else 0.0
-        bottom = sign * math.exp(mag + a * (lo - ref)) if math.isfinite(lo) else 0.0
-        total += (top - bottom) / a
+        # the term at hi and at lo, each formed in log space (each is at most a few in absolute value)
+        top = math.exp(log_c + a * (hi - ref)) if math.isfinite(hi) else 0.0
+        bottom = math.exp(log_c + a * (lo - ref)) if math.isfinite(lo) else 0.0
+        total += sign * (top - bottom) / a
     return total
 
 
@@ -175,15 +192,14 @@ def integrate(factors, constant: float = 1.0) -> float:
         if lo == hi:
             continue
         ref = lo if math.isfinite(lo) else hi          # a cut exists: every factor has a shift
-        terms = {0.0: 1.0}
+        terms: dict = {0.0: (0.0, 1.0)}
         for f in factors:
             left = hi <= f.shift                       # pieces never straddle a shift
-            new: dict = {}
-            for a1, c1 in terms.items():
-                for a2, c2 in f.terms(left, ref):
-                    key = round(a1 + a2, 12)
-                    new[key] = new.get(key, 0.0) + c1 * c2
-            terms = new
+            parts: dict = {}
+            for a1, (l1, s1) in terms.items():
+                for a2, l2, s2 in f.terms(left, ref):
+                    parts.setdefault(round(a1 + a2, 12), []).append((l1 + l2, s1 * s2))
+            terms = {a: _combine(p) for a, p in parts.items()}
             if not terms:
                 break
         if terms:

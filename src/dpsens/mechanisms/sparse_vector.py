@@ -279,15 +279,28 @@ def exact_privacy_loss(answers_x, answers_xprime, threshold, epsilon, sensitivit
     elif values is not None:
         raise ValueError("values is only for variant 'noisy-value'")
     rows = []
-    for pattern in variant_outputs(variant, qx.size):
-        for v in (values if variant == "noisy-value" and pattern[-1] else [None]):
-            px = output_probability(qx, threshold, pattern, epsilon, delta_q, variant, v)
-            py = output_probability(qy, threshold, pattern, epsilon, delta_q, variant, v)
-            if px == 0.0 and py == 0.0:
-                continue
-            loss = math.inf if py == 0.0 else (-math.inf if px == 0.0 else math.log(px / py))
-            rows.append({"output": _pattern_text(pattern, v), "p_x": px, "p_xprime": py, "loss": loss})
+    for (label, px), (_, py) in zip(_all_outputs(qx, threshold, epsilon, delta_q, variant, values),
+                                    _all_outputs(qy, threshold, epsilon, delta_q, variant, values)):
+        if px == 0.0 and py == 0.0:
+            continue
+        loss = math.inf if py == 0.0 else (-math.inf if px == 0.0 else math.log(px / py))
+        rows.append({"output": label, "p_x": px, "p_xprime": py, "loss": loss})
     return pd.DataFrame(rows, columns=["output", "p_x", "p_xprime", "loss"])
+
+
+def _all_outputs(q, threshold, epsilon, sensitivity, variant, values) -> list[tuple[str, float]]:
+    """``(output, probability)`` for every output of ``variant`` on the answers ``q`` (checked by the caller)."""
+    return [(_pattern_text(pattern, v), output_probability(q, threshold, pattern, epsilon, sensitivity, variant, v))
+            for pattern in variant_outputs(variant, q.size)
+            for v in (values if variant == "noisy-value" and pattern[-1] else [None])]
+
+
+def _losses(base, other) -> list[float]:
+    out = []
+    for (_, px), (_, py) in zip(base, other):
+        if px > 0.0 or py > 0.0:
+            out.append(math.inf if px == 0.0 or py == 0.0 else abs(math.log(px / py)))
+    return out
 
 
 def worst_case_loss(answers_x, answers_xprime, threshold, epsilon, sensitivity=1.0, variant: str = "correct",
@@ -375,6 +388,13 @@ def worst_case_over_changes(m, epsilon, variant: str = "correct", kind: str = "e
     answers on ``x`` are all ``threshold`` (where a query is hardest to call),
     those on ``x'`` differ by the change; sensitivity 1.
     """
-    base = np.full(as_int(m, "m", minimum=1), _finite(threshold, "threshold"))
-    return max(worst_case_loss(base, base + d, threshold, epsilon, 1.0, variant, values)
+    threshold = _finite(threshold, "threshold")
+    base = np.full(as_int(m, "m", minimum=1), threshold)
+    variant = _variant(variant)
+    if (variant == "noisy-value") != (values is not None):
+        raise ValueError("values (the released values to compare) go with variant 'noisy-value' only")
+    if values is not None:
+        values = [_finite(float(v), "values") for v in np.ravel(values)]
+    reference = _all_outputs(base, threshold, epsilon, 1.0, variant, values)
+    return max(max(_losses(reference, _all_outputs(base + d, threshold, epsilon, 1.0, variant, values)))
                for d in neighbour_changes(m, kind))
