@@ -50,9 +50,8 @@ def check_mode_distance(answer) -> Verdict:
     Precision: exact (a whole number)."""
     return check_key(answer, "mode_distance", "the distance to instability",
                      "D counts the records that can be added or removed while the mode stays the unique "
-                     "largest count: compare the two largest counts.",
-                     {"gap": ("that is the number of steps to a tie, where the mode is already ⊥.",
-                              "D is the largest number of changes that leave the mode unchanged.")})
+                     "largest count (after the last of them it must still be unique): compare the two "
+                     "largest counts.")
 
 
 @checker("a number")
