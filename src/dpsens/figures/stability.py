@@ -36,11 +36,11 @@ VARIANT_LABELS = {
 
 
 def plot_svt_losses(ms, losses: dict, epsilon: float = 1.0):
-    """The worst-case privacy loss of each variant against the number of queries ``m``.
+    """The worst-case privacy loss of each variant against the number of queries ``d``.
 
     Chapter: *Testing privately, and releasing what is stable*.  ``losses``
     maps a variant to its losses at ``ms`` (``inf`` is drawn at the top of
-    the axes, marked "∞").
+    the axes, marked "∞").  ``ms`` are the numbers of queries.
     """
     epsilon = as_positive(epsilon, "epsilon")
     ms = np.asarray(ms)
@@ -51,15 +51,16 @@ def plot_svt_losses(ms, losses: dict, epsilon: float = 1.0):
         row = np.asarray(row, dtype=float)
         shown = np.where(np.isfinite(row), row, top)
         style = line_style(i)
-        ax.plot(ms, shown, marker="o", label=VARIANT_LABELS.get(variant, variant), **style)
+        # markers of decreasing size, so that variants with equal losses stay visible on top of each other
+        ax.plot(ms, shown, marker="osD^v"[i % 5], ms=10 - 1.5 * i, label=VARIANT_LABELS.get(variant, variant), **style)
         for m, v in zip(ms, row):
             if not math.isfinite(v):
                 ax.annotate("∞", (m, top), textcoords="offset points", xytext=(0, 4), ha="center",
                             color=style["color"])
     ax.axhline(epsilon, color=PALETTE[-1], lw=1.2, ls="--", label=f"the budget ε = {epsilon:g}")
     ax.set_ylim(0, top * 1.12)
-    ax.set(title="Exact worst-case privacy loss of AboveThreshold's variants",
-           xlabel="number of queries m", ylabel="worst-case loss |L|")
+    ax.set(title="Exact worst-case loss, AboveThreshold variants",
+           xlabel="number of queries d", ylabel="worst-case loss |L|")
     legend_below(fig, ncols=2)
     return fig
 
@@ -90,7 +91,7 @@ def plot_stable_histogram(counts: dict, released: dict, epsilon: float, delta: f
     ax1.plot(rank[kept], c[kept], "o", color=PALETTE[0], label="released (one seeded run)")
     ax1.plot(rank[~kept], c[~kept], "o", mfc="none", color=PALETTE[3], label="not released")
     t = stable_histogram_threshold(epsilon, delta)
-    ax1.axhline(t, color=PALETTE[-1], lw=1.2, ls="--", label=f"threshold T = {t:.1f} (ε = {epsilon:g})")
+    ax1.axhline(t, color=PALETTE[-1], lw=1.2, ls="--", label=f"threshold η = {t:.1f} (ε = {epsilon:g})")
     ax1.set(yscale="log", title=f"Stable histogram, δ = {delta:g}", ylabel="exact count (log scale)")
     for i, e in enumerate(epsilons):
         ax2.plot(rank, stable_histogram_release_probability(c, e, delta), marker=".", label=f"ε = {e:g}",
@@ -125,7 +126,7 @@ def plot_selection(scores, epsilon: float, epsilons=None, mechanisms=("exponenti
     ax1.set_xticks(x, [f"{v:g}" for v in g])
     ax1.set(title=f"Exact output distributions, ε = {epsilon:g}", xlabel="score g of the candidate",
             ylabel="P(selected)")
-    ax2.set(xscale="log", title="Expected error g* − g of the selected candidate", xlabel="ε (log scale)",
+    ax2.set(xscale="log", title="Expected error g* − g (colours as above)", xlabel="ε (log scale)",
             ylabel="expected error")
     legend_below(fig, axes=[ax1], ncols=2)
     return fig
@@ -165,7 +166,8 @@ def sparse_vector_explorer_view(threshold: float = 2000.0, epsilon: float = 1.0,
 
     Chapter: *Testing privately, and releasing what is stable*.  The
     queries ask, education level by level in alphabetical order, "are at
-    least ``T`` people in it?"; sparse vector answers until its ``c``-th ⊤.
+    least η = ``threshold`` people at this level?"; sparse vector answers
+    until its ``c``-th ⊤ (the chapter's K).
     """
     epsilon = as_positive(epsilon, "epsilon")
     c = as_int(c, "c", minimum=1)
@@ -178,12 +180,12 @@ def sparse_vector_explorer_view(threshold: float = 2000.0, epsilon: float = 1.0,
     answered = len(pattern)
     yes = [i for i in range(answered) if pattern[i]]
     no = [i for i in range(answered) if not pattern[i]]
-    ax.plot(q[yes], yes, ">", color=PALETTE[0], ms=9, label="answered ⊤ (at least T)")
+    ax.plot(q[yes], yes, ">", color=PALETTE[0], ms=9, label="answered ⊤ (above)")
     ax.plot(q[no], no, "o", mfc="none", color=PALETTE[3], ms=8, label="answered ⊥")
-    ax.axvline(threshold, color=PALETTE[-1], lw=1.2, ls="--", label=f"threshold T = {threshold:g}")
+    ax.axvline(threshold, color=PALETTE[-1], lw=1.2, ls="--", label=f"threshold η = {threshold:g}")
     ax.set_yticks(y, labels)
     ax.invert_yaxis()
-    ax.set(title=f"Sparse vector, c = {c}, ε = {epsilon:g}: {answered} of {q.size} asked;\n"
+    ax.set(title=f"Sparse vector, K = {c}, ε = {epsilon:g}: {answered} of {q.size} asked;\n"
                  f"realised privacy loss {loss:.2g} (budget ε = {epsilon:g})", xlabel="people with this education", ylabel="")
     legend_below(fig, ncols=2)
     return fig

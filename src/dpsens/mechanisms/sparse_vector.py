@@ -9,9 +9,9 @@ so that it answers up to ``c`` ⊤.  Every query has sensitivity at most Δ
 under the chapter's relation (their answers may move in different
 directions between neighbours).
 
-:data:`SVT_VARIANTS` names the correct algorithm and four variants found in
-the literature and analysed by Lyu, Su and Li (2017), with the noise each
-draws.  :func:`output_probability` is the exact probability (or density, for
+:data:`SVT_VARIANTS` names the correct algorithm and four ways of changing
+it that break its privacy, of the kinds Lyu, Su and Li (2017) found in
+published versions, with the noise each draws.  :func:`output_probability` is the exact probability (or density, for
 a released noisy value) of one output of any variant, an integral over the
 threshold noise computed in closed form by :mod:`.piecewise`;
 :func:`exact_privacy_loss` enumerates every output of a pair of neighbouring
@@ -34,7 +34,7 @@ __all__ = ["SVT_VARIANTS", "svt_noise_scales", "above_threshold", "sparse_vector
            "output_probability", "exact_privacy_loss", "worst_case_loss", "sparse_vector_output_probability",
            "sparse_vector_runs",            "neighbour_changes", "worst_case_over_changes"]
 
-#: The variants: what each does, and whose algorithm it is (Lyu, Su and Li 2017 analyse them all).
+#: The variants: what each does (the broken ones are of the kinds Lyu, Su and Li 2017 found in print).
 SVT_VARIANTS = {
     "correct": "threshold noise Lap(2Δ/ε), query noise Lap(4Δ/ε), stop at the first ⊤ (Dwork and Roth)",
     "no-threshold-noise": "no noise on the threshold; query noise Lap(4Δ/ε); stop at the first ⊤",
