@@ -146,6 +146,15 @@ ANSWERS = {
     "check_optimal_epsilon": (_kov_epsilon(0.1, 100, 1e-6), "real"),
     "check_gaussian_exact_epsilon": (_gaussian_epsilon_nu(math.sqrt(10) / 4, 1e-6), "real"),
     "check_laplace_pld_epsilon": (_dp_accounting_laplace(10.0, 200, 1e-6), "real"),
+    # six comparisons without threshold noise, each a ratio e^{1/4} at ε = 1
+    "check_svt_free_threshold_loss": (6 / 4, "real"),
+    "check_stable_threshold": (1 + math.log(1 / (2 * 1e-6)) / 0.5, "real"),            # ½ e^{-ε(η-1)} = δ
+    # the two largest native-country counts (a missing value a label), minus one
+    "check_mode_distance": (int(np.diff(ds.load_adult()["native-country"].astype(object).fillna("?")
+                                        .value_counts().to_numpy()[1::-1])[0]) - 1, "count"),
+    # six orders of (2, 1, 0): tails probabilities a = 1 - e^{-1/2}, c = 1 - e^{-1}
+    "check_pf_best_probability": ((2 + (1 - math.exp(-0.5)) + (1 - math.exp(-1)) +
+                                   2 * (1 - math.exp(-0.5)) * (1 - math.exp(-1))) / 6, "real"),
 }
 REAL = [name for name, (_, kind) in ANSWERS.items() if kind == "real"]
 COUNTS = [name for name, (_, kind) in ANSWERS.items() if kind == "count"]

@@ -466,6 +466,41 @@ def laplace_pld_epsilon() -> Key:
     bracket = pld_epsilon(1e-6, laplace=counts, rtol=1e-4)
     # no slip for the optimal composition of 200 0.1-DP mechanisms: 1.8 % above, too close to tell apart
     return Key((bracket.lower + bracket.upper) / 2, REL3, {"rdp": rdp_epsilon(1e-6, laplace=counts)[0]})
+# =============================================================== stability (sparse vector, stable release, selection)
+@exercise("svt_free_threshold_loss")
+def svt_free_threshold_loss() -> Key:
+    from dpsens.mechanisms.sparse_vector import output_probability
+
+    def loss(x, xp, pattern):
+        return math.log(output_probability(x, 0.0, pattern, 1.0, variant="no-threshold-noise")
+                        / output_probability(xp, 0.0, pattern, 1.0, variant="no-threshold-noise"))
+    return Key(loss([0.0] * 6, [1.0] * 5 + [-1.0], (False,) * 5 + (True,)), REL3,
+               {"one_query": loss([0.0], [-1.0], (True,))})
+
+
+@exercise("stable_threshold")
+def stable_threshold(epsilon=0.5, delta=1e-6) -> Key:
+    from dpsens.mechanisms.stable_histogram import stable_histogram_threshold
+    return Key(stable_histogram_threshold(epsilon, delta), REL3,
+               {"no_one": stable_histogram_threshold(epsilon, delta) - 1.0,
+                "dwork_roth": 1.0 + math.log(1.0 / delta) / epsilon})
+
+
+@exercise("mode_distance")
+def mode_distance() -> Key:
+    from dpsens.mechanisms.stable_histogram import mode_instability_distance
+    col = ds.load_adult()["native-country"].astype(object)
+    counts = Counter(col.where(col.notna(), "(missing)"))
+    d = mode_instability_distance(list(counts.values()))
+    return Key(int(d), INT)
+
+
+@exercise("pf_best_probability")
+def pf_best_probability() -> Key:
+    from dpsens.mechanisms.noisy_max import selection_distribution
+    scores = [2.0, 1.0, 0.0]
+    return Key(float(selection_distribution(scores, 1.0, "permute-and-flip")[0]), REL3,
+               {"em": float(selection_distribution(scores, 1.0, "exponential-mechanism")[0])})
 
 
 # =============================================================== writing the key

@@ -5,6 +5,8 @@ Each module is named like the package module of its chapter's concept
 ``ptr``, ``smooth``, ``sample_aggregate``, ``exponential``, ``vector``, ``accuracy``) or, where there is none, like the
 ``ptr``, ``smooth``, ``sample_aggregate``, ``exponential``, ``vector``, ``accounting``) or, where there is none, like the
 chapter's file (``leak``, ``median_grid``).
+``ptr``, ``smooth``, ``sample_aggregate``, ``exponential``, ``vector``) or, where there is none, like the
+chapter's file (``leak``, ``median_grid``, ``stability``).
 
 Chapter: *For teachers*.  Every ``check_...`` function returns a
 :class:`Verdict` -- "correct", "wrong" (with a hint) or "not yet" for the
@@ -61,3 +63,4 @@ from .exponential import *  # noqa: F401,F403
 from .vector import *  # noqa: F401,F403
 from .accuracy import *  # noqa: F401,F403
 from .accounting import *  # noqa: F401,F403
+from .stability import *  # noqa: F401,F403

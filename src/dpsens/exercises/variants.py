@@ -4,6 +4,8 @@ Chapters: *Differential privacy in one chapter*, *Proportions vs
 frequencies* and *How accurate is it, and what can no mechanism beat?* (the
 exercises listed in :data:`VARIANTS`); *For teachers*
 frequencies* and *Composing releases* (the exercises listed in :data:`VARIANTS`); *For teachers*
+frequencies* and *Testing privately, and releasing what is stable* (the
+exercises listed in :data:`VARIANTS`); *For teachers*
 explains how a course hands each student their own numbers.
 
 Seed 0 (and no seed) gives the book's parameters; any other seed gives the
@@ -29,6 +31,7 @@ VARIANTS = {
     "laplace_tail": {"epsilon": 0.25, "zeta": 0.01},
     "histogram_lower_bound": {"d": 1000, "epsilon": 0.5},
     "tight_composition": {"releases": 100, "epsilon": 0.1},
+    "stable_threshold": {"epsilon": 0.5, "delta": 1e-6},
 }
 
 #: How a student's handout states the parameters of their variant.
@@ -39,6 +42,7 @@ VARIANT_TEXT = {
     "laplace_tail": "ε = {epsilon:g} and ζ = {zeta:g}",
     "histogram_lower_bound": "d = {d} cells and ε = {epsilon:g}",
     "tight_composition": "J = {releases} mechanisms, each ε = {epsilon:g}-DP (δ = 1e-6 as in the book)",
+    "stable_threshold": "ε = {epsilon:g} and δ = {delta:g}",
 }
 
 
@@ -76,4 +80,6 @@ def variant_params(name: str, seed: int = 0) -> dict:
         return {"d": int(rng.choice([50, 200, 5000, 20000, 100000])), "epsilon": float(rng.choice([0.1, 0.25, 1.0, 2.0]))}
     if name == "tight_composition":
         return {"releases": int(rng.choice([50, 200, 400, 1000])), "epsilon": float(rng.choice([0.02, 0.05, 0.2]))}
+    if name == "stable_threshold":
+        return {"epsilon": float(rng.choice([0.25, 1.0, 2.0])), "delta": float(rng.choice([1e-5, 1e-7, 1e-8]))}
     return {"n": int(rng.choice([1000, 1500, 2500, 4000, 5000])), "epsilon": float(rng.choice([0.25, 1.0, 2.0]))}

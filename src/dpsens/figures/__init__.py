@@ -29,6 +29,7 @@ module                                      figures of
 :mod:`~dpsens.figures.transformations`      *Sensitivity of transformations*
 :mod:`~dpsens.figures.accuracy`             *How accurate is it, and what can no mechanism beat?*
 :mod:`~dpsens.figures.composition`          *Composing releases* (ε against the number of releases)
+:mod:`~dpsens.figures.stability`            *Testing privately, and releasing what is stable*
 ==========================================  =====================================================
 """
 from . import style  # noqa: F401  (first: the other modules draw with it)
@@ -42,3 +43,7 @@ from . import composition  # noqa: F401,E402
 
 __all__ = ["style", "dp", "sensitivity", "grid", "glyphs", "audit", "ptr", "smooth", "sample_aggregate", "proportions",
            "transformations", "exponential", "vector", "composition"]
+from . import stability  # noqa: F401
+
+__all__ = ["style", "dp", "sensitivity", "grid", "glyphs", "audit", "ptr", "smooth", "sample_aggregate", "proportions",
+           "transformations", "exponential", "vector", "stability"]

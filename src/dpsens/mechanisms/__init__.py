@@ -3,7 +3,10 @@
 Chapters: every chapter that adds noise -- the Laplace mechanism from the
 *Introduction* on, and the part "Using local sensitivity safely" (*Why local
 sensitivity leaks*, *Propose-test-release*, *Smooth sensitivity*, *Sample and
-aggregate*), and *The exponential mechanism and inverse sensitivity*; each
+aggregate*), *The exponential mechanism and inverse sensitivity*, and
+*Testing privately, and releasing what is stable* (sparse vector, the stable
+histogram, private selection: used as modules, e.g.
+``from dpsens.mechanisms import sparse_vector``); each
 module's docstring names its own.
 
 Every mechanism takes a seeded :class:`numpy.random.Generator` as ``rng`` and
@@ -26,6 +29,10 @@ module                              holds
 :mod:`~dpsens.mechanisms.exponential`  the exponential mechanism; the private quantile with the
                                     rank utility (exact sampling over intervals)
 :mod:`~dpsens.mechanisms.inverse_sensitivity`  the inverse sensitivity mechanism for quantiles
+:mod:`~dpsens.mechanisms.sparse_vector`  AboveThreshold, sparse vector, broken variants, exact loss
+:mod:`~dpsens.mechanisms.stable_histogram`  distance to instability, the stable histogram
+:mod:`~dpsens.mechanisms.noisy_max`  report-noisy-max, permute-and-flip, exact selection distributions
+:mod:`~dpsens.mechanisms.piecewise`  exact integrals of Laplace/exponential densities and CDFs
 :mod:`~dpsens.mechanisms.checks`    argument checks, ``check_rng``, the shared ``add_noise``
 :mod:`~dpsens.mechanisms.compare`   the mechanisms side by side: the seeded error simulations of
                                     *Smooth sensitivity* and *Sample and aggregate*
@@ -58,6 +65,7 @@ from __future__ import annotations
 
 from . import (checks, compare, exponential, gaussian, heavy_tailed, inverse_sensitivity, laplace, ptr,  # noqa: F401
                sample_aggregate, smooth_noise)
+from . import noisy_max, piecewise, sparse_vector, stable_histogram  # noqa: F401
 from .checks import add_noise, as_nonnegative, as_size, as_value, check_rng
 from .exponential import exponential_mechanism, quantile_exponential, rank_utility_sensitivity
 from .gaussian import (gaussian_delta, gaussian_epsilon, gaussian_laplace_crossover, gaussian_mechanism, gaussian_rho, gaussian_sigma,
