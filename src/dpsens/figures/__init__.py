@@ -27,11 +27,13 @@ module                                      figures of
 :mod:`~dpsens.figures.vector`               *Many answers at once* (histograms, clipping)
 :mod:`~dpsens.figures.proportions`          *Proportions vs frequencies*
 :mod:`~dpsens.figures.transformations`      *Sensitivity of transformations*
+:mod:`~dpsens.figures.floating`             *Noise a computer can actually sample*
 ==========================================  =====================================================
 """
 from . import style  # noqa: F401  (first: the other modules draw with it)
 from . import (audit, dp, exponential, glyphs, grid, proportions, ptr, sample_aggregate, sensitivity,  # noqa: F401
                smooth, transformations, vector)
+from . import floating  # noqa: F401
 
 __all__ = ["style", "dp", "sensitivity", "grid", "glyphs", "audit", "ptr", "smooth", "sample_aggregate", "proportions",
-           "transformations", "exponential", "vector"]
+           "transformations", "exponential", "vector", "floating"]
