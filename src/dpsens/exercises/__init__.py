@@ -58,3 +58,4 @@ from .ptr import *  # noqa: F401,F403
 from .smooth import *  # noqa: F401,F403
 from .exponential import *  # noqa: F401,F403
 from .vector import *  # noqa: F401,F403
+from .floating import *  # noqa: F401,F403

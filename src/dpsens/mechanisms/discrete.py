@@ -92,21 +92,39 @@ def as_integer_values(value, name: str = "value"):
     return int(arr) if arr.ndim == 0 else arr
 
 
+def _uniform_below(high: int, n: int, rng) -> np.ndarray:
+    """n uniform integers in [0, high): numpy's unbiased bounded integers, 32-bit when ``high`` allows (faster)."""
+    return rng.integers(0, high, size=n, dtype=np.uint32 if high <= 2 ** 32 else np.int64)
+
+
 def _bernoulli_exp_unit(num, den: int, rng) -> np.ndarray:
     """CKS Algorithm 1 for ``eta = num/den`` in [0, 1]: K = 1; while Bernoulli(eta/K): K += 1; return K odd.
 
     Every draw still pending in a round has the same K, so a round is one call
-    ``rng.integers(0, den * K, size) < num`` (a uniform integer below den·K is
-    below num with probability exactly num/(den·K))."""
-    k = np.ones(num.shape, dtype=np.int64)
+    drawing a uniform integer below den·K per pending draw, compared with num
+    (below num with probability exactly num/(den·K))."""
+    odd = np.empty(num.shape, dtype=bool)
     pending = np.arange(num.size)
     rounds = 1
     while pending.size:
-        heads = rng.integers(0, den * rounds, size=pending.size) < num[pending]
+        heads = _uniform_below(den * rounds, pending.size, rng) < num[pending]
+        odd[pending[~heads]] = rounds % 2 == 1
         pending = pending[heads]
         rounds += 1
-        k[pending] = rounds
-    return k % 2 == 1
+    return odd
+
+
+def _bernoulli_exp_minus_one(n: int, rng) -> np.ndarray:
+    """n coins with probability exactly 1/e: Algorithm 1 with eta = 1, whose first coin (probability 1/1) is sure."""
+    odd = np.empty(n, dtype=bool)
+    pending = np.arange(n)
+    rounds = 2
+    while pending.size:
+        heads = _uniform_below(rounds, pending.size, rng) == 0
+        odd[pending[~heads]] = rounds % 2 == 1
+        pending = pending[heads]
+        rounds += 1
+    return odd
 
 
 def _bernoulli_exp(whole, num, den: int, rng) -> np.ndarray:
@@ -116,7 +134,7 @@ def _bernoulli_exp(whole, num, den: int, rng) -> np.ndarray:
     pending = np.flatnonzero(whole > 0)
     done = 0
     while pending.size:
-        ok = _bernoulli_exp_unit(np.ones(pending.size, dtype=np.int64), 1, rng)
+        ok = _bernoulli_exp_minus_one(pending.size, rng)
         out[pending[~ok]] = False
         done += 1
         pending = pending[ok & (whole[pending] > done)]
@@ -165,7 +183,7 @@ def _geometric_exp1(n: int, rng) -> np.ndarray:
     v = np.zeros(n, dtype=np.int64)
     pending = np.arange(n)
     while pending.size:
-        ok = _bernoulli_exp_unit(np.ones(pending.size, dtype=np.int64), 1, rng)
+        ok = _bernoulli_exp_minus_one(pending.size, rng)
         pending = pending[ok]
         v[pending] += 1
     return v
@@ -176,12 +194,16 @@ def _discrete_laplace(t: int, s: int, n: int, rng) -> np.ndarray:
     out = np.empty(n, dtype=np.int64)
     pending = np.arange(n)
     while pending.size:
-        u = rng.integers(0, t, size=pending.size)
-        d = _bernoulli_exp(np.zeros(pending.size, dtype=np.int64), u, t, rng)      # exp(-U/t)
-        retry = [pending[~d]]
-        pending, u = pending[d], u[d]
+        if t == 1:                                           # U = 0, kept with probability exp(0) = 1
+            u = np.zeros(pending.size, dtype=np.int64)
+            retry = []
+        else:
+            u = rng.integers(0, t, size=pending.size)
+            d = _bernoulli_exp(np.zeros(pending.size, dtype=np.int64), u, t, rng)      # exp(-U/t)
+            retry = [pending[~d]]
+            pending, u = pending[d], u[d]
         y = (u + t * _geometric_exp1(pending.size, rng)) // s
-        negative = rng.integers(0, 2, size=pending.size) == 1
+        negative = _uniform_below(2, pending.size, rng) == 1
         reject = negative & (y == 0)
         out[pending[~reject]] = np.where(negative, -y, y)[~reject]
         pending = np.concatenate(retry + [pending[reject]])
@@ -268,7 +290,12 @@ def sample_discrete_gaussian(sigma, rng, size=None):
     pending = np.arange(n)
     while pending.size:
         y = _discrete_laplace(t, 1, pending.size, rng)
-        values, where = np.unique(np.abs(y), return_inverse=True)
+        magnitude = np.abs(y)
+        top = int(magnitude.max())
+        if top <= 4 * pending.size + 1000:                   # index by |y| directly (no sort)
+            values, where = np.arange(top + 1), magnitude
+        else:
+            values, where = np.unique(magnitude, return_inverse=True)
         # eta = (|y| - sigma^2/t)^2 / (2 sigma^2) = (|y| c t - a)^2 / (2 a c t^2), as whole part + num/den
         parts = [divmod((int(v) * c * t - a) ** 2, den) for v in values]
         whole = np.array([p[0] for p in parts], dtype=np.int64)[where]
