@@ -204,7 +204,7 @@ def test_spies_on_every_helper_see_no_answer(monkeypatch):
 
 
 #: Whole-number answers below the cap on tries: a loop from 0 finds them before the cap.
-GUESSABLE = ["crossover_d", "neighbor_count", "ptr_release_distance", "saa_overlap_epsilon"]
+GUESSABLE = ["crossover_d", "neighbor_count", "ptr_release_distance", "rounded_sensitivity", "saa_overlap_epsilon"]
 
 
 def test_brute_force_finds_no_answer_beyond_the_cap():

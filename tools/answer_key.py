@@ -501,6 +501,37 @@ def pf_best_probability() -> Key:
     scores = [2.0, 1.0, 0.0]
     return Key(float(selection_distribution(scores, 1.0, "permute-and-flip")[0]), REL3,
                {"em": float(selection_distribution(scores, 1.0, "exponential-mechanism")[0])})
+# =============================================================== noise a computer can actually sample
+@exercise("discrete_laplace_zero")
+def discrete_laplace_zero(b=2.0) -> Key:
+    total = 1 + 2 * sum(math.exp(-k / b) for k in range(1, 2000))     # the normalising sum, term by term
+    return Key(1 / total, REL3, {"density": 1 / (2 * b)})
+
+
+@exercise("snapping_epsilon")
+def snapping_epsilon(epsilon=0.3, bound=2.0 ** 40) -> Key:
+    lam = 1 / epsilon
+    grid = 4.0                                                          # smallest power of two >= 1/0.3
+    return Key(1 / lam + 2.0 ** -49 * bound / lam, abs_(1e-6),
+               {"grid": 1 / grid + 2.0 ** -49 * bound / grid, "target": epsilon})
+
+
+@exercise("rounded_sensitivity")
+def rounded_sensitivity() -> Key:
+    grid = np.arange(-400, 401) / 8                                     # answers in steps of 1/8, halves included
+    worst = max(abs(np.round(a) - np.round(a + d)) for a in grid for d in np.arange(0, 9) / 8)
+    return Key(int(worst), INT, {"unchanged": (INT, 1)})
+
+
+@exercise("discrete_gaussian_delta")
+def discrete_gaussian_delta(epsilon=1.0, sigma=3.0) -> Key:
+    k = np.arange(-400, 401, dtype=float)
+    w = np.exp(-k ** 2 / (2 * sigma ** 2))
+    p, p_shift = w / w.sum(), np.exp(-(k - 1) ** 2 / (2 * sigma ** 2)) / w.sum()
+    exact = float(np.maximum(0.0, p - math.exp(epsilon) * p_shift).sum())
+    rho = 1 / (2 * sigma ** 2)
+    zcdp = math.exp(-((epsilon - rho) / 2) ** 2 / rho)                 # ε = ρ + 2√(ρ ln(1/δ)) solved for δ
+    return Key(exact, REL3, {"zcdp": zcdp})
 
 
 # =============================================================== writing the key

@@ -64,3 +64,4 @@ from .vector import *  # noqa: F401,F403
 from .accuracy import *  # noqa: F401,F403
 from .accounting import *  # noqa: F401,F403
 from .stability import *  # noqa: F401,F403
+from .floating import *  # noqa: F401,F403

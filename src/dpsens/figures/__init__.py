@@ -30,6 +30,7 @@ module                                      figures of
 :mod:`~dpsens.figures.accuracy`             *How accurate is it, and what can no mechanism beat?*
 :mod:`~dpsens.figures.composition`          *Composing releases* (ε against the number of releases)
 :mod:`~dpsens.figures.stability`            *Testing privately, and releasing what is stable*
+:mod:`~dpsens.figures.floating`             *Noise a computer can actually sample*
 ==========================================  =====================================================
 """
 from . import style  # noqa: F401  (first: the other modules draw with it)
@@ -47,3 +48,7 @@ from . import stability  # noqa: F401
 
 __all__ = ["style", "dp", "sensitivity", "grid", "glyphs", "audit", "ptr", "smooth", "sample_aggregate", "proportions",
            "transformations", "exponential", "vector", "stability"]
+from . import floating  # noqa: F401
+
+__all__ = ["style", "dp", "sensitivity", "grid", "glyphs", "audit", "ptr", "smooth", "sample_aggregate", "proportions",
+           "transformations", "exponential", "vector", "floating"]

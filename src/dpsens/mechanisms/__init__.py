@@ -33,6 +33,9 @@ module                              holds
 :mod:`~dpsens.mechanisms.stable_histogram`  distance to instability, the stable histogram
 :mod:`~dpsens.mechanisms.noisy_max`  report-noisy-max, permute-and-flip, exact selection distributions
 :mod:`~dpsens.mechanisms.piecewise`  exact integrals of Laplace/exponential densities and CDFs
+:mod:`~dpsens.mechanisms.discrete`  discrete Laplace and discrete Gaussian noise sampled exactly with
+                                    integer arithmetic (*Noise a computer can actually sample*)
+:mod:`~dpsens.mechanisms.snapping`  Mironov's snapping mechanism (same chapter)
 :mod:`~dpsens.mechanisms.checks`    argument checks, ``check_rng``, the shared ``add_noise``
 :mod:`~dpsens.mechanisms.compare`   the mechanisms side by side: the seeded error simulations of
                                     *Smooth sensitivity* and *Sample and aggregate*
@@ -58,6 +61,9 @@ function                                guarantee
                                         bounded neighbours, or ``partition="independent"``)
 :func:`quantile_exponential`            ε-DP (public bounds; either relation, see its module)
 :func:`inverse_sensitivity_quantile`    ε-DP (public bounds; either relation)
+:func:`discrete_laplace_mechanism`      ε-DP for an integer query of global sensitivity Δ
+:func:`discrete_gaussian_mechanism`     ρ-zCDP, ρ = Δ²/(2σ²), for an integer query of sensitivity Δ
+:func:`snapping_mechanism`              ε'-DP, ε' = ε(1 + 2^-49 B/Δ), Δ a power of two
 :func:`local_sensitivity_laplace`       **not** differentially private (teaching example only)
 ======================================  ============================================
 """
@@ -66,6 +72,9 @@ from __future__ import annotations
 from . import (checks, compare, exponential, gaussian, heavy_tailed, inverse_sensitivity, laplace, ptr,  # noqa: F401
                sample_aggregate, smooth_noise)
 from . import noisy_max, piecewise, sparse_vector, stable_histogram  # noqa: F401
+from . import discrete, snapping  # noqa: F401
+from .discrete import discrete_gaussian_mechanism, discrete_laplace_mechanism
+from .snapping import snapping_mechanism
 from .checks import add_noise, as_nonnegative, as_size, as_value, check_rng
 from .exponential import exponential_mechanism, quantile_exponential, rank_utility_sensitivity
 from .gaussian import (gaussian_delta, gaussian_epsilon, gaussian_laplace_crossover, gaussian_mechanism, gaussian_rho, gaussian_sigma,
@@ -89,4 +98,5 @@ __all__ = [
     "exponential_mechanism", "quantile_exponential", "rank_utility_sensitivity", "inverse_sensitivity_quantile",
     "split_reduce", "gaussian_epsilon", "gaussian_rho", "zcdp_sigma", "zcdp_compose", "zcdp_to_dp", "gaussian_laplace_crossover",
     "per_coordinate_noise_std", "add_noise", "as_nonnegative", "as_size", "as_value", "check_gamma", "laplace_pdf",
+    "discrete_laplace_mechanism", "discrete_gaussian_mechanism", "snapping_mechanism",
 ]

@@ -1,0 +1,436 @@
+"""Discrete Laplace and discrete Gaussian noise sampled exactly, with integer arithmetic only.
+
+Chapter: *Noise a computer can actually sample* (``chapters/floating.md``).
+The samplers are Algorithms 1-3 of Canonne, Kamath and Steinke (2020): a
+coin with probability exactly ``exp(-eta)`` for a rational ``eta`` (drawn from
+uniform integers, no logarithm, no floating point), the discrete Laplace
+distribution ``Lap_Z(b)`` with a rational scale ``b``, and the discrete Gaussian
+``N_Z(0, sigma^2)`` with a rational ``sigma^2``.  Each is vectorised over numpy
+arrays (every round of every rejection loop runs on all pending draws at once),
+so that a million draws take well under a second; every random number is a
+uniform integer from :meth:`numpy.random.Generator.integers`, which numpy draws
+without bias.  The mechanisms add the noise to an *integer-valued* query: the
+discrete Laplace mechanism is ε-DP for an integer query of sensitivity Δ with
+``b = Δ/ε``; the discrete Gaussian mechanism is ρ-zCDP with ``ρ = Δ²/(2σ²)``
+and (ε, δ)-DP with the exact δ of :func:`discrete_gaussian_delta`.
+
+Rational parameters: an ``int`` or a :class:`fractions.Fraction` is used as it
+is; a ``float`` is read as the decimal it prints as (``Fraction(repr(x))``: 0.3
+is 3/10, not the binary double nearest to it), so ``epsilon=0.3`` means exactly
+3/10.  Numerators and denominators are bounded so that every product stays in
+int64 (the limits are in the error messages).
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from fractions import Fraction
+
+import numpy as np
+
+from .._validate import as_int
+from .checks import as_size, check_rng
+
+__all__ = ["as_rational", "sample_bernoulli_exp", "sample_discrete_laplace", "sample_discrete_gaussian",
+           "discrete_laplace_pmf", "discrete_gaussian_pmf", "discrete_gaussian_delta",
+           "discrete_laplace_mechanism", "discrete_gaussian_mechanism", "as_integer_values"]
+
+#: The largest denominator a Bernoulli(exp(-eta)) draw accepts: ``den * K`` must fit in int64 for
+#: the loop counter K of Algorithm 1 (K > 40 has probability below 1e-47).
+MAX_DENOMINATOR = 2 ** 56
+#: The largest numerator or denominator of the discrete Laplace scale.
+MAX_SCALE_PART = 2 ** 40
+
+
+def as_rational(value, name: str) -> Fraction:
+    """``value`` (int, Fraction or float) as an exact positive :class:`~fractions.Fraction`, or raise.
+
+    Chapter: *Noise a computer can actually sample*.  A float is read as the
+    decimal it prints as: ``as_rational(0.3, "epsilon") == Fraction(3, 10)``.
+
+    Examples
+    --------
+    >>> as_rational(0.3, "epsilon")
+    Fraction(3, 10)
+    >>> as_rational(Fraction(1, 3), "epsilon")
+    Fraction(1, 3)
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a positive number (int, float or Fraction), got {value!r} "
+                        f"of type {type(value).__name__}")
+    if isinstance(value, numbers.Rational):
+        out = Fraction(int(value.numerator), int(value.denominator))
+    else:
+        if not math.isfinite(float(value)):
+            raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+        out = Fraction(repr(float(value)))
+    if out <= 0:
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+    return out
+
+
+def as_integer_values(value, name: str = "value"):
+    """``value`` as a Python int or an int64 array, or raise: the exact answer of an integer-valued query.
+
+    Chapter: *Noise a computer can actually sample*.  Floats are accepted only
+    when they are whole numbers (``37.0``); ``37.5`` raises, because the
+    mechanisms' guarantees are for integer-valued queries (round the query to
+    an integer grid first, and account for the rounding's sensitivity).
+    """
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an integer or an array of integers, got {value!r}")
+    arr = np.asarray(value)
+    if arr.dtype == object or arr.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must be an integer or an array of integers, got {value!r}")
+    if arr.dtype.kind == "f":
+        if not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr)):
+            raise ValueError(f"{name} must hold whole numbers (an integer-valued query); got {value!r}. "
+                             "Round the query to an integer grid first.")
+    if np.any(np.abs(arr.astype(float)) > 2.0 ** 53):
+        raise ValueError(f"{name} must be integers of absolute value at most 2**53, got {value!r}")
+    arr = arr.astype(np.int64)
+    return int(arr) if arr.ndim == 0 else arr
+
+
+def _uniform_below(high: int, n: int, rng) -> np.ndarray:
+    """n uniform integers in [0, high): numpy's unbiased bounded integers, 32-bit when ``high`` allows (faster)."""
+    return rng.integers(0, high, size=n, dtype=np.uint32 if high <= 2 ** 32 else np.int64)
+
+
+def _bernoulli_exp_unit(num, den: int, rng) -> np.ndarray:
+    """CKS Algorithm 1 for ``eta = num/den`` in [0, 1]: K = 1; while Bernoulli(eta/K): K += 1; return K odd.
+
+    Every draw still pending in a round has the same K, so a round is one call
+    drawing a uniform integer below den·K per pending draw, compared with num
+    (below num with probability exactly num/(den·K))."""
+    odd = np.empty(num.shape, dtype=bool)
+    pending = np.arange(num.size)
+    rounds = 1
+    while pending.size:
+        heads = _uniform_below(den * rounds, pending.size, rng) < num[pending]
+        odd[pending[~heads]] = rounds % 2 == 1
+        pending = pending[heads]
+        rounds += 1
+    return odd
+
+
+def _bernoulli_exp_minus_one(n: int, rng) -> np.ndarray:
+    """n coins with probability exactly 1/e: Algorithm 1 with eta = 1, whose first coin (probability 1/1) is sure."""
+    odd = np.empty(n, dtype=bool)
+    pending = np.arange(n)
+    rounds = 2
+    while pending.size:
+        heads = _uniform_below(rounds, pending.size, rng) == 0
+        odd[pending[~heads]] = rounds % 2 == 1
+        pending = pending[heads]
+        rounds += 1
+    return odd
+
+
+def _bernoulli_exp(whole, num, den: int, rng) -> np.ndarray:
+    """Bernoulli(exp(-(whole + num/den))) per entry: ``whole`` coins Bernoulli(exp(-1)) (CKS Algorithm 1's
+    loop for eta > 1, stopped at the first 0), then one Bernoulli(exp(-num/den))."""
+    out = np.ones(num.shape, dtype=bool)
+    pending = np.flatnonzero(whole > 0)
+    done = 0
+    while pending.size:
+        ok = _bernoulli_exp_minus_one(pending.size, rng)
+        out[pending[~ok]] = False
+        done += 1
+        pending = pending[ok & (whole[pending] > done)]
+    rest = np.flatnonzero(out)
+    out[rest] = _bernoulli_exp_unit(num[rest], den, rng)
+    return out
+
+
+def sample_bernoulli_exp(eta, rng, size=None):
+    """Draw Bernoulli(exp(-eta)) exactly for a rational ``eta >= 0`` (Canonne, Kamath & Steinke 2020, Algorithm 1).
+
+    Chapter: *Noise a computer can actually sample*.
+
+    Parameters
+    ----------
+    eta : int, Fraction or float
+        ``>= 0``; a float is read as the decimal it prints as.
+    rng : numpy.random.Generator
+    size : int or tuple, optional
+
+    Returns
+    -------
+    bool or numpy.ndarray of bool
+        True with probability exactly ``exp(-eta)`` (given exact uniform integers).
+    """
+    rng = check_rng(rng)
+    size = as_size(size)
+    if isinstance(eta, numbers.Real) and not isinstance(eta, (bool, np.bool_)) and eta == 0:
+        eta = Fraction(0)
+    else:
+        try:
+            eta = as_rational(eta, "eta")
+        except ValueError:
+            raise ValueError(f"eta must be a finite number >= 0, got {eta!r}") from None
+    if eta.denominator > MAX_DENOMINATOR:
+        raise ValueError(f"eta's denominator must be at most 2**56, got {eta}")
+    n = 1 if size is None else int(np.prod(size))
+    whole = np.full(n, eta.numerator // eta.denominator, dtype=np.int64)
+    num = np.full(n, eta.numerator % eta.denominator, dtype=np.int64)
+    out = _bernoulli_exp(whole, num, eta.denominator, rng)
+    return bool(out[0]) if size is None else out.reshape(size)
+
+
+def _geometric_exp1(n: int, rng) -> np.ndarray:
+    """V = the number of Bernoulli(exp(-1)) successes before the first failure, n times: P(V = v) = e^-v (1 - 1/e)."""
+    v = np.zeros(n, dtype=np.int64)
+    pending = np.arange(n)
+    while pending.size:
+        ok = _bernoulli_exp_minus_one(pending.size, rng)
+        pending = pending[ok]
+        v[pending] += 1
+    return v
+
+
+def _discrete_laplace(t: int, s: int, n: int, rng) -> np.ndarray:
+    """n draws of Lap_Z(t/s) by CKS Algorithm 2, all pending draws of a rejection round at once."""
+    out = np.empty(n, dtype=np.int64)
+    pending = np.arange(n)
+    while pending.size:
+        if t == 1:                                           # U = 0, kept with probability exp(0) = 1
+            u = np.zeros(pending.size, dtype=np.int64)
+            retry = []
+        else:
+            u = rng.integers(0, t, size=pending.size)
+            d = _bernoulli_exp(np.zeros(pending.size, dtype=np.int64), u, t, rng)      # exp(-U/t)
+            retry = [pending[~d]]
+            pending, u = pending[d], u[d]
+        y = (u + t * _geometric_exp1(pending.size, rng)) // s
+        negative = _uniform_below(2, pending.size, rng) == 1
+        reject = negative & (y == 0)
+        out[pending[~reject]] = np.where(negative, -y, y)[~reject]
+        pending = np.concatenate(retry + [pending[reject]])
+    return out
+
+
+def _laplace_parts(scale: Fraction) -> tuple[int, int]:
+    if scale.numerator > MAX_SCALE_PART or scale.denominator > MAX_SCALE_PART:
+        raise ValueError(f"scale = {scale} must have numerator and denominator at most 2**40")
+    return scale.numerator, scale.denominator
+
+
+def sample_discrete_laplace(scale, rng, size=None):
+    """Draw from the discrete Laplace distribution ``Lap_Z(b)``, ``P(k) ∝ exp(-|k|/b)`` on the integers, exactly.
+
+    Chapter: *Noise a computer can actually sample*.  Canonne, Kamath &
+    Steinke (2020), Algorithm 2, with ``b = t/s``: U uniform on {0, ..., t-1}
+    kept with probability exp(-U/t), V the number of Bernoulli(exp(-1))
+    successes before a failure, Y = floor((U + tV)/s), a fair sign, and -0
+    rejected.
+
+    Parameters
+    ----------
+    scale : int, Fraction or float
+        ``b > 0``; a float is read as the decimal it prints as.
+    rng : numpy.random.Generator
+    size : int or tuple, optional
+
+    Returns
+    -------
+    int or numpy.ndarray of int64
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> sample_discrete_laplace(2, rng, size=5).dtype
+    dtype('int64')
+    """
+    rng = check_rng(rng)
+    size = as_size(size)
+    t, s = _laplace_parts(as_rational(scale, "scale"))
+    n = 1 if size is None else int(np.prod(size))
+    out = _discrete_laplace(t, s, n, rng)
+    return int(out[0]) if size is None else out.reshape(size)
+
+
+def _gaussian_parts(sigma) -> tuple[int, int, int]:
+    sigma2 = as_rational(sigma, "sigma") ** 2
+    a, c = sigma2.numerator, sigma2.denominator
+    t = math.isqrt(a // c) + 1                                   # floor(sigma) + 1, exactly
+    if 2 * a * c * t * t > MAX_DENOMINATOR:
+        raise ValueError(f"sigma = {sigma!r} gives sigma^2 = {sigma2}, too fine for int64 arithmetic: "
+                         f"2 * {a} * {c} * (floor(sigma) + 1)^2 must be at most 2**56 "
+                         f"(give sigma with fewer decimals)")
+    return a, c, t
+
+
+def sample_discrete_gaussian(sigma, rng, size=None):
+    """Draw from the discrete Gaussian ``N_Z(0, sigma^2)``, ``P(k) ∝ exp(-k²/(2σ²))`` on the integers, exactly.
+
+    Chapter: *Noise a computer can actually sample*.  Canonne, Kamath &
+    Steinke (2020), Algorithm 3: with ``t = floor(σ) + 1``, draw ``Y ~ Lap_Z(t)``
+    and keep it with probability ``exp(-(|Y| - σ²/t)² / (2σ²))``.  The
+    acceptance probability's exponent is a rational number computed with
+    Python integers, one per distinct ``|Y|``.
+
+    Parameters
+    ----------
+    sigma : int, Fraction or float
+        ``σ > 0``; a float is read as the decimal it prints as, and ``σ²`` is its exact square.
+    rng : numpy.random.Generator
+    size : int or tuple, optional
+
+    Returns
+    -------
+    int or numpy.ndarray of int64
+    """
+    rng = check_rng(rng)
+    size = as_size(size)
+    a, c, t = _gaussian_parts(sigma)
+    den = 2 * a * c * t * t
+    n = 1 if size is None else int(np.prod(size))
+    out = np.empty(n, dtype=np.int64)
+    pending = np.arange(n)
+    while pending.size:
+        y = _discrete_laplace(t, 1, pending.size, rng)
+        magnitude = np.abs(y)
+        top = int(magnitude.max())
+        if top <= 4 * pending.size + 1000:                   # index by |y| directly (no sort)
+            values, where = np.arange(top + 1), magnitude
+        else:
+            values, where = np.unique(magnitude, return_inverse=True)
+        # eta = (|y| - sigma^2/t)^2 / (2 sigma^2) = (|y| c t - a)^2 / (2 a c t^2), as whole part + num/den
+        parts = [divmod((int(v) * c * t - a) ** 2, den) for v in values]
+        whole = np.array([p[0] for p in parts], dtype=np.int64)[where]
+        num = np.array([p[1] for p in parts], dtype=np.int64)[where]
+        keep = _bernoulli_exp(whole, num, den, rng)
+        out[pending[keep]] = y[keep]
+        pending = pending[~keep]
+    return int(out[0]) if size is None else out.reshape(size)
+
+
+def discrete_laplace_pmf(k, scale) -> np.ndarray:
+    """``P(Y = k)`` for ``Y ~ Lap_Z(b)``: ``tanh(1/(2b)) exp(-|k|/b)`` (= ``(e^{1/b} - 1)/(e^{1/b} + 1) e^{-|k|/b}``).
+
+    Chapter: *Noise a computer can actually sample*.
+
+    Examples
+    --------
+    >>> round(float(discrete_laplace_pmf(0, 2)), 6)
+    0.244919
+    """
+    b = float(as_rational(scale, "scale"))
+    k = np.asarray(k, dtype=float)
+    return np.tanh(0.5 / b) * np.exp(-np.abs(k) / b)
+
+
+def _gaussian_weights(sigma: float, reach: int) -> tuple[np.ndarray, float]:
+    ks = np.arange(-reach, reach + 1, dtype=float)
+    w = np.exp(-ks ** 2 / (2 * sigma ** 2))
+    return ks, float(w.sum())
+
+
+def discrete_gaussian_pmf(k, sigma) -> np.ndarray:
+    """``P(Y = k)`` for ``Y ~ N_Z(0, σ²)``: ``exp(-k²/(2σ²))`` over its sum on the integers.
+
+    Chapter: *Noise a computer can actually sample*.  The normalising sum is
+    taken over ``|j| <= 40σ + 40`` (the terms left out are below ``e^{-800}``).
+    """
+    s = float(as_rational(sigma, "sigma"))
+    _, total = _gaussian_weights(s, int(40 * s) + 40)
+    k = np.asarray(k, dtype=float)
+    return np.exp(-k ** 2 / (2 * s ** 2)) / total
+
+
+def discrete_gaussian_delta(epsilon, sigma, sensitivity=1) -> float:
+    """The exact δ of the discrete Gaussian mechanism at ε, for an integer query of sensitivity Δ.
+
+    Chapter: *Noise a computer can actually sample*.  The privacy-loss
+    profile of ``N_Z(0, σ²)`` against ``N_Z(Δ, σ²)`` (Canonne, Kamath &
+    Steinke 2020, cited from the statement of their tight (ε, δ) theorem)::
+
+        δ = P[Y > εσ²/Δ - Δ/2] - e^ε P[Y > εσ²/Δ + Δ/2],   Y ~ N_Z(0, σ²)
+
+    with the tails summed over the integers; ``tests/test_floating.py``
+    checks it against ``Σ_k max(0, p(k) - e^ε p'(k))`` summed directly.
+    """
+    epsilon = float(as_rational(epsilon, "epsilon"))
+    delta_f = as_int(sensitivity, "sensitivity", minimum=1)
+    s = float(as_rational(sigma, "sigma"))
+    ks, total = _gaussian_weights(s, int(40 * s) + 40 + 2 * delta_f + int(epsilon * s * s / delta_f))
+    p = np.exp(-ks ** 2 / (2 * s ** 2)) / total
+    c = epsilon * s * s / delta_f
+
+    def tail(threshold):
+        return float(p[ks > threshold].sum())
+    return max(0.0, tail(c - delta_f / 2) - math.exp(epsilon) * tail(c + delta_f / 2))
+
+
+def discrete_laplace_mechanism(value, sensitivity, epsilon, rng, size=None):
+    """Release ``value + Lap_Z(Δ/ε)`` for an integer-valued query: ε-DP when Δ is its global sensitivity.
+
+    Chapter: *Noise a computer can actually sample* (the proof is in the
+    chapter: the ratio of the two probabilities of any integer output is at
+    most ``exp(Δ/b) = e^ε``).
+
+    Parameters
+    ----------
+    value : int or array_like of int
+        The exact answer(s); whole-number floats are accepted, others raise.
+    sensitivity : int
+        Δ, the global sensitivity of the integer query, ``>= 1``.
+    epsilon : int, Fraction or float
+        ``> 0``; a float is read as the decimal it prints as.
+    rng : numpy.random.Generator
+    size : int or tuple, optional
+        Independent releases of a scalar ``value``.
+
+    Returns
+    -------
+    int or numpy.ndarray of int64
+
+    Raises
+    ------
+    TypeError, ValueError
+        On a non-integer ``value`` or ``sensitivity``, ``epsilon <= 0``, or a bad ``rng``.
+    """
+    value = as_integer_values(value)
+    delta_f = as_int(sensitivity, "sensitivity", minimum=1)
+    scale = delta_f / as_rational(epsilon, "epsilon")
+    rng = check_rng(rng)
+    size = as_size(size)
+    if size is None:
+        size = np.shape(value) or None
+    noise = sample_discrete_laplace(scale, rng, size)
+    out = value + noise
+    return int(out) if np.ndim(out) == 0 else out
+
+
+def discrete_gaussian_mechanism(value, sensitivity, sigma, rng, size=None):
+    """Release ``value + N_Z(0, σ²)`` for an integer-valued query of sensitivity Δ: ρ-zCDP with ρ = Δ²/(2σ²).
+
+    Chapter: *Noise a computer can actually sample*.  Canonne, Kamath &
+    Steinke (2020) (cited from the statement of their concentrated-DP theorem
+    for the discrete Gaussian); its (ε, δ) is :func:`discrete_gaussian_delta`,
+    and :func:`dpsens.mechanisms.gaussian_rho` gives ρ.
+
+    Parameters
+    ----------
+    value : int or array_like of int
+    sensitivity : int
+        Δ ``>= 1`` (checked; the noise itself does not depend on it).
+    sigma : int, Fraction or float
+        σ ``> 0``.
+    rng : numpy.random.Generator
+    size : int or tuple, optional
+
+    Returns
+    -------
+    int or numpy.ndarray of int64
+    """
+    value = as_integer_values(value)
+    as_int(sensitivity, "sensitivity", minimum=1)
+    rng = check_rng(rng)
+    size = as_size(size)
+    if size is None:
+        size = np.shape(value) or None
+    noise = sample_discrete_gaussian(sigma, rng, size)
+    out = value + noise
+    return int(out) if np.ndim(out) == 0 else out

@@ -1,0 +1,322 @@
+"""Noise a computer can actually sample: the floating-point attack, snapping, exact discrete noise.
+
+Every expected value here is computed independently of the code under test:
+numpy's own ``rng.laplace`` (the replica must match it bit for bit),
+brute-force enumeration of every uniform index of an interval (the
+reachable doubles), probabilities summed from their definitions (the
+samplers' chi-square tests, the exact δ, the Rényi divergence), and OpenDP's
+samplers and privacy maps.  Random draws use fixed seeds; OpenDP's samplers
+cannot be seeded, so their comparison uses a two-sample test at level 1e-6.
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import dpsens as ds
+from dpsens import floating_point as F
+from dpsens.mechanisms import discrete as D
+from dpsens.mechanisms import snapping as S
+from dpsens.mechanisms.gaussian import gaussian_rho
+
+
+# ----------------------------------------------------------------- numpy's Laplace sampler, bit for bit
+@pytest.mark.parametrize("scale", [1.0, 2.5, 1 / 0.3, 100.0])
+def test_replica_matches_numpys_laplace_bit_for_bit(scale):
+    n = 200_000
+    drawn = np.random.default_rng(11).laplace(0.0, scale, size=n)
+    j = F.uniform_index(np.random.default_rng(11).bit_generator.random_raw(n))
+    assert np.all(j > 0)                                  # numpy redraws j = 0; none here
+    assert np.array_equal(F.numpy_laplace_noise(j, scale), drawn)
+
+
+def test_replica_is_the_books_laplace_mechanism():
+    n = 50_000
+    z = ds.laplace_mechanism(7.0, 1.0, 0.5, np.random.default_rng(4), size=n)
+    j = F.uniform_index(np.random.default_rng(4).bit_generator.random_raw(n))
+    assert np.array_equal(F.laplace_release(7.0, 2.0, j), z)
+
+
+def test_numpys_np_log_is_not_the_samplers_log():
+    """The reason the replica calls math.log: np.log differs in the last bit on some arguments."""
+    j = F.uniform_index(np.random.default_rng(11).bit_generator.random_raw(200_000))
+    u = j * 2.0 ** -53
+    arg = np.where(u >= 0.5, (2.0 - u) - u, u + u)
+    assert not np.array_equal(np.log(arg), np.array([math.log(a) for a in arg]))
+
+
+def test_replica_is_monotone_on_random_runs():
+    rng = np.random.default_rng(2)
+    for start in rng.integers(1, 2 ** 53 - 5000, size=20):
+        z = F.laplace_release(1.0, 1.0, np.arange(start, start + 5000))
+        assert np.all(np.diff(z) >= 0)
+
+
+# ----------------------------------------------------------------- which doubles are reachable
+def _brute_force_window(value, scale, lo_noise, hi_noise, pad=3000):
+    """Every release of ``value`` whose uniform index lies in a range covering noises in [lo_noise, hi_noise]."""
+    def index_of(noise):                                   # the inverse of the sampler, approximately
+        if noise >= 0:
+            return int(round(2 ** 53 - 2 ** 52 * math.exp(-noise / scale)))
+        return int(round(2 ** 52 * math.exp(noise / scale)))
+    a, b = index_of(lo_noise) - pad, index_of(hi_noise) + pad
+    j = np.arange(max(a, 1), min(b, 2 ** 53 - 1) + 1)
+    return F.laplace_release(value, scale, j)
+
+
+@pytest.mark.parametrize("value, value_prime, scale, start", [
+    (0.0, 1.0, 1.0, 0.9416235335369018), (0.0, 1.0, 2.0, -0.3), (10.0, 11.0, 10.0, 10.5),
+    (100.0, 101.0, 100.0, 99.0), (1.0, 0.0, 1.0, -1.7)])
+def test_reachable_agrees_with_enumerating_every_index(value, value_prime, scale, start):
+    z = np.empty(400)
+    z[0] = start
+    for i in range(1, len(z)):
+        z[i] = np.nextafter(z[i - 1], np.inf)
+    for v in (value, value_prime):
+        releases = _brute_force_window(v, scale, z[0] - v, z[-1] - v)
+        assert releases[0] < z[0] and releases[-1] > z[-1]        # the window covers every z
+        expected = np.isin(z, releases)
+        assert np.array_equal(F.is_reachable(z, v, scale), expected)
+    assert 0 < np.isin(z, _brute_force_window(value, scale, z[0] - value, z[-1] - value)).sum() < len(z)
+
+
+def test_identifying_fraction_counts_what_brute_force_counts():
+    n = 300
+    result = F.identifying_fraction(0.0, 1.0, 1.0, 1.0, np.random.default_rng(8), releases=n)
+    z = np.random.default_rng(8).laplace(0.0, 1.0, size=n)          # the same releases, drawn by numpy
+    identifying = 0
+    for one in z:
+        releases = _brute_force_window(1.0, 1.0, one - 1.0, one - 1.0, pad=200)
+        identifying += not np.isin(one, releases)
+    assert result.identifying == identifying
+    assert result.releases == n and result.fraction == identifying / n
+    assert result.fraction > 0.5                     # the attack works: most releases identify x
+
+
+def test_identifying_fraction_errors():
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="sensitivity"):
+        F.identifying_fraction(0.0, 3.0, 1.0, 1.0, rng)
+    with pytest.raises(ValueError, match="epsilon"):
+        F.identifying_fraction(0.0, 1.0, 1.0, 0.0, rng)
+    with pytest.raises(TypeError, match="rng"):
+        F.identifying_fraction(0.0, 1.0, 1.0, 1.0, 42)
+    with pytest.raises(ValueError, match="j must be"):
+        F.numpy_laplace_noise(0, 1.0)
+
+
+# ----------------------------------------------------------------- exact samplers against exact probabilities
+def _chi_square_pvalue(sample, pmf_of):
+    """Pearson's chi-square of integer draws against probabilities; the cells with an expected count below 5
+    are pooled into the two tails (each tail's probability summed over a range far beyond the draws)."""
+    n = len(sample)
+    reach = int(np.abs(sample).max()) + 20_000
+    ks = np.arange(-reach, reach + 1)
+    p = pmf_of(ks)
+    central = ks[p * n >= 5]
+    first, last = central[0], central[-1]
+    observed = np.concatenate([[(sample < first).sum()], [(sample == k).sum() for k in central],
+                               [(sample > last).sum()]])
+    expected = n * np.concatenate([[p[ks < first].sum()], p[(ks >= first) & (ks <= last)], [p[ks > last].sum()]])
+    mask = expected > 0
+    stat = ((observed[mask] - expected[mask]) ** 2 / expected[mask]).sum()
+    return stats.chi2.sf(stat, mask.sum() - 1)
+
+
+def _laplace_pmf(scale):
+    b = float(scale)
+    norm = sum(math.exp(-abs(k) / b) for k in range(-int(60 * b) - 60, int(60 * b) + 61))
+    return lambda k: np.exp(-np.abs(np.asarray(k, float)) / b) / norm
+
+
+def _gaussian_pmf(sigma):
+    s = float(sigma)
+    norm = sum(math.exp(-k * k / (2 * s * s)) for k in range(-int(60 * s) - 60, int(60 * s) + 61))
+    return lambda k: np.exp(-np.asarray(k, float) ** 2 / (2 * s * s)) / norm
+
+
+@pytest.mark.parametrize("scale, seed", [(0.3, 1), (2, 2), (Fraction(10, 3), 3), (25, 4), (1000, 5)])
+def test_discrete_laplace_chi_square(scale, seed):
+    sample = D.sample_discrete_laplace(scale, np.random.default_rng(seed), size=200_000)
+    assert sample.dtype == np.int64
+    assert _chi_square_pvalue(sample, _laplace_pmf(scale)) > 1e-3
+
+
+@pytest.mark.parametrize("sigma, seed", [(0.5, 1), (3, 2), (10.5, 3), (Fraction(7, 3), 4), (200, 5)])
+def test_discrete_gaussian_chi_square(sigma, seed):
+    sample = D.sample_discrete_gaussian(sigma, np.random.default_rng(seed), size=200_000)
+    assert _chi_square_pvalue(sample, _gaussian_pmf(sigma)) > 1e-3
+
+
+@pytest.mark.parametrize("eta, seed", [(0, 1), (0.25, 2), (1, 3), (2.5, 4), (Fraction(7, 3), 5), (9, 6)])
+def test_bernoulli_exp_frequency(eta, seed):
+    n = 400_000
+    heads = int(D.sample_bernoulli_exp(eta, np.random.default_rng(seed), size=n).sum())
+    p = math.exp(-float(eta))
+    if p == 1.0:
+        assert heads == n
+    else:
+        assert stats.binomtest(heads, n, p).pvalue > 1e-3
+
+
+def test_pmfs_match_their_definitions():
+    k = np.arange(-30, 31)
+    assert np.allclose(D.discrete_laplace_pmf(k, 2.5), _laplace_pmf(2.5)(k), rtol=1e-12, atol=0)
+    assert np.allclose(D.discrete_gaussian_pmf(k, 3.5), _gaussian_pmf(3.5)(k), rtol=1e-12, atol=0)
+
+
+def test_samplers_are_reproducible_and_shaped():
+    a = D.sample_discrete_gaussian(2, np.random.default_rng(3), size=(4, 5))
+    b = D.sample_discrete_gaussian(2, np.random.default_rng(3), size=(4, 5))
+    assert a.shape == (4, 5) and np.array_equal(a, b)
+    assert isinstance(D.sample_discrete_laplace(2, np.random.default_rng(0)), int)
+    assert isinstance(D.discrete_laplace_mechanism(5, 1, 0.5, np.random.default_rng(0)), int)
+    out = D.discrete_laplace_mechanism(np.array([1, 2, 3]), 1, 0.5, np.random.default_rng(0))
+    assert out.shape == (3,) and out.dtype == np.int64
+
+
+# ----------------------------------------------------------------- privacy, from the probabilities
+@pytest.mark.parametrize("epsilon, sensitivity", [(0.5, 1), (1.0, 2), (Fraction(1, 3), 3)])
+def test_discrete_laplace_privacy_loss_is_epsilon(epsilon, sensitivity):
+    """max_k ln P[f(x) + Y = k] / P[f(x') + Y = k] over |f(x) - f(x')| <= Δ is exactly ε with b = Δ/ε."""
+    b = sensitivity / Fraction(str(epsilon)) if not isinstance(epsilon, Fraction) else sensitivity / epsilon
+    pmf = _laplace_pmf(b)
+    k = np.arange(-200, 201)
+    worst = max(np.max(np.abs(np.log(pmf(k)) - np.log(pmf(k - shift)))) for shift in range(1, sensitivity + 1))
+    assert worst == pytest.approx(float(epsilon), rel=1e-9)
+
+
+@pytest.mark.parametrize("epsilon, sigma, sensitivity", [(0.5, 2, 1), (1.0, 3, 1), (2.0, 1.5, 1), (1.0, 5, 2),
+                                                         (0.1, 10, 1)])
+def test_discrete_gaussian_delta_against_summed_privacy_loss(epsilon, sigma, sensitivity):
+    pmf = _gaussian_pmf(sigma)
+    k = np.arange(-2000, 2001)
+    brute = np.maximum(0.0, pmf(k) - math.exp(epsilon) * pmf(k - sensitivity)).sum()
+    assert D.discrete_gaussian_delta(epsilon, sigma, sensitivity) == pytest.approx(brute, rel=1e-9, abs=1e-300)
+
+
+@pytest.mark.parametrize("sigma, sensitivity", [(1, 1), (3, 1), (2.5, 2)])
+@pytest.mark.parametrize("alpha", [1.5, 2.0, 5.0, 20.0])
+def test_discrete_gaussian_renyi_divergence_is_within_zcdp(sigma, sensitivity, alpha):
+    """D_α(N_Z(Δ, σ²) || N_Z(0, σ²)) <= α Δ²/(2σ²) = α ρ, summed over the integers."""
+    s2 = float(sigma) ** 2
+    k = np.arange(-600, 601, dtype=float)
+    log_norm = np.log(np.exp(-k ** 2 / (2 * s2)).sum())
+    log_p, log_q = -(k - sensitivity) ** 2 / (2 * s2) - log_norm, -k ** 2 / (2 * s2) - log_norm
+    terms = alpha * log_p + (1 - alpha) * log_q
+    d_alpha = (terms.max() + math.log(np.exp(terms - terms.max()).sum())) / (alpha - 1)
+    assert d_alpha <= alpha * gaussian_rho(float(sigma), float(sensitivity)) * (1 + 1e-12)
+
+
+# ----------------------------------------------------------------- OpenDP's samplers and maps
+dp = pytest.importorskip("opendp.prelude", reason="opendp is not installed (pip install opendp==0.16.0)")
+dp.enable_features("contrib")
+INTS = dp.vector_domain(dp.atom_domain(T=int))
+
+
+def _same_distribution(a, b):
+    values = np.union1d(a, b)
+    table = np.array([[np.sum(a == v) for v in values], [np.sum(b == v) for v in values]])
+    table = table[:, table.sum(axis=0) >= 10]
+    return stats.chi2_contingency(table)[1]
+
+
+def test_discrete_laplace_agrees_with_opendp():
+    n = 30_000
+    scale = 2.0
+    meas = dp.m.make_laplace(INTS, dp.l1_distance(T=int), scale=scale)
+    theirs = np.array(meas([0] * n))
+    ours = D.sample_discrete_laplace(scale, np.random.default_rng(21), size=n)
+    assert _same_distribution(ours, theirs) > 1e-6
+    assert meas.map(1) == pytest.approx(1 / scale)            # OpenDP: ε = Δ/b, our calibration b = Δ/ε
+
+
+def test_discrete_gaussian_agrees_with_opendp():
+    n = 20_000
+    sigma = 3.0
+    meas = dp.m.make_gaussian(INTS, dp.l2_distance(T=int), scale=sigma)
+    theirs = np.array(meas([0] * n))
+    ours = D.sample_discrete_gaussian(sigma, np.random.default_rng(22), size=n)
+    assert _same_distribution(ours, theirs) > 1e-6
+    assert meas.map(1) == pytest.approx(gaussian_rho(sigma, 1.0))
+    assert meas.map(2) == pytest.approx(gaussian_rho(sigma, 2.0))
+
+
+# ----------------------------------------------------------------- snapping
+def test_snapping_releases_lie_on_the_grid_within_the_bound():
+    p = S.snapping_parameters(1.0, 0.5, 64.0)
+    assert p["grid"] == 2.0 and p["scale"] == 2.0
+    z = S.snapping_mechanism(np.full(50_000, 60.0), 1.0, 0.5, 64.0, np.random.default_rng(1))
+    assert np.all(np.abs(z) <= 64.0) and np.all(z % 2.0 == 0)
+    assert (z == 64.0).mean() > 0.1                         # the outer clamp binds near the bound
+
+
+def test_snapping_grid_and_guarantee_by_hand():
+    # ε = 0.3: λ = 1/0.3 = 3.33.., Λ = 4; with Δ = 2 the grid is 8 in the query's units
+    p = S.snapping_parameters(2.0, 0.3, 1000.0)
+    assert p["grid"] == 8.0 and p["scale"] == pytest.approx(2 / 0.3)
+    lam = 1 / 0.3
+    assert p["epsilon"] == pytest.approx(1 / lam + 2.0 ** -49 * 500.0 / lam, rel=1e-15)
+    assert p["epsilon"] >= 1 / lam + 2.0 ** -49 * 500.0 / lam
+    assert S.snapping_epsilon(1.0, 1.0, 2.0 ** 40) == pytest.approx(1 + 2.0 ** -9)
+
+
+def test_snapping_distribution_is_laplace_on_the_grid():
+    """Away from the clamp, P(release = mΛ) is the Laplace mass of [mΛ - Λ/2, mΛ + Λ/2) around the answer."""
+    n = 200_000
+    z = S.snapping_mechanism(0.7, 1.0, 1.0, 1000.0, np.random.default_rng(5), size=n)
+    cells = np.arange(-12, 13)
+    cdf = stats.laplace(loc=0.7, scale=1.0).cdf
+    p = cdf(cells + 0.5) - cdf(cells - 0.5)
+    observed = np.array([(z == c).sum() for c in cells])
+    keep = n * p >= 5
+    rest = n - observed[keep].sum()
+    stat = ((observed[keep] - n * p[keep]) ** 2 / (n * p[keep])).sum() + (rest - n * (1 - p[keep].sum())) ** 2 / (
+        n * (1 - p[keep].sum()))
+    assert stats.chi2.sf(stat, keep.sum()) > 1e-3
+
+
+def test_full_precision_uniform():
+    u = S.sample_full_precision_uniform(np.random.default_rng(3), (400_000,))
+    assert np.all((u > 0) & (u < 1))
+    assert stats.kstest(u, "uniform").pvalue > 1e-3
+    # below 2**-20 a 53-bit uniform has only 2**33 values; full precision keeps 52 mantissa bits there too
+    small = S.sample_full_precision_uniform(np.random.default_rng(4), (2_000_000,))
+    tiny = small[small < 2.0 ** -18]
+    assert len(tiny) > 0 and np.any(np.frexp(tiny)[0] * 2.0 ** 53 % 2 == 1)
+
+
+# ----------------------------------------------------------------- errors
+@pytest.mark.parametrize("call, error, match", [
+    (lambda r: D.sample_discrete_laplace(0, r), ValueError, "scale"),
+    (lambda r: D.sample_discrete_laplace(-1.5, r), ValueError, "scale"),
+    (lambda r: D.sample_discrete_laplace("2", r), TypeError, "scale"),
+    (lambda r: D.sample_discrete_laplace(float("nan"), r), ValueError, "scale"),
+    (lambda r: D.sample_discrete_gaussian(0, r), ValueError, "sigma"),
+    (lambda r: D.sample_discrete_gaussian(0.123456789, r), ValueError, "sigma"),
+    (lambda r: D.sample_bernoulli_exp(-1, r), ValueError, "eta"),
+    (lambda r: D.discrete_laplace_mechanism(3.5, 1, 1.0, r), ValueError, "value"),
+    (lambda r: D.discrete_laplace_mechanism("3", 1, 1.0, r), TypeError, "value"),
+    (lambda r: D.discrete_laplace_mechanism(3, 1.5, 1.0, r), TypeError, "sensitivity"),
+    (lambda r: D.discrete_laplace_mechanism(3, 0, 1.0, r), ValueError, "sensitivity"),
+    (lambda r: D.discrete_laplace_mechanism(3, 1, 0.0, r), ValueError, "epsilon"),
+    (lambda r: D.discrete_gaussian_mechanism(True, 1, 2.0, r), TypeError, "value"),
+    (lambda r: D.discrete_laplace_mechanism(3, 1, 1.0, 7), TypeError, "rng"),
+    (lambda r: S.snapping_mechanism(3.0, 3.0, 1.0, 100.0, r), ValueError, "power of two"),
+    (lambda r: S.snapping_mechanism(3.0, 1.0, 1.0, 0.5, r), ValueError, "bound"),
+    (lambda r: S.snapping_mechanism(3.0, 1.0, 1.0, 2.0 ** 47, r), ValueError, "bound"),
+    (lambda r: S.snapping_mechanism(3.0, 1.0, -1.0, 100.0, r), ValueError, "epsilon"),
+    (lambda r: S.snapping_mechanism(np.nan, 1.0, 1.0, 100.0, r), ValueError, "value"),
+])
+def test_bad_input_raises_a_clear_error(call, error, match):
+    with pytest.raises(error, match=match):
+        call(np.random.default_rng(0))
+
+
+def test_a_float_epsilon_is_read_as_its_decimal():
+    assert D.as_rational(0.3, "epsilon") == Fraction(3, 10)
+    assert D.as_rational(2, "epsilon") == 2
