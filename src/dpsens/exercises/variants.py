@@ -1,11 +1,9 @@
 """Per-student variants: an exercise's parameters drawn from a student's seed.
 
 Chapters: *Differential privacy in one chapter*, *Proportions vs
-frequencies* and *How accurate is it, and what can no mechanism beat?* (the
-exercises listed in :data:`VARIANTS`); *For teachers*
-frequencies* and *Composing releases* (the exercises listed in :data:`VARIANTS`); *For teachers*
-frequencies* and *Testing privately, and releasing what is stable* (the
-exercises listed in :data:`VARIANTS`); *For teachers*
+frequencies*, *How accurate is it, and what can no mechanism beat?*,
+*Composing releases* and *Testing privately, and releasing what is stable*
+(the exercises listed in :data:`VARIANTS`); *For teachers*
 explains how a course hands each student their own numbers.
 
 Seed 0 (and no seed) gives the book's parameters; any other seed gives the
