@@ -308,3 +308,23 @@ def test_adaptive_composition_by_brute_force_over_every_set_of_outputs():
                 worst = max(worst, sum(a[o] for o in S) - math.exp(eps1 + eps2) * sum(b[o] for o in S))
     assert worst <= delta2 + 1e-12
     assert worst > 0                       # the delta is really spent: the bound is not vacuous here
+
+
+# ------------------------------------------------------------------ one quantile (neighbours.md), and its one exception
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_books_quantile_is_numpys_linear_one_and_inverse_sensitivity_the_lower_one(seed):
+    from dpsens.inverse import inverse_len_quantile
+
+    g = np.random.default_rng(seed)
+    x = np.sort(g.integers(0, 20, size=int(g.integers(2, 30))).astype(float))
+    n = len(x)
+    for alpha, name in ((0.25, "percentile_25"), (0.5, "median"), (0.75, "percentile_75"), (0.9, "percentile_90")):
+        r = math.floor(alpha * (n - 1)) + 1                       # r_alpha, from 1
+        h = alpha * (n - 1) + 1 - r
+        q = x[r - 1] + (h * (x[r] - x[r - 1]) if r < n else 0.0)  # Q_alpha as the chapter writes it
+        assert ds.evaluate(name, x) == pytest.approx(q, abs=1e-12)
+        # inverse sensitivity: len = 0 exactly at the order statistic x_(r_alpha), numpy's method="lower"
+        grid = np.unique(np.concatenate((x, np.arange(0.0, 20.5, 0.5))))
+        zeros = grid[inverse_len_quantile(x, alpha, grid, 0, 20, "bounded") == 0]
+        assert zeros.tolist() == [float(np.quantile(x, alpha, method="lower"))] == [x[r - 1]]
