@@ -328,3 +328,13 @@ def test_the_books_quantile_is_numpys_linear_one_and_inverse_sensitivity_the_low
         grid = np.unique(np.concatenate((x, np.arange(0.0, 20.5, 0.5))))
         zeros = grid[inverse_len_quantile(x, alpha, grid, 0, 20, "bounded") == 0]
         assert zeros.tolist() == [float(np.quantile(x, alpha, method="lower"))] == [x[r - 1]]
+
+
+def test_the_comparisons_refuse_a_laplace_smooth_release_outside_the_proved_region():
+    x = ages()[:201]
+    with pytest.raises(ValueError, match="outside the proved region"):
+        compare.quantile_head_to_head(x, [0.5], [20.0], 0.01, np.random.default_rng(0), runs=5, n_chunks=5,
+                                      n_partitions=1)
+    with pytest.raises(ValueError, match="outside the proved region"):
+        compare.rmse_across_epsilon(x, [20.0], 0.01, 0, 100, np.random.default_rng(0),
+                                    settings={"mean": ("unbounded", 0.005), "median": ("bounded", 0.01)}, runs=5)

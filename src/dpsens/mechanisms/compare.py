@@ -27,7 +27,7 @@ from .inverse_sensitivity import inverse_sensitivity_quantile
 from .laplace import laplace_mechanism, noisy_mean_sum_count
 from .ptr import propose_test_release, ptr_from_distance
 from .sample_aggregate import chunk_answers, partition_aggregates
-from .smooth_noise import smooth_sensitivity_beta, smooth_sensitivity_mechanism
+from .smooth_noise import check_laplace_smooth_region, smooth_sensitivity_beta, smooth_sensitivity_mechanism
 
 __all__ = ["rmse_across_epsilon", "release_errors", "quantile_head_to_head", "HEAD_TO_HEAD_MECHANISMS"]
 
@@ -104,6 +104,7 @@ def rmse_across_epsilon(x, epsilons, delta, lower, upper, rng, settings, runs: i
     err = {q: {"global sensitivity": [], "PTR": [], "smooth sensitivity": []} for q in true}
     refused = {q: [] for q in true}
     for eps in epsilons:
+        check_laplace_smooth_region(eps, delta)         # the Laplace calibration is proved only there
         beta = smooth_sensitivity_beta(eps, delta)
         for q in true:
             relation, bound = settings[q]
@@ -284,6 +285,7 @@ def quantile_head_to_head(x, quantiles, epsilons, delta, rng, runs: int = 1000, 
             out = {}
             given = _ptr_releases(true, distance, ptr_bound, eps / 2, delta, rng, runs)
             out[HEAD_TO_HEAD_MECHANISMS[0]] = given
+            check_laplace_smooth_region(eps, delta)     # the Laplace calibration is proved only there
             s_lap = smooth_sensitivity(x, name, smooth_sensitivity_beta(eps, delta), lower, upper, neighbors)
             out[HEAD_TO_HEAD_MECHANISMS[1]] = true + rng.laplace(0.0, 2 * s_lap / eps, runs)
             s_ht = smooth_sensitivity(x, name, smooth_sensitivity_beta(eps, noise="heavy-tailed"), lower, upper, neighbors)
