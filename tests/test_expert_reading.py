@@ -255,7 +255,7 @@ def test_gaussian_crossover_falls_for_tiny_epsilon():
 # ------------------------------------------------------------------ the heavy-tailed constants (smooth.md)
 
 def test_heavy_tailed_constants_proof_numbers():
-    """sup |(ln h)'| = 3^(3/4) = 2.2795 <= gamma = 4 (sliding); the dilation log-ratio reaches (gamma - 1)|lambda|."""
+    """sup |(ln h)'| = 3^(3/4) = 2.2795 <= gamma = 4 (sliding); the dilation log-ratio reaches (gamma - 1)|theta|."""
     gamma = 4.0
     w = np.linspace(0, 50, 2_000_001)
     slope = gamma * w ** (gamma - 1) / (1 + w**gamma)
@@ -286,12 +286,11 @@ def test_adaptive_composition_by_brute_force_over_every_set_of_outputs():
         p1 = {z1: (math.exp(eps1) if z1 == bit else 1.0) / (1 + math.exp(eps1)) for z1 in (0, 1)}
         out = {}
         for z1 in (0, 1):
-            if z1 == 1:      # z2 in {0, 1}: randomised response; 2: "the bit is 1", 3 never used here
+            if z1 == 1:      # z2 in {0, 1}: randomised response; with probability delta2 the bit leaks:
                 rr = {z2: (1 - delta2) * (math.exp(eps2) if z2 == bit else 1.0) / (1 + math.exp(eps2)) for z2 in (0, 1)}
-                rr[2] = delta2 if bit == 1 else 0.0
-                rr[0 if bit == 1 else 1] += 0.0
+                rr[2] = delta2 if bit == 1 else 0.0          # outcome 2 only ever means "the bit is 1"
                 if bit == 0:
-                    rr[0] += delta2     # the leak says "0" as outcome 0 (outcome 2 only ever means 1)
+                    rr[0] += delta2                          # (for bit 0 the leak is outcome 0)
             else:
                 rr = {0: 0.5, 1: 0.5, 2: 0.0}
             for z2, q in rr.items():

@@ -336,3 +336,10 @@ def test_chapters_write_the_renamed_letters(stem, letters):
     if stem == "exponential":
         assert not any(re.search(r"(?<![A-Za-z\\])Z\(x", m) for m in segments), "the normaliser is W(x)"
         assert not any(re.search(r"(?<![A-Za-z\\])d\(x", m) for m in segments), "the distance is dist(x, y)"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_the_distance_between_datasets_is_dist_not_d(path):
+    """d is the number of answers ({ref}`chap-vector`); the distance between datasets is dist(x, y)."""
+    found = [m for m in maths(path) if re.search(r"(?<![A-Za-z\\])d\((?:x|y)", m)]
+    assert not found, f"{path.stem}: {found}"

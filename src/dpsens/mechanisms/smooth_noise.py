@@ -29,8 +29,9 @@ def smooth_sensitivity_beta(epsilon, delta=None, noise: str = "laplace", gamma: 
 
     ``noise="laplace"``: ``β = ε / (2 ln(2/δ))`` for (ε, δ)-DP (needs δ).
     ``noise="heavy-tailed"``: ``β = ε / (2(γ+1))`` for ε-DP with noise
-    ``∝ 1/(1+|z|^γ)`` (δ is ignored): the heavy-tailed calibration of Nissim,
-    Raskhodnikova & Smith (2007, full version, Section 2).
+    ``∝ 1/(1+|z|^γ)`` (δ is ignored): the book's heavy-tailed constants,
+    proved in the chapter in Nissim, Raskhodnikova & Smith's admissible-noise
+    framework (2007, full version, Section 2).
     (The name is the chapter's; the distribution is the Cauchy distribution only
     for γ = 2, and the book uses γ = 4.)
 
