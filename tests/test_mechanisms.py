@@ -253,14 +253,14 @@ def test_ptr_thresholds_reproduce_source_and_correction():
     assert m.ptr_threshold(2.0, 0.01, "tight") == pytest.approx(math.log(50) / 2)
     # accidental pass at distance 0
     t_src = m.ptr_threshold(1.0, DELTA_AGES, "source")
-    p_src = m.ptr_accidental_pass_probability(0, 1.0, t_src)
+    p_src = m.ptr_pass_probability(0, 1.0, t_src)
     assert p_src == pytest.approx(0.5 * math.sqrt(DELTA_AGES / 2), rel=1e-9)
     assert p_src > 10_000 * DELTA_AGES
-    assert m.ptr_accidental_pass_probability(0, 1.0, m.ptr_threshold(1.0, DELTA_AGES)) == pytest.approx(DELTA_AGES / 2)
-    assert m.ptr_accidental_pass_probability(0, 1.0, m.ptr_threshold(1.0, DELTA_AGES, "tight")) == pytest.approx(
+    assert m.ptr_pass_probability(0, 1.0, m.ptr_threshold(1.0, DELTA_AGES)) == pytest.approx(DELTA_AGES / 2)
+    assert m.ptr_pass_probability(0, 1.0, m.ptr_threshold(1.0, DELTA_AGES, "tight")) == pytest.approx(
         DELTA_AGES)
-    assert m.ptr_accidental_pass_probability(10, 1.0, 10) == pytest.approx(0.5)
-    assert m.ptr_accidental_pass_probability(12, 1.0, 10) == pytest.approx(1 - 0.5 * math.exp(-2))
+    assert m.ptr_pass_probability(10, 1.0, 10) == pytest.approx(0.5)
+    assert m.ptr_pass_probability(12, 1.0, 10) == pytest.approx(1 - 0.5 * math.exp(-2))
 
 
 @pytest.mark.parametrize("variant", ["source", "dwork-roth"])
@@ -269,7 +269,7 @@ def test_ptr_accidental_pass_rate_by_simulation(variant):
     g = rng(5)
     passed = sum(m.ptr_from_distance(0.0, 0, 1.0, eps, delta, g, threshold=variant) is not None
                  for _ in range(trials))
-    p = m.ptr_accidental_pass_probability(0, eps, m.ptr_threshold(eps, delta, variant))
+    p = m.ptr_pass_probability(0, eps, m.ptr_threshold(eps, delta, variant))
     assert binomial_ok(passed, trials, p)
     if variant == "source":
         assert passed / trials > 3 * delta        # the source's test leaks far more than delta

@@ -251,3 +251,95 @@ def test_leak_checker_and_figure_write_tau():
     fig = audit.plot_privacy_loss(t, 1.75 * t, 1.75 * t, 1.5 * t, 1.0)
     assert fig.axes[0].get_xlabel().startswith("attack threshold τ")
     plt.close(fig)
+
+
+# ------------------------------------------------------------------ the notation page: one meaning per symbol
+
+def notation_rows() -> list[tuple[str, list[str]]]:
+    """(row's first cell, its symbols) for every row of the notation page's tables.
+
+    A symbol is one ``$...$`` segment of the first cell, whitespace removed (``$U(x, z)$, $GS_U$``
+    defines two)."""
+    rows = []
+    for line in (ROOT / "chapters" / "notation.md").read_text(encoding="utf-8").splitlines():
+        if not line.startswith("| ") or line.startswith("| symbol") or line.startswith("| ---"):
+            continue
+        first = line.split(" | ")[0][2:]
+        rows.append((first, [re.sub(r"\s+", "", m) for m in re.findall(r"\$([^$]+)\$", first)]))
+    return rows
+
+
+def base(symbol: str) -> str:
+    """The letter a symbol is built on: ``\\rho`` of ``\\rho``, ``r`` of ``r_\\alpha``, ``U`` of ``U(x,z)``,
+    ``GS`` of ``GS^{p}_f``, ``\\Delta`` of ``\\hat\\Delta`` (decorations, sub/superscripts, arguments dropped)."""
+    s = re.sub(r"\\mathcal\s*\{?([A-Za-z])\}?", r"cal-\1", symbol)      # \mathcal Z is not Z
+    s = re.sub(r"\\(?:hat|bar|tilde|operatorname|mathrm)\s*", "", s)
+    s = s.lstrip("{[")
+    m = re.match(r"cal-[A-Za-z]|\\[A-Za-z]+|[A-Za-z]+", s)
+    return m.group() if m else s
+
+
+#: Symbols built on the same letter that are one concept written several ways (checked to stay so):
+#: the dataset x, its sorted records x_(i), its chunks x_1..x_m and x ⊖ x'; a sensitivity Δ, Δ_1, Δ_2 and PTR's
+#: proposed bound on it; σ and σ_1 = σ at Δ_2 = 1; the rank r = r_{1/2} and r_α; the size n and its public
+#: lower bound; the densities p, p' and the proportions p_i = c_i / n (p_i always with its label i); the
+#: norms ‖v‖_1, ‖v‖_2, ‖v‖_∞; the global and local sensitivities GS_f, GS^p_f, GS_U and LS_f, LS^p_f; the
+#: number of answers d and the crossover d*; a set of outputs S and the smooth sensitivity S_β (always with β).
+SAME_LETTER_FAMILIES = {"x", r"\Delta", r"\sigma", "r", "n", "p", r"\lVert", "t", r"\kappa", r"\ell",
+                        "GS", "LS", "d", "S"}
+
+
+def test_each_symbol_on_the_notation_page_is_defined_once():
+    seen: dict[str, str] = {}
+    twice = []
+    for first, syms in notation_rows():
+        for sym in syms:
+            if sym in seen and seen[sym] != first:
+                twice.append((sym, seen[sym], first))
+            seen.setdefault(sym, first)
+    assert not twice, "symbols defined in two rows of the notation page:\n" + "\n".join(map(str, twice))
+
+
+def test_each_letter_on_the_notation_page_has_one_meaning():
+    """A letter (ρ, α, g, d, μ, Z, u, ...) heads one row only, except the families listed above."""
+    rows_of: dict[str, set[str]] = {}
+    for first, syms in notation_rows():
+        for sym in syms:
+            rows_of.setdefault(base(sym), set()).add(first)
+    shared = {b: sorted(r) for b, r in rows_of.items() if len(r) > 1 and b not in SAME_LETTER_FAMILIES}
+    assert not shared, f"letters with two rows on the notation page: {shared}"
+    for letter in (r"\rho", r"\alpha", "g", "d", r"\mu", "Z", "u"):       # the seven letters issue 32 found twice
+        rows = {first for first, syms in notation_rows() for sym in syms
+                if base(sym) == letter and sym != letter + "^{*}"}    # d* is d's crossover value, not a meaning
+        assert len(rows) <= 1, (letter, rows)
+
+
+def test_the_letter_test_sees_a_second_meaning():
+    assert base(r"\hat\Delta") == r"\Delta" and base("GS^{p}_f") == "GS" and base("U(x,z)") == "U"
+    assert base(r"r_\alpha") == "r" and base(r"\operatorname{dist}(x,y)") == "dist" and base("[\\ell,u]") == r"\ell"
+    assert base(r"\mathcalZ") == "cal-Z" != base("Z") and base(r"\mathcal D_\omega") == "cal-D" != base("D(x,y)")
+
+
+@pytest.mark.parametrize("stem, letters", [
+    ("exponential", {"g": r"U, the score", r"\mu": r"\nu, the base measure", r"\rho": r"r_\alpha, the rank"}),
+    ("vector", {r"\alpha": r"\omega, the Rényi order"}),
+    ("ptr", {r"\rho": r"\xi, the release probabilities of the proof"}),
+])
+def test_chapters_write_the_renamed_letters(stem, letters):
+    """The letters issue 32 found with two meanings are gone from the chapters that had them."""
+    path = ROOT / "chapters" / f"{stem}.md"
+    segments = maths(path)
+    found = sorted({(letter, hint) for m in segments for letter, hint in letters.items()
+                    if (re.search(re.escape(letter) + r"(?![A-Za-z])", m) if letter.startswith("\\")
+                        else letter in symbols(m))})
+    assert not found, f"{stem}: {found}"
+    if stem == "exponential":
+        assert not any(re.search(r"(?<![A-Za-z\\])Z\(x", m) for m in segments), "the normaliser is W(x)"
+        assert not any(re.search(r"(?<![A-Za-z\\])d\(x", m) for m in segments), "the distance is dist(x, y)"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_the_distance_between_datasets_is_dist_not_d(path):
+    """d is the number of answers ({ref}`chap-vector`); the distance between datasets is dist(x, y)."""
+    found = [m for m in maths(path) if re.search(r"(?<![A-Za-z\\])d\((?:x|y)", m)]
+    assert not found, f"{path.stem}: {found}"

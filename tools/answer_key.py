@@ -301,7 +301,7 @@ def saa_chunks_for_noise() -> Key:
 
 
 # =============================================================== PTR
-DELTA = 1.0 / N ** 2
+DELTA = 1e-6          # the book's public delta (dp.md): never 1/n^2 with the private size n
 
 
 @exercise("ptr_source_accident")
@@ -322,19 +322,23 @@ def ptr_median_distance() -> Key:
 
 # =============================================================== smooth
 def _beta(n, epsilon=1.0):
+    """beta at delta = 1/n^2: only where n is public (the bounded exercise on 2,001 ages)."""
     return epsilon / (2 * math.log(2 * n ** 2))
+
+
+BETA = 1.0 / (2 * math.log(2 / DELTA))      # epsilon = 1, the book's public delta
 
 
 @exercise("smooth_beta")
 def smooth_beta() -> Key:
-    return Key(_beta(N), REL3, {"delta_1_over_n": 1 / (2 * math.log(2 * N)),
-                                "ln_1_over_delta": 1 / (2 * math.log(N ** 2))})
+    return Key(BETA, REL3, {"ln_1_over_delta": 1 / (2 * math.log(1 / DELTA)),
+                            "delta_1_over_n_squared": _beta(N)})
 
 
 @exercise("smooth_turning_point")
 def smooth_turning_point() -> Key:
     k = np.arange(0, N + 1)
-    logs = -_beta(N) * k + np.log(100.0) - np.log(N - k + 1.0)
+    logs = -BETA * k + np.log(100.0) - np.log(N - k + 1.0)
     return Key(int(np.nonzero(np.diff(logs) > 0)[0][0]), INT)
 
 

@@ -19,7 +19,7 @@ def check_em_tie_probability(answer) -> Verdict:
     Precision: within 0.5 % (relative), so an answer rounded to 3 significant
     figures passes."""
     hint = ("only two intervals have a length and a score that matter, [36, 37] and [37, 38]; "
-            "their weights are length × exp(ε g / (2 GS_g)).")
+            "their weights are length × exp(ε U / (2 GS_U)).")
     return check_key(answer, "em_tie_probability", "the probability", hint,
                      {"other_interval": ("that is the probability of the other interval, [37, 38].", hint)})
 
@@ -36,12 +36,12 @@ def check_inverse_len_median(answer) -> Verdict:
 
 @checker("a number")
 def check_rank_score_sensitivity(answer) -> Verdict:
-    """Exercise *The score's sensitivity*: GS_g of the two-sided median score
+    """Exercise *The score's sensitivity*: GS_U of the two-sided median score
     ``−|#{x_i < z} − #{x_i > z}|`` when one record is replaced (the size public).
 
     Precision: exact (up to float round-off)."""
     hint = ("list what one replaced record does to the count below z and to the count above z: "
             "which of them can move, and can both move at once?")
-    return check_key(answer, "rank_score_sensitivity", "GS_g", hint,
+    return check_key(answer, "rank_score_sensitivity", "GS_U", hint,
                      {"one_count": ("1 would be right if only one of the two counts could move; a replacement "
                                     "can move both.", hint)})

@@ -1,6 +1,6 @@
 """Checkers for the exercises of the chapter *Propose-test-release*.
 
-Setting: the Adult ages (n = 32,561), bounds [0, 100], ε = 1, δ = 1/n².  The
+Setting: the Adult ages (n = 32,561), bounds [0, 100], ε = 1, the book's public δ = 10⁻⁶.  The
 expected values are in the hashed key (:mod:`._key`).
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Checkers for the exercises of the chapter *Smooth sensitivity*.
 
-Setting: the Adult ages (n = 32,561), bounds [0, 100], ε = 1, δ = 1/n².  The
+Setting: the Adult ages (n = 32,561), bounds [0, 100], ε = 1, the book's public δ = 10⁻⁶.  The
 expected values are in the hashed key (:mod:`._key`).
 """
 from __future__ import annotations
@@ -12,14 +12,16 @@ __all__ = ["check_smooth_beta", "check_smooth_turning_point", "check_smooth_medi
 
 @checker("your answer")
 def check_smooth_beta(answer) -> Verdict:
-    """Exercise *The smoothing parameter*: β for ε = 1, δ = 1/n², n = 32,561.
+    """Exercise *The smoothing parameter*: β for ε = 1 and the book's δ = 10⁻⁶.
 
     Precision: within 0.5 % (relative), so an answer rounded to 3 significant
-    figures passes; δ = 1/n (doubles β) or ln(1/δ) for ln(2/δ) (3 % off) do not."""
-    return check_key(answer, "smooth_beta", "β", "β = ε / (2 ln(2/δ)) with δ = 1/n².",
-                     {"delta_1_over_n": ("δ is 1/n², not 1/n.", "2/δ = 2n²."),
-                      "ln_1_over_delta": ("that uses ln(1/δ); the smooth-sensitivity β has ln(2/δ).",
-                                          "β = ε / (2 ln(2/δ)).")})
+    figures passes; ln(1/δ) for ln(2/δ) (3 % off) does not."""
+    return check_key(answer, "smooth_beta", "β", "β = ε / (2 ln(2/δ)) with δ = 10⁻⁶.",
+                     {"ln_1_over_delta": ("that uses ln(1/δ); the smooth-sensitivity β has ln(2/δ).",
+                                          "β = ε / (2 ln(2/δ))."),
+                      "delta_1_over_n_squared": ("that uses δ = 1/n²; the book's δ is the public 10⁻⁶ "
+                                                 "(under add/remove neighbours n is private).",
+                                                 "2/δ = 2·10⁶.")})
 
 
 @checker("the distance k")

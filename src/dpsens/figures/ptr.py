@@ -55,7 +55,7 @@ def plot_ptr_tradeoff(bounds, distances: dict, epsilon: float, threshold: float,
     bounds = np.asarray(bounds, dtype=float)
     fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(MAX_WIDTH_IN, 7.0), sharex=True)
     for i, (label, d) in enumerate(distances.items()):
-        fail = [1.0 - mech.ptr_accidental_pass_probability(float(di), epsilon, threshold)
+        fail = [1.0 - mech.ptr_pass_probability(float(di), epsilon, threshold)
                 if np.isfinite(di) else 0.0 for di in d]
         ax1.plot(bounds, fail, marker="o", ms=3, label=label, **line_style(i))
     ax1.set_xscale("log")

@@ -62,12 +62,11 @@ def plot_saa_tradeoff(profiles, epsilon, marker_k=None, title=None, ax=None):
 
 
 @lru_cache(maxsize=16)
-def _cached_aggregates(data_key, n_chunks, func, lower, upper, seed, n_partitions):
-    x = _DATA[data_key]
+def _cached_aggregates(data: bytes, n_chunks, func, lower, upper, seed, n_partitions):
+    """The chunk answers, keyed on the data's own bytes (float64, in order): two datasets share an
+    entry only if they are equal record for record.  At most 16 entries (least recently used dropped)."""
+    x = np.frombuffer(data, dtype=np.float64)
     return partition_aggregates(x, func, n_chunks, lower, upper, np.random.default_rng(seed), n_partitions)
-
-
-_DATA: dict = {}
 
 
 def plot_saa_explorer(x, n_chunks: int = 600, epsilon: float = 1.0, func: str = "mean", lower: float = 20.0,
@@ -89,8 +88,7 @@ def plot_saa_explorer(x, n_chunks: int = 600, epsilon: float = 1.0, func: str = 
     x = as_data(x)
     epsilon = as_positive(epsilon, "epsilon")
     n_chunks = as_int(n_chunks, "n_chunks", minimum=1, maximum=len(x))
-    key = (len(x), float(x.sum()), float((x * x).sum()))
-    _DATA[key] = x
+    key = np.ascontiguousarray(x, dtype=np.float64).tobytes()
     agg = _cached_aggregates(key, n_chunks, func, float(lower), float(upper), seed, n_partitions)
     rng = np.random.default_rng(seed + 1)
     scale = (upper - lower) / (n_chunks * epsilon)

@@ -102,15 +102,22 @@ def plot_smooth_explorer(data, epsilon: float = 1.0, delta_exp: int = 2, sample_
         ``sample_size`` records is used.
     epsilon : float
     delta_exp : int
-        δ = 1/n^delta_exp.
+        δ = 1/n^delta_exp: allowed because n is public under the bounded
+        relation; any other ``neighbors`` raises ValueError.
     sample_size : int
-    query, lower, upper, neighbors
+    query, lower, upper
         As in :func:`dpsens.smooth_sensitivity`.
+    neighbors : {"bounded"}
+        Only the bounded relation (δ is computed from n).
     seed : int
         Seed of the subsample.
     n_points : int
         Number of distances drawn on the curve.
     """
+    if neighbors != "bounded":
+        raise ValueError(f"neighbors={neighbors!r}: this explorer sets delta = 1/n^delta_exp from the size n of the "
+                         f"data, which is public only for neighbors='bounded' (records replaced); under "
+                         f"additions and removals n is private and delta must not depend on it")
     data = np.asarray(data, dtype=float)
     rng = np.random.default_rng(seed)
     x = data if sample_size >= len(data) else rng.choice(data, size=sample_size, replace=False)

@@ -83,7 +83,7 @@ from .heavy_tailed import (check_gamma, heavy_tailed_constants, polynomial_tail_
                            sample_polynomial_tail)
 from .inverse_sensitivity import inverse_sensitivity_quantile
 from .laplace import laplace_mechanism, laplace_noise_scale, laplace_pdf, local_sensitivity_laplace, noisy_mean_sum_count
-from .ptr import PTR_THRESHOLDS, propose_test_release, ptr_accidental_pass_probability, ptr_from_distance, ptr_threshold
+from .ptr import PTR_THRESHOLDS, propose_test_release, ptr_pass_probability, ptr_from_distance, ptr_threshold
 from .sample_aggregate import chunk_answers, sample_and_aggregate, split_reduce
 from .smooth_noise import (SMOOTH_NOISES, laplace_dilation_slack, laplace_smooth_delta_bound, smooth_sensitivity_beta,
                            smooth_sensitivity_mechanism)
@@ -91,7 +91,7 @@ from .smooth_noise import (SMOOTH_NOISES, laplace_dilation_slack, laplace_smooth
 __all__ = [
     "check_rng", "laplace_noise_scale", "laplace_mechanism", "gaussian_sigma", "gaussian_delta",
     "gaussian_mechanism", "polynomial_tail_pdf", "polynomial_tail_cdf", "sample_polynomial_tail",
-    "heavy_tailed_constants", "ptr_threshold", "ptr_accidental_pass_probability", "ptr_from_distance",
+    "heavy_tailed_constants", "ptr_threshold", "ptr_pass_probability", "ptr_from_distance",
     "propose_test_release", "smooth_sensitivity_beta", "smooth_sensitivity_mechanism", "chunk_answers",
     "sample_and_aggregate", "noisy_mean_sum_count", "local_sensitivity_laplace", "PTR_THRESHOLDS",
     "split_reduce", "SMOOTH_NOISES", "laplace_dilation_slack", "laplace_smooth_delta_bound", "add_noise", "as_nonnegative", "as_size", "as_value", "check_gamma", "laplace_pdf",

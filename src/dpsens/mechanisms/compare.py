@@ -19,7 +19,6 @@ import pandas as pd
 
 from .._validate import (as_bounds, as_data, as_int, as_positive, as_probability, as_quantile, check_in_bounds,
                          check_relation)
-from ..inverse import order_statistic
 from ..smooth import distance_to_high_ls, smooth_sensitivity
 from .checks import check_rng
 from .exponential import quantile_exponential
@@ -28,7 +27,7 @@ from .inverse_sensitivity import inverse_sensitivity_quantile
 from .laplace import laplace_mechanism, noisy_mean_sum_count
 from .ptr import propose_test_release, ptr_from_distance
 from .sample_aggregate import chunk_answers, partition_aggregates
-from .smooth_noise import smooth_sensitivity_beta, smooth_sensitivity_mechanism
+from .smooth_noise import check_laplace_smooth_region, smooth_sensitivity_beta, smooth_sensitivity_mechanism
 
 __all__ = ["rmse_across_epsilon", "release_errors", "quantile_head_to_head", "HEAD_TO_HEAD_MECHANISMS"]
 
@@ -105,6 +104,7 @@ def rmse_across_epsilon(x, epsilons, delta, lower, upper, rng, settings, runs: i
     err = {q: {"global sensitivity": [], "PTR": [], "smooth sensitivity": []} for q in true}
     refused = {q: [] for q in true}
     for eps in epsilons:
+        check_laplace_smooth_region(eps, delta)         # the Laplace calibration is proved only there
         beta = smooth_sensitivity_beta(eps, delta)
         for q in true:
             relation, bound = settings[q]
@@ -239,9 +239,15 @@ def quantile_head_to_head(x, quantiles, epsilons, delta, rng, runs: int = 1000, 
       sensitivity over the public candidates ``grid`` (default: the whole
       numbers in ``bounds``).
 
-    Errors are against the order statistic of :func:`dpsens.inverse.order_statistic`
-    (for the ages it equals ``np.percentile``); the exponential and inverse
-    mechanisms aim at it, the others at numpy's percentile.
+    Every mechanism's error is against the same target, the book's quantile
+    ``np.quantile(x, q)`` (numpy's default linear interpolation; chapter
+    *Neighbouring datasets*).  PTR and smooth sensitivity release noise around
+    it; inverse sensitivity aims at the order statistic ``x_(r_α)``
+    (:func:`dpsens.inverse.order_statistic`) and the exponential mechanism at
+    the points with ``αn`` records below, which differ from it on data with a
+    gap at the quantile -- an error the table then counts.  Where PTR refused
+    every run its error columns are NaN: print them with
+    :func:`format_error`.
 
     Returns
     -------
@@ -271,7 +277,7 @@ def quantile_head_to_head(x, quantiles, epsilons, delta, rng, runs: int = 1000, 
     grid = np.arange(math.ceil(lower), math.floor(upper) + 1.0) if grid is None else grid
     errors, rows = {}, []
     for q in quantiles:
-        name, true = names[q], order_statistic(x, q)
+        name, true = names[q], float(np.quantile(x, q))
         distance = distance_to_high_ls(x, name, ptr_bound, lower, upper, neighbors)
         agg = np.array([np.mean(chunk_answers(x, name, n_chunks, chunk_lower, chunk_upper, rng=rng,
                                               partition=partition)) for _ in range(n_partitions)])
@@ -279,6 +285,7 @@ def quantile_head_to_head(x, quantiles, epsilons, delta, rng, runs: int = 1000, 
             out = {}
             given = _ptr_releases(true, distance, ptr_bound, eps / 2, delta, rng, runs)
             out[HEAD_TO_HEAD_MECHANISMS[0]] = given
+            check_laplace_smooth_region(eps, delta)     # the Laplace calibration is proved only there
             s_lap = smooth_sensitivity(x, name, smooth_sensitivity_beta(eps, delta), lower, upper, neighbors)
             out[HEAD_TO_HEAD_MECHANISMS[1]] = true + rng.laplace(0.0, 2 * s_lap / eps, runs)
             s_ht = smooth_sensitivity(x, name, smooth_sensitivity_beta(eps, noise="heavy-tailed"), lower, upper, neighbors)
@@ -298,3 +305,21 @@ def quantile_head_to_head(x, quantiles, epsilons, delta, rng, runs: int = 1000, 
                              "90th pct |error|": float(np.percentile(err, 90)) if err.size else np.nan,
                              "refused": 1 - err.size / runs})
     return errors, pd.DataFrame(rows)
+
+
+#: what :func:`format_error` prints for an error column left NaN because PTR refused every run
+REFUSED_ALL = "refused (all runs)"
+
+
+def format_error(value, spec: str = ".2g") -> str:
+    """An error of :func:`quantile_head_to_head`'s table as text: ``REFUSED_ALL`` for NaN (PTR refused every run).
+
+    Chapter: *The exponential mechanism and inverse sensitivity* (the head-to-head table).
+
+    Examples
+    --------
+    >>> format_error(0.01234), format_error(float("nan"))
+    ('0.012', 'refused (all runs)')
+    """
+    value = float(value)
+    return REFUSED_ALL if math.isnan(value) else format(value, spec)

@@ -153,7 +153,7 @@ def _quantile_setup(x, q, lower, upper):
 
 def _quantile_log_weights(xs, q, factor, lower, upper):
     """``(edges, w)``: interval ``i`` is ``[edges[i], edges[i+1]]`` with log-weight
-    ``w[i] = log(length) − factor |i − q n|`` (``factor = ε / (2 GS_g)``), in a few passes over memory."""
+    ``w[i] = log(length) − factor |i − q n|`` (``factor = ε / (2 GS_U)``), in a few passes over memory."""
     n = len(xs)
     edges = np.concatenate(([lower], xs, [upper]))
     w = np.arange(n + 1, dtype=float)

@@ -15,7 +15,7 @@ from ..queries import check_query
 from ..smooth import distance_to_high_ls
 from .checks import as_nonnegative, as_value, check_rng
 
-__all__ = ["PTR_THRESHOLDS", "ptr_threshold", "ptr_accidental_pass_probability", "ptr_from_distance",
+__all__ = ["PTR_THRESHOLDS", "ptr_threshold", "ptr_pass_probability", "ptr_from_distance",
            "propose_test_release"]
 
 
@@ -41,8 +41,9 @@ def ptr_threshold(epsilon, delta, variant: str = "dwork-roth") -> float:
         In ``(0, 1)``.
     variant : {"dwork-roth", "tight", "source"}
         ``"dwork-roth"`` (default): ``T = ln(1/δ)/ε`` (Dwork & Roth 2014,
-        Sec. 7.3 style), accidental pass ``δ/2``.  ``"tight"``:
-        ``T = ln(1/(2δ))/ε``, accidental pass exactly ``δ``.  ``"source"``:
+        Sec. 7.2 style), accidental pass ``δ/2``.  ``"tight"``:
+        ``T = ln(1/(2δ))/ε``, accidental pass exactly ``δ``; defined for
+        ``δ <= 1/2`` only (a larger δ raises ValueError).  ``"source"``:
         ``T = ln(2/δ)/(2ε)`` as in *Programming Differential Privacy*, whose
         accidental pass ``½ sqrt(δ/2)`` is far above δ -- kept to reproduce and
         correct the source.
@@ -63,19 +64,24 @@ def ptr_threshold(epsilon, delta, variant: str = "dwork-roth") -> float:
     if variant == "dwork-roth":
         return math.log(1.0 / delta) / epsilon
     if variant == "tight":
-        return max(math.log(1.0 / (2.0 * delta)) / epsilon, 0.0)
+        if delta > 0.5:
+            raise ValueError(f"delta = {delta:g}: the 'tight' threshold ln(1/(2 delta))/epsilon is defined for "
+                             f"delta <= 1/2 only (the accidental pass at D = 0 is 1/2 e^(-epsilon T) <= 1/2 "
+                             f"for T >= 0); use delta <= 0.5 or variant='dwork-roth'")
+        return math.log(1.0 / (2.0 * delta)) / epsilon
     if variant == "source":
         return math.log(2.0 / delta) / (2.0 * epsilon)
     raise ValueError(f"threshold must be one of {PTR_THRESHOLDS} or a number, got {variant!r}")
 
 
-def ptr_accidental_pass_probability(distance, epsilon, threshold) -> float:
-    """``P(distance + Lap(1/ε) >= threshold)``, exactly.
+def ptr_pass_probability(distance, epsilon, threshold) -> float:
+    """The probability that PTR's test passes at a distance: ``P(distance + Lap(1/ε) >= threshold)``, exactly.
 
     Chapter: *Propose-test-release*.
 
-    At ``distance = 0`` this is the probability of releasing with too little
-    noise; it must not exceed δ.
+    At any distance ``D``; at ``D = 0`` it is the accidental pass (releasing
+    with too little noise), which must not exceed δ, and at larger ``D`` the
+    chance of an answer.
     """
     d = as_nonnegative(distance, "distance")
     epsilon = as_positive(epsilon, "epsilon")

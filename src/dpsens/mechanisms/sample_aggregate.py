@@ -124,7 +124,7 @@ def split_reduce(x: np.ndarray, k: int, reduce) -> np.ndarray:
 
 
 def sample_and_aggregate(x, func, n_chunks, lower, upper, epsilon, rng, shuffle: bool = True,
-                         details: bool = False, partition: str = "balanced"):
+                         details: bool = False, partition: str | None = None, neighbors: str = "bounded"):
     """Sample-and-aggregate: noisy average of clipped answers on disjoint chunks.
 
     Chapter: *Sample and aggregate*.
@@ -134,10 +134,13 @@ def sample_and_aggregate(x, func, n_chunks, lower, upper, epsilon, rng, shuffle:
     removing or changing it moves one clipped answer by at most
     ``upper − lower`` and the average by ``(upper − lower)/n_chunks``.  This
     needs the chunks to be *disjoint* and chosen *without looking at the data*
-    (see :func:`chunk_answers`), and ``n_chunks`` fixed in advance.  With the
-    default balanced random partition the guarantee is for bounded
-    neighbours (records replaced, ``n`` public); use
-    ``partition="independent"`` for ε under additions and removals.
+    (see :func:`chunk_answers`), and ``n_chunks`` fixed in advance.  The
+    relation is explicit: ``neighbors="bounded"`` (the default: records
+    replaced, ``n`` public) uses the balanced random partition, ε-DP under
+    replacement only; ``neighbors="unbounded"`` (records added or removed,
+    ``n`` private) uses independent chunk labels, ε-DP under additions and
+    removals.  The balanced partition with ``neighbors="unbounded"`` is
+    refused: adding a record can change two chunks, so it is only 2ε-DP there.
 
     Parameters
     ----------
@@ -152,8 +155,11 @@ def sample_and_aggregate(x, func, n_chunks, lower, upper, epsilon, rng, shuffle:
     shuffle : bool
     details : bool
         If true return a dict with ``released``, ``answers``, ``noise_scale``.
-    partition : {"balanced", "independent"}
-        See :func:`chunk_answers`.
+    partition : {None, "balanced", "independent"}
+        See :func:`chunk_answers`; ``None`` (default): ``"balanced"`` for
+        bounded neighbours, ``"independent"`` for unbounded ones.
+    neighbors : {"bounded", "unbounded"}
+        The relation the guarantee is for (default ``"bounded"``).
 
     Returns
     -------
@@ -162,10 +168,20 @@ def sample_and_aggregate(x, func, n_chunks, lower, upper, epsilon, rng, shuffle:
     Raises
     ------
     ValueError
-        If ``n_chunks > len(x)``, ``n_chunks < 1``, ``epsilon <= 0`` or
-        ``lower > upper``.
+        If ``n_chunks > len(x)``, ``n_chunks < 1``, ``epsilon <= 0``,
+        ``lower > upper``, an unknown ``neighbors``, or
+        ``partition="balanced"`` with ``neighbors="unbounded"``.
     """
     epsilon = as_positive(epsilon, "epsilon")
+    if neighbors not in ("bounded", "unbounded"):
+        raise ValueError(f"neighbors must be 'bounded' (records replaced, n public) or 'unbounded' "
+                         f"(records added or removed), got {neighbors!r}")
+    if partition is None:
+        partition = "balanced" if neighbors == "bounded" else "independent"
+    if partition == "balanced" and neighbors == "unbounded":
+        raise ValueError("partition='balanced' is epsilon-DP for neighbors='bounded' only (adding a record can "
+                         "change the sizes of two chunks, so only 2 epsilon under additions and removals); "
+                         "use partition='independent' (or leave partition=None) with neighbors='unbounded'")
     rng = check_rng(rng)
     answers = chunk_answers(x, func, n_chunks, lower, upper, rng=rng, shuffle=shuffle, partition=partition)
     scale = (float(upper) - float(lower)) / (len(answers) * epsilon)

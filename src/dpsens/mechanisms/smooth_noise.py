@@ -14,7 +14,7 @@ from .checks import check_rng
 from .heavy_tailed import heavy_tailed_constants, sample_polynomial_tail
 
 __all__ = ["SMOOTH_NOISES", "smooth_sensitivity_beta", "laplace_dilation_slack", "laplace_smooth_delta_bound",
-           "smooth_sensitivity_mechanism"]
+           "check_laplace_smooth_region", "smooth_sensitivity_mechanism"]
 
 
 SMOOTH_NOISES = ("laplace", "heavy-tailed")
@@ -29,8 +29,9 @@ def smooth_sensitivity_beta(epsilon, delta=None, noise: str = "laplace", gamma: 
 
     ``noise="laplace"``: ``β = ε / (2 ln(2/δ))`` for (ε, δ)-DP (needs δ).
     ``noise="heavy-tailed"``: ``β = ε / (2(γ+1))`` for ε-DP with noise
-    ``∝ 1/(1+|z|^γ)`` (δ is ignored): the heavy-tailed calibration of Nissim,
-    Raskhodnikova & Smith (2007, full version, Section 2).
+    ``∝ 1/(1+|z|^γ)`` (δ is ignored): the book's heavy-tailed constants,
+    proved in the chapter in Nissim, Raskhodnikova & Smith's admissible-noise
+    framework (2007, full version, Section 2).
     (The name is the chapter's; the distribution is the Cauchy distribution only
     for γ = 2, and the book uses γ = 4.)
 
@@ -107,6 +108,36 @@ def laplace_smooth_delta_bound(epsilon, delta) -> float:
     return delta / 2 * beta * math.exp(epsilon / 2 + beta - 1)
 
 
+def check_laplace_smooth_region(epsilon, delta) -> None:
+    """Refuse an (ε, δ) outside the region where the chapter proves ``f(x) + Lap(2 S_β(x)/ε)`` (ε, δ)-DP.
+
+    Chapter: *Smooth sensitivity*.
+
+    The proof needs ``δ <= 2/e`` (so that ``β <= ε/2``) and
+    :func:`laplace_smooth_delta_bound` ``(ε, δ) <= δ``, i.e.
+    ``β e^{ε/2 + β − 1} <= 2`` with ``β = ε/(2 ln(2/δ))``.  Outside it the
+    release may spend more than δ (at ε = 20, δ = 0.01 it does:
+    :func:`laplace_dilation_slack`), so the mechanism refuses.
+
+    Raises
+    ------
+    ValueError
+        Naming the condition that fails and the values.
+    """
+    epsilon = as_positive(epsilon, "epsilon")
+    delta = as_probability(delta, "delta")
+    if delta > 2 / math.e:
+        raise ValueError(f"delta = {delta:g} > 2/e: the Laplace smooth-sensitivity mechanism is proved "
+                         f"(epsilon, delta)-DP only for delta <= 2/e (so that beta <= epsilon/2)")
+    spent = laplace_smooth_delta_bound(epsilon, delta)
+    if spent > delta:
+        beta = smooth_sensitivity_beta(epsilon, delta)
+        raise ValueError(f"epsilon = {epsilon:g}, delta = {delta:g} is outside the proved region "
+                         f"beta e^(epsilon/2 + beta - 1) <= 2 (beta = epsilon/(2 ln(2/delta)) = {beta:.4g}): "
+                         f"the proof's bound on the delta spent is {spent:.4g} > delta; use a smaller epsilon "
+                         f"or delta, or noise='heavy-tailed' (pure epsilon-DP)")
+
+
 def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, noise: str = "laplace",
                                  neighbors: str = "bounded", gamma: float = 4.0, details: bool = False):
     """Release ``query(x)`` with noise calibrated to its β-smooth sensitivity.
@@ -115,7 +146,9 @@ def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, no
 
     * ``noise="laplace"`` -- (ε, δ)-DP: ``β = ε/(2 ln(2/δ))``,
       ``S = dpsens.smooth_sensitivity(x, query, β, lower, upper, neighbors)``,
-      release ``query(x) + Lap(2S/ε)``.
+      release ``query(x) + Lap(2S/ε)``; refused (ValueError) outside the
+      region where the chapter proves it, ``δ <= 2/e`` and
+      ``β e^{ε/2 + β − 1} <= 2`` (:func:`check_laplace_smooth_region`).
     * ``noise="heavy-tailed"`` -- pure ε-DP (``delta`` may be None): ``β = ε/(2(γ+1))``
       and release ``query(x) + 2(γ+1)·S/ε · Z`` with ``Z`` of density
       ``∝ 1/(1+|z|^γ)`` (default γ = 4: noise ``10 S/ε · Z``, variance of Z = 1).
@@ -148,6 +181,8 @@ def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, no
     check_in_bounds(x, lower, upper)
     check_relation(neighbors)
     beta = smooth_sensitivity_beta(epsilon, delta, noise=noise, gamma=gamma)
+    if noise == "laplace":
+        check_laplace_smooth_region(epsilon, delta)
     rng = check_rng(rng)
     s = float(smooth_sensitivity(x, name, beta, lower, upper, neighbors))
     epsilon = float(epsilon)

@@ -36,6 +36,10 @@ def _prepare(x, query, lower, upper, neighbors):
     name, _ = check_query(query, allow_callable=False)
     lower, upper = as_bounds(lower, upper)
     x = as_data(x)
+    if len(x) < 2:
+        # the rule of dpsens.local_sensitivity: a neighbour of one record would be empty under removal
+        raise ValueError(f"x must hold at least 2 records (as for dpsens.local_sensitivity: removing the "
+                         f"only record would leave an empty dataset); got n = {len(x)}")
     check_in_bounds(x, lower, upper)
     neighbors = check_relation(neighbors)
     if name in ("var", "std"):
@@ -129,7 +133,8 @@ def ls_at_distance(x, query, t, lower, upper, neighbors="bounded"):
     Parameters
     ----------
     x : array_like
-        The data; every value must lie in ``[lower, upper]``.
+        The data, at least 2 records (the rule of :func:`dpsens.local_sensitivity`);
+        every value must lie in ``[lower, upper]``.
     query : str
         One of ``"mean"``, ``"sum"``, ``"count"``, ``"median"``,
         ``"percentile_25"``, ``"percentile_50"``, ``"percentile_75"``,
@@ -159,7 +164,7 @@ def ls_at_distance(x, query, t, lower, upper, neighbors="bounded"):
     Raises
     ------
     ValueError
-        Bad bounds, data outside them or NaN, ``t < 0``, an unknown relation,
+        Fewer than 2 records, bad bounds, data outside them or NaN, ``t < 0``, an unknown relation,
         or a query without an exact algorithm (``"var"``, ``"std"``).
 
     Examples
