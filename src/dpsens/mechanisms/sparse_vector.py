@@ -368,7 +368,7 @@ def neighbour_changes(m, kind: str = "exhaustive") -> list[np.ndarray]:
     enough for large ``m``.
 
     >>> len(neighbour_changes(3)), len(neighbour_changes(3, "structured"))
-    (27, 13)
+    (27, 10)
     """
     m = as_int(m, "m", minimum=1)
     if kind == "exhaustive":
