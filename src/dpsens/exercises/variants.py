@@ -25,7 +25,7 @@ VARIANTS = {
     "dp_density_ratio": {"fx": 100.0, "fxp": 103.0, "b": 2.0},
     "dp_household_budget": {"releases": 3, "b": 5.0, "group": 2},
     "proportion_halfwidth": {"n": 2000, "epsilon": 0.5},
-    "stable_threshold": {"epsilon": 0.5, "delta": 1e-6},
+    "stable_threshold": {"epsilon": 0.25, "delta": 1e-8},
 }
 
 #: How a student's handout states the parameters of their variant.
@@ -64,5 +64,6 @@ def variant_params(name: str, seed: int = 0) -> dict:
         return {"releases": int(rng.integers(2, 6)), "b": float(rng.choice([2.0, 4.0, 5.0, 10.0])),
                 "group": int(rng.integers(2, 5))}
     if name == "stable_threshold":
-        return {"epsilon": float(rng.choice([0.25, 1.0, 2.0])), "delta": float(rng.choice([1e-5, 1e-7, 1e-8]))}
+        # never δ = 1e-6: the chapter prints the thresholds for that δ
+        return {"epsilon": float(rng.choice([0.2, 0.3, 0.4, 2.0])), "delta": float(rng.choice([1e-5, 1e-7, 1e-9]))}
     return {"n": int(rng.choice([1000, 1500, 2500, 4000, 5000])), "epsilon": float(rng.choice([0.25, 1.0, 2.0]))}
