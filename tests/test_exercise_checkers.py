@@ -151,6 +151,12 @@ ANSWERS = {
     "check_stable_threshold": (1 + math.log(1 / (2 * 1e-6)) / 0.5, "real"),            # ½ e^{-ε(η-1)} = δ
     # the two largest native-country counts (a missing value a label), minus one
     "check_mode_distance": (int(np.diff(ds.load_adult()["native-country"].astype(object).fillna("?")
+    # six comparisons without threshold noise (Lap(4), threshold 2): five ⊥ ratios F(2)/F(1), one ⊤ ratio e^{1/4}
+    "check_svt_free_threshold_loss": (5 * math.log((1 - math.exp(-0.5) / 2) / (1 - math.exp(-0.25) / 2)) + 0.25,
+                                      "real"),
+    "check_stable_threshold": (1 + math.log(1 / (2 * 1e-8)) / 0.25, "real"),           # ½ e^{-ε(η-1)} = δ
+    # the two largest occupation counts (a missing value a label), minus one
+    "check_mode_distance": (int(np.diff(ds.load_adult()["occupation"].astype(object).fillna("?")
                                         .value_counts().to_numpy()[1::-1])[0]) - 1, "count"),
     # six orders of (2, 1, 0): tails probabilities a = 1 - e^{-1/2}, c = 1 - e^{-1}
     "check_pf_best_probability": ((2 + (1 - math.exp(-0.5)) + (1 - math.exp(-1)) +

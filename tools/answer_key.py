@@ -475,15 +475,15 @@ def laplace_pld_epsilon() -> Key:
 def svt_free_threshold_loss() -> Key:
     from dpsens.mechanisms.sparse_vector import output_probability
 
-    def loss(x, xp, pattern):
-        return math.log(output_probability(x, 0.0, pattern, 1.0, variant="no-threshold-noise")
-                        / output_probability(xp, 0.0, pattern, 1.0, variant="no-threshold-noise"))
-    return Key(loss([0.0] * 6, [1.0] * 5 + [-1.0], (False,) * 5 + (True,)), REL3,
-               {"one_query": loss([0.0], [-1.0], (True,))})
+    def loss(threshold):
+        o = (False,) * 5 + (True,)
+        return math.log(output_probability([0.0] * 6, threshold, o, 1.0, variant="no-threshold-noise")
+                        / output_probability([1.0] * 5 + [-1.0], threshold, o, 1.0, variant="no-threshold-noise"))
+    return Key(loss(2.0), REL3, {"worst_case": loss(0.0)})
 
 
 @exercise("stable_threshold")
-def stable_threshold(epsilon=0.5, delta=1e-6) -> Key:
+def stable_threshold(epsilon=0.25, delta=1e-8) -> Key:
     from dpsens.mechanisms.stable_histogram import stable_histogram_threshold
     return Key(stable_histogram_threshold(epsilon, delta), REL3,
                {"no_one": stable_histogram_threshold(epsilon, delta) - 1.0,
@@ -493,7 +493,7 @@ def stable_threshold(epsilon=0.5, delta=1e-6) -> Key:
 @exercise("mode_distance")
 def mode_distance() -> Key:
     from dpsens.mechanisms.stable_histogram import mode_instability_distance
-    col = ds.load_adult()["native-country"].astype(object)
+    col = ds.load_adult()["occupation"].astype(object)
     counts = Counter(col.where(col.notna(), "(missing)"))
     d = mode_instability_distance(list(counts.values()))
     return Key(int(d), INT)

@@ -15,15 +15,17 @@ __all__ = ["check_svt_free_threshold_loss", "check_stable_threshold", "check_mod
 @checker("a number")
 def check_svt_free_threshold_loss(answer) -> Verdict:
     """Exercise *A threshold without noise*: the exact privacy loss of the output ⊥⊥⊥⊥⊥⊤ of AboveThreshold
-    without threshold noise (query noise Lap(4/ε), ε = 1, threshold 0), answers 0 on x and
+    without threshold noise (query noise Lap(4/ε), ε = 1, threshold 2), answers 0 on x and
     (1, 1, 1, 1, 1, −1) on x'.
 
     Precision: within 0.5 % (relative)."""
     return check_key(answer, "svt_free_threshold_loss", "the privacy loss",
                      "without threshold noise the six comparisons are independent: multiply the six "
                      "probability ratios, then take the logarithm.",
-                     {"one_query": ("that is the loss of one comparison; the output is made of six.",
-                                    "each of the six comparisons contributes its own ratio.")})
+                     {"worst_case": ("that is the worst case dε/4 of the variant, reached when the answers sit at "
+                                     "the threshold; here they do not.",
+                                     "compute each comparison's probability under x and x' with the Laplace "
+                                     "distribution function at the threshold 2.")})
 
 
 @checker("a number")
@@ -44,8 +46,8 @@ def check_stable_threshold(answer) -> Verdict:
 
 @checker("a whole number")
 def check_mode_distance(answer) -> Verdict:
-    """Exercise *How stable is the most common country?*: the distance to instability D of the mode of the
-    Adult native-country column (a missing value is a label of its own), records added or removed.
+    """Exercise *How stable is the most common occupation?*: the distance to instability D of the mode of the
+    Adult occupation column (a missing value is a label of its own), records added or removed.
 
     Precision: exact (a whole number)."""
     return check_key(answer, "mode_distance", "the distance to instability",

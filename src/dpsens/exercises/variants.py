@@ -30,6 +30,7 @@ VARIANTS = {
     "histogram_lower_bound": {"d": 1000, "epsilon": 0.5},
     "tight_composition": {"releases": 100, "epsilon": 0.1},
     "stable_threshold": {"epsilon": 0.5, "delta": 1e-6},
+    "stable_threshold": {"epsilon": 0.25, "delta": 1e-8},
 }
 
 #: How a student's handout states the parameters of their variant.
@@ -79,5 +80,6 @@ def variant_params(name: str, seed: int = 0) -> dict:
     if name == "tight_composition":
         return {"releases": int(rng.choice([50, 200, 400, 1000])), "epsilon": float(rng.choice([0.02, 0.05, 0.2]))}
     if name == "stable_threshold":
-        return {"epsilon": float(rng.choice([0.25, 1.0, 2.0])), "delta": float(rng.choice([1e-5, 1e-7, 1e-8]))}
+        # never δ = 1e-6: the chapter prints the thresholds for that δ
+        return {"epsilon": float(rng.choice([0.2, 0.3, 0.4, 2.0])), "delta": float(rng.choice([1e-5, 1e-7, 1e-9]))}
     return {"n": int(rng.choice([1000, 1500, 2500, 4000, 5000])), "epsilon": float(rng.choice([0.25, 1.0, 2.0]))}

@@ -363,12 +363,12 @@ def neighbour_changes(m, kind: str = "exhaustive") -> list[np.ndarray]:
 
     Chapter: *Testing privately, and releasing what is stable*.
     ``"exhaustive"``: every vector in ``{−1, 0, 1}^m`` (``3^m`` of them);
-    ``"structured"``: the vectors ``(a, ..., a, b)`` with ``a, b`` in
+    ``"structured"``: the vectors ``(u, ..., u, w)`` with ``u, w`` in
     ``{−1, 0, 1}`` and ``(−1, ..., −1, 1, ..., 1)`` split anywhere -- few
     enough for large ``m``.
 
     >>> len(neighbour_changes(3)), len(neighbour_changes(3, "structured"))
-    (27, 13)
+    (27, 10)
     """
     m = as_int(m, "m", minimum=1)
     if kind == "exhaustive":

@@ -18,7 +18,6 @@ private and never used) and a public ``δ``.
 """
 from __future__ import annotations
 
-import math
 from collections import Counter
 
 import numpy as np
