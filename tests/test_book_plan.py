@@ -140,7 +140,7 @@ def chapter_infos():
 
 #: The chapters that must hold a proof exercise: every chapter from *Local sensitivity* on (issue 16).
 PROOF_CHAPTERS = ["local", "median_grid", "leak", "ptr", "smooth", "sample_aggregate", "exponential", "vector", "proportions",
-                  "transformations", "stability"]
+                  "transformations", "stability", "composition"]
 
 
 @pytest.mark.parametrize("stem", PROOF_CHAPTERS)

@@ -246,6 +246,7 @@ def _phone_figures():
         "vector.plot_clipping_error": lambda: f.vector.plot_clipping_error(
             np.concatenate([np.zeros(300), np.random.default_rng(1).pareto(1.2, 100) * 1000]), 0.1,
             np.random.default_rng(2).choice(["a", "b", "c"], 400), group_name="group"),
+        "composition.plot_accountants": lambda: f.composition.plot_accountants("laplace", 10.0, 1e-6, max_releases=100),
     }
 
 
@@ -254,7 +255,7 @@ def test_every_figure_function_is_covered_by_the_phone_test():
 
     covered = set(_phone_figures())
     for module in ("dp", "sensitivity", "audit", "ptr", "smooth", "sample_aggregate", "proportions",
-                   "transformations", "exponential", "vector", "accuracy"):
+                   "transformations", "exponential", "vector", "accuracy", "composition"):
         mod = getattr(ds.figures, module)
         for name in mod.__all__:
             if name.startswith("plot_") and inspect.isfunction(getattr(mod, name)):
