@@ -24,7 +24,7 @@ VARIANTS = {
     "dp_density_ratio": {"fx": 100.0, "fxp": 103.0, "b": 2.0},
     "dp_household_budget": {"releases": 3, "b": 5.0, "group": 2},
     "proportion_halfwidth": {"n": 2000, "epsilon": 0.5},
-    "tight_composition": {"releases": 100, "epsilon": 0.1},
+    "tight_composition": {"releases": 40, "epsilon": 0.1},
 }
 
 #: How a student's handout states the parameters of their variant.
