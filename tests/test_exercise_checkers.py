@@ -142,8 +142,8 @@ ANSWERS = {
     "check_crossover_d": (next(d for d in range(1, 1000)
                                if math.sqrt(d) * _analytic_sigma(1.0, 0.5, 1e-8) < math.sqrt(2) * d / 0.5), "count"),
     "check_zcdp_epsilon": (10 / 32 + 2 * math.sqrt(10 / 32 * math.log(1e6)), "real"),   # ρ = 10 · 1/(2·4²)
-    "check_advanced_epsilon": (0.1 * math.sqrt(200 * math.log(1e6)) + 100 * 0.1 * math.expm1(0.1), "real"),
-    "check_optimal_epsilon": (_kov_epsilon(0.1, 100, 1e-6), "real"),
+    "check_advanced_epsilon": (0.05 * math.sqrt(800 * math.log(1e6)) + 400 * 0.05 * math.expm1(0.05), "real"),
+    "check_optimal_epsilon": (_kov_epsilon(0.1, 40, 1e-6), "real"),
     "check_gaussian_exact_epsilon": (_gaussian_epsilon_nu(math.sqrt(10) / 4, 1e-6), "real"),
     "check_laplace_pld_epsilon": (_dp_accounting_laplace(10.0, 200, 1e-6), "real"),
     # six comparisons without threshold noise (Lap(4), threshold 2): five ⊥ ratios F(2)/F(1), one ⊤ ratio e^{1/4}

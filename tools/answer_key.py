@@ -441,12 +441,12 @@ def histogram_lower_bound(d=1000, epsilon=0.5) -> Key:
 @exercise("advanced_epsilon")
 def advanced_epsilon() -> Key:
     from dpsens.accounting import advanced_composition
-    first = 0.1 * math.sqrt(2 * 100 * math.log(1e6))
-    return Key(advanced_composition(0.1, 100, 1e-6)[0], REL3, {"basic": 10.0, "first_term": first})
+    first = 0.05 * math.sqrt(2 * 400 * math.log(1e6))
+    return Key(advanced_composition(0.05, 400, 1e-6)[0], REL3, {"basic": 20.0, "first_term": first})
 
 
 @exercise("tight_composition")
-def tight_composition(releases=100, epsilon=0.1) -> Key:
+def tight_composition(releases=40, epsilon=0.1) -> Key:
     from dpsens.accounting import advanced_composition, optimal_composition_epsilon
     return Key(optimal_composition_epsilon(epsilon, releases, 1e-6), REL3,
                {"advanced": advanced_composition(epsilon, releases, 1e-6)[0], "basic": releases * epsilon})

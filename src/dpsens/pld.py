@@ -21,6 +21,9 @@ in ε.  The rounded distributions are convolved by FFT; the mass an FFT of
 finite length folds back is bounded by Hoeffding's inequality and added to
 (or taken from) the bounds.  What is not bounded is floating-point
 round-off in the FFT (about 1e-16 of the total mass per entry).
+
+:func:`compare_accountants` puts every accountant of the chapter side by
+side (the table behind its figure and explorer).
 """
 from __future__ import annotations
 

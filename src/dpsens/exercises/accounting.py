@@ -13,8 +13,8 @@ __all__ = ["check_advanced_epsilon", "check_optimal_epsilon", "check_gaussian_ex
 
 @checker("a number")
 def check_advanced_epsilon(answer) -> Verdict:
-    """Exercise *A hundred counts, advanced*: 100 releases, each 0.1-DP, and δ' = 1e-6; the ε' of the
-    advanced composition theorem.
+    """Exercise *Four hundred counts, advanced*: 400 releases, each 0.05-DP, and
+    δ' = 1e-6; the ε' of the advanced composition theorem.
 
     Precision: within 0.5 % (relative)."""
     return check_key(answer, "advanced_epsilon", "ε'",
@@ -28,7 +28,7 @@ def check_advanced_epsilon(answer) -> Verdict:
 @checker("a number")
 def check_optimal_epsilon(answer) -> Verdict:
     """Exercise *The best possible guarantee*: the exact smallest ε for which every composition of J
-    ε-DP mechanisms is (ε, δ)-DP (Kairouz, Oh and Viswanath), with the book's J = 100, ε = 0.1,
+    ε-DP mechanisms is (ε, δ)-DP (Kairouz, Oh and Viswanath), with the book's J = 40, ε = 0.1,
     δ = 1e-6 or a student's variant.
 
     Precision: within 0.5 % (relative)."""

@@ -28,8 +28,7 @@ VARIANTS = {
     "proportion_halfwidth": {"n": 2000, "epsilon": 0.5},
     "laplace_tail": {"epsilon": 0.25, "zeta": 0.01},
     "histogram_lower_bound": {"d": 1000, "epsilon": 0.5},
-    "tight_composition": {"releases": 100, "epsilon": 0.1},
-    "stable_threshold": {"epsilon": 0.5, "delta": 1e-6},
+    "tight_composition": {"releases": 40, "epsilon": 0.1},
     "stable_threshold": {"epsilon": 0.25, "delta": 1e-8},
 }
 
