@@ -10,8 +10,11 @@ cannot be seeded, so their comparison uses a two-sample test at level 1e-6.
 """
 from __future__ import annotations
 
+import ast
 import math
+import re
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -213,9 +216,12 @@ def test_discrete_gaussian_renyi_divergence_is_within_zcdp(sigma, sensitivity, a
 
 
 # ----------------------------------------------------------------- OpenDP's samplers and maps
-dp = pytest.importorskip("opendp.prelude", reason="opendp is not installed (pip install opendp==0.16.0)")
-dp.enable_features("contrib")
-INTS = dp.vector_domain(dp.atom_domain(T=int))
+@pytest.fixture
+def dp():
+    """OpenDP's prelude (the tests that use it are skipped when it is not installed)."""
+    prelude = pytest.importorskip("opendp.prelude", reason="opendp is not installed (pip install opendp==0.16.0)")
+    prelude.enable_features("contrib")
+    return prelude
 
 
 def _same_distribution(a, b):
@@ -225,20 +231,20 @@ def _same_distribution(a, b):
     return stats.chi2_contingency(table)[1]
 
 
-def test_discrete_laplace_agrees_with_opendp():
+def test_discrete_laplace_agrees_with_opendp(dp):
     n = 30_000
     scale = 2.0
-    meas = dp.m.make_laplace(INTS, dp.l1_distance(T=int), scale=scale)
+    meas = dp.m.make_laplace(dp.vector_domain(dp.atom_domain(T=int)), dp.l1_distance(T=int), scale=scale)
     theirs = np.array(meas([0] * n))
     ours = D.sample_discrete_laplace(scale, np.random.default_rng(21), size=n)
     assert _same_distribution(ours, theirs) > 1e-6
     assert meas.map(1) == pytest.approx(1 / scale)            # OpenDP: ε = Δ/b, our calibration b = Δ/ε
 
 
-def test_discrete_gaussian_agrees_with_opendp():
+def test_discrete_gaussian_agrees_with_opendp(dp):
     n = 20_000
     sigma = 3.0
-    meas = dp.m.make_gaussian(INTS, dp.l2_distance(T=int), scale=sigma)
+    meas = dp.m.make_gaussian(dp.vector_domain(dp.atom_domain(T=int)), dp.l2_distance(T=int), scale=sigma)
     theirs = np.array(meas([0] * n))
     ours = D.sample_discrete_gaussian(sigma, np.random.default_rng(22), size=n)
     assert _same_distribution(ours, theirs) > 1e-6
@@ -320,3 +326,91 @@ def test_bad_input_raises_a_clear_error(call, error, match):
 def test_a_float_epsilon_is_read_as_its_decimal():
     assert D.as_rational(0.3, "epsilon") == Fraction(3, 10)
     assert D.as_rational(2, "epsilon") == 2
+
+
+# ----------------------------------------------------------------- one noise path
+ROOT = Path(__file__).resolve().parents[1]
+PKG = ROOT / "src" / "dpsens"
+NOISE_MODULE = PKG / "mechanisms" / "noise.py"
+DRAWS = {"laplace", "normal"}
+
+
+def _draw_calls(source: str) -> list[int]:
+    """Lines of every call ``<anything>.laplace(...)`` or ``<anything>.normal(...)`` (rng.laplace, np.random.normal)."""
+    return sorted(node.lineno for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in DRAWS)
+
+
+def _code_cells(text: str) -> list[str]:
+    """The Python of every code cell of a MyST chapter: cell options (``:tags: ...``) and magics blanked."""
+    cells = [m.group(1) for m in re.finditer(r"```\{code-cell\}[^\n]*\n(.*?)```", text, flags=re.S)]
+    return ["\n".join("" if re.match(r"\s*(:\w|%|!)", line) else line for line in cell.split("\n"))
+            for cell in cells]
+
+
+def test_the_checker_finds_hand_written_draws():
+    assert _draw_calls("z = v + rng.laplace(0.0, b)\nw = np.random.normal(0, 1, 5)\n") == [1, 2]
+    assert _draw_calls("z = laplace_noise(b, rng)\ns = 'rng.laplace(0, 1)'\n") == []
+    cells = _code_cells("text `rng.laplace(0, 1)`\n```{code-cell} ipython3\nx = rng.normal(0, 1)\n```\n")
+    assert [_draw_calls(c) for c in cells] == [[1]]
+
+
+def test_no_module_draws_laplace_or_gaussian_noise_by_hand():
+    """Every Laplace and Gaussian draw of the package goes through dpsens.mechanisms.noise (and its secure= choice)."""
+    found = {str(p.relative_to(PKG)): lines for p in sorted(PKG.rglob("*.py")) if p != NOISE_MODULE
+             for lines in [_draw_calls(p.read_text(encoding="utf-8"))] if lines}
+    assert found == {}
+
+
+def test_no_chapter_draws_laplace_or_gaussian_noise_by_hand():
+    found = {}
+    for path in sorted((ROOT / "chapters").glob("*.md")):
+        lines = [line for cell in _code_cells(path.read_text(encoding="utf-8")) for line in _draw_calls(cell)]
+        if lines:
+            found[path.name] = lines
+    assert found == {}
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_the_noise_path_is_numpys_sampler_unless_secure(seed):
+    assert np.array_equal(ds.mechanisms.laplace_noise(2.5, np.random.default_rng(seed), 1000),
+                          np.random.default_rng(seed).laplace(0.0, 2.5, size=1000))
+    assert np.array_equal(ds.mechanisms.gaussian_noise(1.5, np.random.default_rng(seed), (3, 4)),
+                          np.random.default_rng(seed).normal(0.0, 1.5, size=(3, 4)))
+    secure = ds.mechanisms.laplace_noise(2.5, np.random.default_rng(seed), 1000, secure=True)
+    assert secure.dtype == np.int64
+    assert np.array_equal(secure, D.sample_discrete_laplace(2.5, np.random.default_rng(seed), 1000))
+
+
+def test_secure_mechanisms_release_integers_with_their_guarantee():
+    z = ds.laplace_mechanism(40, 1, 0.5, np.random.default_rng(1), size=100_000, secure=True)
+    assert z.dtype == np.int64
+    assert _chi_square_pvalue(z - 40, _laplace_pmf(2)) > 1e-3
+    with pytest.raises(ValueError, match="value"):
+        ds.laplace_mechanism(40.5, 1, 0.5, np.random.default_rng(1), secure=True)
+    g = ds.gaussian_mechanism(40, 1, 0.5, 1e-6, np.random.default_rng(2), size=10, method="analytic", secure=True)
+    assert g.dtype == np.int64
+
+
+@pytest.mark.parametrize("epsilon, delta", [(0.5, 1e-6), (1.0, 1e-5), (2.0, 1e-8)])
+def test_secure_gaussian_sigma_meets_delta_exactly(epsilon, delta, monkeypatch):
+    """The σ the secure Gaussian mechanism samples with: at least the continuous calibration, exact δ at most delta."""
+    from dpsens.mechanisms import gaussian as G
+    used = {}
+    monkeypatch.setattr(G, "discrete_gaussian_mechanism", lambda value, d, sigma, rng, size: used.setdefault("s", sigma))
+    ds.gaussian_mechanism(3, 1, epsilon, delta, np.random.default_rng(0), method="analytic", secure=True)
+    sigma = used["s"]
+    assert float(sigma) >= G.gaussian_sigma(1.0, epsilon, delta, "analytic")
+    pmf = _gaussian_pmf(sigma)
+    k = np.arange(-3000, 3001)
+    assert np.maximum(0.0, pmf(k) - math.exp(epsilon) * pmf(k - 1)).sum() <= delta * (1 + 1e-9)
+
+
+def test_secure_sigma_rounds_up_to_what_the_sampler_takes():
+    from dpsens.mechanisms.noise import secure_sigma
+    for s in (0.3, 1.0, 4.8471234, 123.456789, 9876.54321, 13_776):
+        r = secure_sigma(s)
+        assert r >= Fraction(repr(s)) and float(r) <= s * (1 + 1e-3) + 1
+        D.sample_discrete_gaussian(r, np.random.default_rng(0), 10)         # accepted by the exact sampler
+    with pytest.raises(ValueError, match="sigma must be at most 13776"):
+        secure_sigma(13_776.5)

@@ -21,6 +21,7 @@ import math
 import numpy as np
 
 from ._validate import as_int, as_positive, as_probability, check_rng
+from .mechanisms.noise import laplace_noise
 
 __all__ = [
     "laplace_log_ratio", "privacy_loss_samples", "privacy_loss_cdf", "expected_privacy_loss",
@@ -105,7 +106,7 @@ def privacy_loss_samples(value, neighbor_value, scale, rng, size: int):
     scale = as_positive(scale, "scale")
     rng = check_rng(rng)
     size = as_int(size, "size", minimum=1)
-    outputs = value + rng.laplace(0.0, scale, size=size)
+    outputs = value + laplace_noise(scale, rng, size)
     return laplace_log_ratio(outputs, value, neighbor_value, scale)
 
 

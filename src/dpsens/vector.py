@@ -39,6 +39,7 @@ from ._validate import as_data, as_int, as_positive, as_probability, check_relat
 from .mechanisms.checks import check_rng
 from .neighbors import Domain, count_releases, releases
 from .mechanisms.gaussian import gaussian_sigma
+from .mechanisms.noise import gaussian_noise, laplace_noise
 from .neighbors import Pool, check_release, check_universe
 from .queries import PERCENTILES, check_query
 
@@ -552,12 +553,12 @@ def noisy_histogram(counts, epsilon, rng, mechanism: str = "laplace", delta=None
     shape = c.shape if size is None else (as_int(size, "size", minimum=1),) + c.shape
     if mechanism == "laplace":
         scale = histogram_sensitivity(neighbors, "l1", n_bins=c.size) / epsilon
-        return c + rng.laplace(0.0, scale, size=shape) if scale > 0 else c + np.zeros(shape)
+        return c + laplace_noise(scale, rng, shape) if scale > 0 else c + np.zeros(shape)
     if mechanism == "gaussian":
         if delta is None:
             raise ValueError("delta must be given for mechanism='gaussian', e.g. delta=1e-6")
         delta = as_probability(delta, "delta")
         sigma = gaussian_sigma(histogram_sensitivity(neighbors, "l2", n_bins=c.size), epsilon, delta, "analytic")
-        return c + rng.normal(0.0, sigma, size=shape) if sigma > 0 else c + np.zeros(shape)
+        return c + gaussian_noise(sigma, rng, shape) if sigma > 0 else c + np.zeros(shape)
     raise ValueError(f"mechanism must be 'laplace' or 'gaussian', got {mechanism!r}")
 

@@ -15,6 +15,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .._validate import as_data, as_int, as_positive
+from ..mechanisms.noise import laplace_noise
 from ..mechanisms.sample_aggregate import partition_aggregates
 from ..queries import check_query
 from .style import MAX_WIDTH_IN, PALETTE, legend_below, line_style
@@ -92,7 +93,7 @@ def plot_saa_explorer(x, n_chunks: int = 600, epsilon: float = 1.0, func: str = 
     agg = _cached_aggregates(key, n_chunks, func, float(lower), float(upper), seed, n_partitions)
     rng = np.random.default_rng(seed + 1)
     scale = (upper - lower) / (n_chunks * epsilon)
-    rel = (agg[:, None] + rng.laplace(0.0, scale, size=(agg.size, draws))).ravel()
+    rel = (agg[:, None] + laplace_noise(scale, rng, (agg.size, draws))).ravel()
     _, f = check_query(func, allow_callable=False)
     truth = float(f(x))
     # two panels stacked, not side by side: on a phone the text stays legible

@@ -36,6 +36,8 @@ module                              holds
 :mod:`~dpsens.mechanisms.discrete`  discrete Laplace and discrete Gaussian noise sampled exactly with
                                     integer arithmetic (*Noise a computer can actually sample*)
 :mod:`~dpsens.mechanisms.snapping`  Mironov's snapping mechanism (same chapter)
+:mod:`~dpsens.mechanisms.noise`     the one place noise is drawn: ``laplace_noise``, ``gaussian_noise``,
+                                    numpy's samplers or, with ``secure=True``, exact integer noise
 :mod:`~dpsens.mechanisms.checks`    argument checks, ``check_rng``, the shared ``add_noise``
 :mod:`~dpsens.mechanisms.compare`   the mechanisms side by side: the seeded error simulations of
                                     *Smooth sensitivity* and *Sample and aggregate*
@@ -72,9 +74,10 @@ from __future__ import annotations
 from . import (checks, compare, exponential, gaussian, heavy_tailed, inverse_sensitivity, laplace, ptr,  # noqa: F401
                sample_aggregate, smooth_noise)
 from . import noisy_max, piecewise, sparse_vector, stable_histogram  # noqa: F401
-from . import discrete, snapping  # noqa: F401
+from . import discrete, noise, snapping  # noqa: F401
 from .discrete import discrete_gaussian_mechanism, discrete_laplace_mechanism
 from .snapping import snapping_mechanism
+from .noise import gaussian_noise, laplace_noise
 from .checks import add_noise, as_nonnegative, as_size, as_value, check_rng
 from .exponential import exponential_mechanism, quantile_exponential, rank_utility_sensitivity
 from .gaussian import (gaussian_delta, gaussian_epsilon, gaussian_laplace_crossover, gaussian_mechanism, gaussian_rho, gaussian_sigma,
@@ -98,5 +101,5 @@ __all__ = [
     "exponential_mechanism", "quantile_exponential", "rank_utility_sensitivity", "inverse_sensitivity_quantile",
     "split_reduce", "gaussian_epsilon", "gaussian_rho", "zcdp_sigma", "zcdp_compose", "zcdp_to_dp", "gaussian_laplace_crossover",
     "per_coordinate_noise_std", "add_noise", "as_nonnegative", "as_size", "as_value", "check_gamma", "laplace_pdf",
-    "discrete_laplace_mechanism", "discrete_gaussian_mechanism", "snapping_mechanism",
+    "discrete_laplace_mechanism", "discrete_gaussian_mechanism", "snapping_mechanism", "laplace_noise", "gaussian_noise",
 ]

@@ -56,7 +56,7 @@ def add_noise(value, draw, rng, size=None):
         The exact answer(s).
     draw : callable
         ``draw(rng, size)`` returns the noise, e.g.
-        ``lambda rng, size: rng.laplace(0.0, scale, size=size)``.
+        ``lambda rng, size: laplace_noise(scale, rng, size)`` (:mod:`dpsens.mechanisms.noise`).
     rng : numpy.random.Generator
     size : int or tuple, optional
 

@@ -25,6 +25,7 @@ from .exponential import quantile_exponential
 from .heavy_tailed import sample_polynomial_tail
 from .inverse_sensitivity import inverse_sensitivity_quantile
 from .laplace import laplace_mechanism, noisy_mean_sum_count
+from .noise import laplace_noise
 from .ptr import propose_test_release, ptr_from_distance
 from .sample_aggregate import chunk_answers, partition_aggregates
 from .smooth_noise import check_laplace_smooth_region, smooth_sensitivity_beta, smooth_sensitivity_mechanism
@@ -194,11 +195,11 @@ def release_errors(x, chunk_counts, epsilon, delta, rng, ptr_bounds, runs: int =
         errors[(q, f"propose-test-release, bound {ptr_bounds[q]:g}")] = np.abs(given - true[q])
         sm = smooth_sensitivity_mechanism(x, q, epsilon, delta, lower, upper, rng, neighbors="unbounded",
                                           details=True)
-        errors[(q, "smooth sensitivity, Laplace")] = np.abs(rng.laplace(0, sm["noise_scale"], runs))
+        errors[(q, "smooth sensitivity, Laplace")] = np.abs(laplace_noise(sm["noise_scale"], rng, runs))
         for m in chunk_counts[q]:
             agg = partition_aggregates(x, q, m, chunk_lower, chunk_upper, rng, n_partitions=n_partitions)
-            rel = agg[rng.integers(0, agg.size, runs)] + rng.laplace(0, (chunk_upper - chunk_lower) / (m * epsilon),
-                                                                     runs)
+            rel = agg[rng.integers(0, agg.size, runs)] + laplace_noise((chunk_upper - chunk_lower) / (m * epsilon),
+                                                                       rng, runs)
             errors[(q, f"sample and aggregate, m = {m}")] = np.abs(rel - true[q])
     return errors, refused
 
@@ -287,11 +288,11 @@ def quantile_head_to_head(x, quantiles, epsilons, delta, rng, runs: int = 1000, 
             out[HEAD_TO_HEAD_MECHANISMS[0]] = given
             check_laplace_smooth_region(eps, delta)     # the Laplace calibration is proved only there
             s_lap = smooth_sensitivity(x, name, smooth_sensitivity_beta(eps, delta), lower, upper, neighbors)
-            out[HEAD_TO_HEAD_MECHANISMS[1]] = true + rng.laplace(0.0, 2 * s_lap / eps, runs)
+            out[HEAD_TO_HEAD_MECHANISMS[1]] = true + laplace_noise(2 * s_lap / eps, rng, runs)
             s_ht = smooth_sensitivity(x, name, smooth_sensitivity_beta(eps, noise="heavy-tailed"), lower, upper, neighbors)
             out[HEAD_TO_HEAD_MECHANISMS[2]] = true + 10 * s_ht / eps * sample_polynomial_tail(rng, 4.0, runs)
-            out[HEAD_TO_HEAD_MECHANISMS[3]] = agg[rng.integers(0, agg.size, runs)] + rng.laplace(
-                0.0, (chunk_upper - chunk_lower) / (n_chunks * eps), runs)
+            out[HEAD_TO_HEAD_MECHANISMS[3]] = agg[rng.integers(0, agg.size, runs)] + laplace_noise(
+                (chunk_upper - chunk_lower) / (n_chunks * eps), rng, runs)
             out[HEAD_TO_HEAD_MECHANISMS[4]] = quantile_exponential(x, q, eps, lower, upper, rng, neighbors, runs)
             out[HEAD_TO_HEAD_MECHANISMS[5]] = inverse_sensitivity_quantile(x, q, eps, lower, upper, rng,
                                                                           neighbors, runs)

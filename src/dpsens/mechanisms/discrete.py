@@ -257,7 +257,7 @@ def _gaussian_parts(sigma) -> tuple[int, int, int]:
     if 2 * a * c * t * t > MAX_DENOMINATOR:
         raise ValueError(f"sigma = {sigma!r} gives sigma^2 = {sigma2}, too fine for int64 arithmetic: "
                          f"2 * {a} * {c} * (floor(sigma) + 1)^2 must be at most 2**56 "
-                         f"(give sigma with fewer decimals)")
+                         f"(give sigma with fewer decimals; a whole sigma may be at most 13,776)")
     return a, c, t
 
 

@@ -14,6 +14,8 @@ import numpy as np
 
 from .._validate import as_int, as_positive, as_probability
 from .checks import add_noise, as_nonnegative, as_value
+from .discrete import as_integer_values, discrete_gaussian_delta, discrete_gaussian_mechanism
+from .noise import gaussian_noise, secure_sigma
 
 __all__ = ["gaussian_delta", "gaussian_epsilon", "gaussian_sigma", "gaussian_mechanism", "gaussian_rho", "zcdp_sigma", "zcdp_compose",
            "zcdp_to_dp", "gaussian_laplace_crossover", "per_coordinate_noise_std"]
@@ -174,7 +176,8 @@ def _analytic_sigma(delta_f: float, epsilon: float, delta: float) -> float:
     return sigma
 
 
-def gaussian_mechanism(value, sensitivity, epsilon, delta, rng, size=None, method: str = "classic"):
+def gaussian_mechanism(value, sensitivity, epsilon, delta, rng, size=None, method: str = "classic",
+                       secure: bool = False):
     """Release ``value + N(0, sigma²)`` with σ from :func:`gaussian_sigma`.
 
     Chapter: *Smooth sensitivity* (Gaussian noise aside).
@@ -196,10 +199,19 @@ def gaussian_mechanism(value, sensitivity, epsilon, delta, rng, size=None, metho
     rng : numpy.random.Generator
     size : int or tuple, optional
     method : {"classic", "analytic"}
+    secure : bool
+        False (default): numpy's floating-point Gaussian noise, the book's
+        illustrations (not private as implemented: *Noise a computer can
+        actually sample*).  True: ``value`` and ``sensitivity`` must be
+        integers; the noise is the discrete Gaussian sampled exactly, with σ
+        the calibration above rounded up (:func:`~dpsens.mechanisms.noise.secure_sigma`)
+        and raised until the discrete Gaussian's own exact δ
+        (:func:`~dpsens.mechanisms.discrete.discrete_gaussian_delta`) is at most ``delta``.
 
     Returns
     -------
     float or numpy.ndarray
+        Integers with ``secure=True``.
 
     Examples
     --------
@@ -207,9 +219,16 @@ def gaussian_mechanism(value, sensitivity, epsilon, delta, rng, size=None, metho
     >>> round(gaussian_mechanism(0.0, 1.0, 2.0, 1e-5, rng, method="analytic"), 4)
     0.2507
     """
-    value = as_value(value)
     sigma = gaussian_sigma(sensitivity, epsilon, delta, method=method)
-    return add_noise(value, lambda rng, size: rng.normal(0.0, sigma, size=size), rng, size)
+    if secure:
+        as_integer_values(value)
+        delta_f = as_int(sensitivity, "sensitivity", minimum=1)
+        exact = secure_sigma(sigma)
+        while discrete_gaussian_delta(epsilon, exact, delta_f) > delta:
+            exact = secure_sigma(exact * (1 + 2 ** -10))
+        return discrete_gaussian_mechanism(value, delta_f, exact, rng, size)
+    value = as_value(value)
+    return add_noise(value, lambda rng, size: gaussian_noise(sigma, rng, size), rng, size)
 
 
 def gaussian_rho(sigma, sensitivity) -> float:

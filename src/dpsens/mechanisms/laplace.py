@@ -14,6 +14,8 @@ import numpy as np
 
 from .._validate import as_bounds, as_data, as_positive
 from .checks import add_noise, as_nonnegative, as_size, as_value, check_rng
+from .discrete import discrete_laplace_mechanism
+from .noise import laplace_noise
 
 __all__ = ["laplace_noise_scale", "laplace_mechanism", "noisy_mean_sum_count", "local_sensitivity_laplace",
            "laplace_pdf"]
@@ -45,7 +47,7 @@ def laplace_noise_scale(sensitivity, epsilon) -> float:
     return as_nonnegative(sensitivity, "sensitivity") / as_positive(epsilon, "epsilon")
 
 
-def laplace_mechanism(value, sensitivity, epsilon, rng, size=None):
+def laplace_mechanism(value, sensitivity, epsilon, rng, size=None, secure: bool = False):
     """Release ``value + Lap(sensitivity / epsilon)``.
 
     Chapter: *Why local sensitivity leaks* (and the Laplace mechanism
@@ -67,11 +69,19 @@ def laplace_mechanism(value, sensitivity, epsilon, rng, size=None):
     size : int or tuple, optional
         Draw this many independent releases of a scalar ``value`` (or an array
         broadcastable with ``value``); handy for simulations.
+    secure : bool
+        False (default): numpy's floating-point Laplace noise, the book's
+        illustrations -- ε-DP on the real numbers, not as implemented
+        (*Noise a computer can actually sample*).  True: ``value`` and
+        ``sensitivity`` must be integers, and the noise is discrete Laplace
+        ``Lap_Z(Δ/ε)`` sampled exactly
+        (:func:`~dpsens.mechanisms.discrete.discrete_laplace_mechanism`):
+        ε-DP as implemented.
 
     Returns
     -------
     float or numpy.ndarray
-        The noisy release(s).
+        The noisy release(s) (integers with ``secure=True``).
 
     Raises
     ------
@@ -86,9 +96,11 @@ def laplace_mechanism(value, sensitivity, epsilon, rng, size=None):
     >>> round(laplace_mechanism(10.0, 1.0, 1.0, rng), 4)
     10.3201
     """
+    if secure:
+        return discrete_laplace_mechanism(value, sensitivity, epsilon, rng, size)
     value = as_value(value)
     scale = laplace_noise_scale(sensitivity, epsilon)
-    return add_noise(value, lambda rng, size: rng.laplace(0.0, scale, size=size), rng, size)
+    return add_noise(value, lambda rng, size: laplace_noise(scale, rng, size), rng, size)
 
 
 def noisy_mean_sum_count(x, lower, upper, epsilon, rng, size=None):
@@ -124,8 +136,8 @@ def noisy_mean_sum_count(x, lower, upper, epsilon, rng, size=None):
     size = as_size(size)
     clipped = np.clip(x, lower, upper)
     sum_sens = max(abs(lower), abs(upper))
-    noisy_sum = clipped.sum() + rng.laplace(0.0, sum_sens / (epsilon / 2), size=size)
-    noisy_count = len(clipped) + rng.laplace(0.0, 1.0 / (epsilon / 2), size=size)
+    noisy_sum = clipped.sum() + laplace_noise(sum_sens / (epsilon / 2), rng, size)
+    noisy_count = len(clipped) + laplace_noise(1.0 / (epsilon / 2), rng, size)
     out = noisy_sum / noisy_count
     return float(out) if np.ndim(out) == 0 else out
 
@@ -161,7 +173,7 @@ def local_sensitivity_laplace(value, local_sensitivity, epsilon, rng, size=None)
     value = as_value(value)
     ls = as_nonnegative(local_sensitivity, "local_sensitivity")
     epsilon = as_positive(epsilon, "epsilon")
-    return add_noise(value, lambda rng, size: rng.laplace(0.0, ls / epsilon, size=size), rng, size)
+    return add_noise(value, lambda rng, size: laplace_noise(ls / epsilon, rng, size), rng, size)
 
 
 def laplace_pdf(t, scale: float) -> np.ndarray:

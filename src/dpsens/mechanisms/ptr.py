@@ -14,6 +14,7 @@ from .._validate import as_bounds, as_data, as_positive, as_probability, check_i
 from ..queries import check_query
 from ..smooth import distance_to_high_ls
 from .checks import as_nonnegative, as_value, check_rng
+from .noise import laplace_noise
 
 __all__ = ["PTR_THRESHOLDS", "ptr_threshold", "ptr_pass_probability", "ptr_from_distance",
            "propose_test_release"]
@@ -167,9 +168,9 @@ def ptr_from_distance(value, distance, bound, epsilon, delta, rng, threshold="dw
     delta = as_probability(delta, "delta")
     rng = check_rng(rng)
     t = _resolve_threshold(threshold, epsilon, delta)
-    noisy = distance + rng.laplace(0.0, 1.0 / epsilon)
+    noisy = distance + laplace_noise(1.0 / epsilon, rng)
     passed = bool(noisy >= t)
-    released = float(value + rng.laplace(0.0, bound / epsilon)) if passed else None
+    released = float(value + laplace_noise(bound / epsilon, rng)) if passed else None
     if details:
         return {"released": released, "noisy_distance": float(noisy), "threshold": t, "passed": passed,
                 "distance": distance}

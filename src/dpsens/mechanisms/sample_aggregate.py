@@ -20,6 +20,7 @@ import pandas as pd
 from .._validate import as_bounds, as_data, as_int, as_positive
 from ..queries import check_query
 from .checks import check_rng
+from .noise import laplace_noise
 
 __all__ = ["chunk_answers", "split_reduce", "sample_and_aggregate", "VECTORISED",
            "source_chunks", "pct_error", "source_chunk_means", "source_saa_avg_age", "source_gs_avg",
@@ -185,7 +186,7 @@ def sample_and_aggregate(x, func, n_chunks, lower, upper, epsilon, rng, shuffle:
     rng = check_rng(rng)
     answers = chunk_answers(x, func, n_chunks, lower, upper, rng=rng, shuffle=shuffle, partition=partition)
     scale = (float(upper) - float(lower)) / (len(answers) * epsilon)
-    released = float(np.mean(answers) + rng.laplace(0.0, scale))
+    released = float(np.mean(answers) + laplace_noise(scale, rng))
     if details:
         return {"released": released, "answers": answers, "noise_scale": scale}
     return released
@@ -236,13 +237,13 @@ def _prefix(x: np.ndarray) -> np.ndarray:
 
 
 def _saa_avg_age(prefix, n, k, epsilon, rng, lower, upper) -> float:
-    return _source_means(prefix, n, k, lower, upper).mean() + rng.laplace(0.0, (upper - lower) / k / epsilon)
+    return _source_means(prefix, n, k, lower, upper).mean() + laplace_noise((upper - lower) / k / epsilon, rng)
 
 
 def _gs_avg(x, u, epsilon, rng) -> float:
     clipped = np.minimum(x, u)
-    noisy_sum = clipped.sum() + rng.laplace(0.0, u / (0.5 * epsilon))
-    noisy_count = len(x) + rng.laplace(0.0, 1 / (0.5 * epsilon))
+    noisy_sum = clipped.sum() + laplace_noise(u / (0.5 * epsilon), rng)
+    noisy_count = len(x) + laplace_noise(1 / (0.5 * epsilon), rng)
     return noisy_sum / noisy_count
 
 

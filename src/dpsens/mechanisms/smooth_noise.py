@@ -12,6 +12,7 @@ from ..queries import check_query
 from ..smooth import smooth_sensitivity
 from .checks import check_rng
 from .heavy_tailed import heavy_tailed_constants, sample_polynomial_tail
+from .noise import laplace_noise
 
 __all__ = ["SMOOTH_NOISES", "smooth_sensitivity_beta", "laplace_dilation_slack", "laplace_smooth_delta_bound",
            "check_laplace_smooth_region", "smooth_sensitivity_mechanism"]
@@ -188,7 +189,7 @@ def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, no
     epsilon = float(epsilon)
     if noise == "laplace":
         scale = 2.0 * s / epsilon
-        z = rng.laplace(0.0, 1.0)
+        z = laplace_noise(1.0, rng)
     else:
         alpha = heavy_tailed_constants(epsilon, gamma)[0]
         scale = s / alpha
