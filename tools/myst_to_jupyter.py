@@ -317,14 +317,22 @@ def _tidy(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", text).strip("\n")
 
 
-def _one_line_displays(text: str) -> str:
-    """Every ``$$ ... $$`` display spread over several lines put on one line (fenced code left alone).
+def _open_maths(line: str) -> bool:
+    """Whether ``line`` leaves a ``$$`` display or a ``$`` formula open (code spans and ``\\$`` aside)."""
+    line = re.sub(r"`[^`]*`", "", line.replace("\\$", ""))
+    displays = line.count("$$")
+    return displays % 2 == 1 or (line.count("$") - 2 * displays) % 2 == 1
+
+
+def _one_line_maths(text: str) -> str:
+    """Every formula spread over several lines put on one line (fenced code left alone).
 
     JupyterLab (and Jupyter Notebook) take the maths out of a Markdown cell *before* parsing the
-    Markdown: in a quoted block, the "> " that starts each line of a multi-line display would be
-    typeset as part of the formula (issue 35).  On one line, the quote's "> " stays outside the
-    ``$$``; MathJax still shows it as a display.  TeX reads a line break as a space, and no display
-    of the book holds a ``%`` comment (checked by ``tests/test_student.py``).
+    Markdown: in a quoted block, the "> " that starts each line of a multi-line ``$$`` display (or
+    of a ``$`` formula broken across lines) would be typeset as part of the formula (issue 35).  On
+    one line, the quote's "> " stays outside the maths; MathJax still shows a display as a display.
+    TeX reads a line break as a space, and no display of the book holds a ``%`` comment (checked by
+    ``tests/test_notebook_files.py``).
     """
     lines, out, i = text.split("\n"), [], 0
     while i < len(lines):
@@ -334,13 +342,13 @@ def _one_line_displays(text: str) -> str:
             out.extend(lines[i:end + 1])
             i = end + 1
             continue
-        if line.count("$$") % 2 == 1:
+        if _open_maths(line):
             j = i + 1
-            while j < len(lines) and lines[j].count("$$") % 2 == 0 and lines[j].strip():
+            while j < len(lines) and lines[j].strip() and _open_maths("\n".join(lines[i:j + 1])):
                 j += 1
             if j < len(lines) and lines[j].strip():
                 indent = line[:len(line) - len(line.lstrip())]
-                out.append(indent + " ".join(piece.strip() for piece in lines[i:j + 1] if piece.strip()))
+                out.append(indent + " ".join(piece.strip() for piece in lines[i:j + 1]))
                 i = j + 1
                 continue
         out.append(line)
@@ -349,7 +357,7 @@ def _one_line_displays(text: str) -> str:
 
 
 def _quote(text: str) -> str:
-    text = _one_line_displays(text)
+    text = _one_line_maths(text)
     return "\n".join(("> " + line) if line.strip() else ">" for line in text.split("\n"))
 
 
