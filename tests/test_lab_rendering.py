@@ -204,7 +204,7 @@ def test_notebook_renders_in_jupyterlab(lab, page, path):
     assert setup and nb.cells[setup[0]].metadata.get("tags") == ["colab-setup"], "no set-up cell"
 
     page.evaluate("window.__raw = []")
-    page.evaluate("p => window.jupyterapp.commands.execute('docmanager:open', {path: p, factory: 'Notebook'})", path)
+    page.evaluate("p => { window.jupyterapp.commands.execute('docmanager:open', {path: p, factory: 'Notebook'}); }", path)
     state, deadline = None, time.monotonic() + 120
     while time.monotonic() < deadline:      # until every cell is laid out and every display typeset
         state = page.evaluate(STATE)
@@ -215,7 +215,8 @@ def test_notebook_renders_in_jupyterlab(lab, page, path):
             break
         page.wait_for_timeout(250)
     raw = page.evaluate("window.__raw")
-    page.evaluate("window.jupyterapp.commands.execute('application:close-all')")
+    # closed without asking to save (the copy is thrown away), then its kernel shut down
+    page.evaluate("() => { const w = window.jupyterapp.shell.currentWidget; if (w) w.dispose(); }")
     shut_kernels(url)
 
     assert state and state["path"] == path, f"JupyterLab did not open {path}"
