@@ -19,7 +19,12 @@ Markdown cell is rewritten here as plain Markdown:
   ``tools/nbval_notebooks.py record``: the executed build's values, committed,
   so converting needs no kernel), ``{cite}`` -> "(Author, Year)" linked to
   the book's references page, ``{ref}``/``{numref}``/``{doc}`` -> links to
-  the page of the website (``html.baseurl`` in ``_config.yml``);
+  the chapter's notebook in the same folder when it is one of
+  :attr:`Book.local` (``<stem>.ipynb#anchor``), otherwise to the page of the
+  website (``html.baseurl`` in ``_config.yml``);
+* a formula spread over several lines inside a quoted block (a theorem,
+  proof, exercise or admonition) is put on one line: JupyterLab takes the
+  maths out before parsing the quote, and would typeset its "> " markers;
 * ``(label)=`` targets -> HTML anchors; ``% comments`` and ``+++`` dropped.
 
 Code cells tagged ``remove-cell`` (the book's hidden plumbing) are dropped
