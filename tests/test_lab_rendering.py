@@ -19,6 +19,10 @@ and:
   package's install cell and the chapter's hidden plumbing) is folded:
   JupyterLab shows its one-line placeholder, not its code.
 
+And a link from one handout to a section of another (``dp.ipynb#...``)
+opens that handout in JupyterLab (no internet needed), whose notebook holds
+the anchor and scrolls to it given the fragment.
+
 The kernel each opened notebook starts is shut down at once through the
 server's REST API.  Marked ``readers`` and ``browser``: ``make unit`` leaves
 it out, ``make test-notebooks`` (in ``.ci/run``) runs it.  Without Chromium
@@ -230,3 +234,30 @@ def test_notebook_renders_in_jupyterlab(lab, page, path):
     assert not stray, f"{path}: maths with a stray '>' (a quoted box's marker typeset): {stray}"
     unfolded = [i for i in setup if not state["folded"][i]]
     assert not unfolded, f"{path}: set-up cells shown unfolded: {[nb.cells[i].source[:60] for i in unfolded]}"
+
+
+def test_a_link_to_another_handout_opens_it_and_its_anchor_exists(lab, page):
+    """Clicking the link opens the other handout in JupyterLab (4.6 opens it at the top: it does not pass a
+    cross-notebook link's fragment on); the anchor the link names is in that handout, and the notebook
+    scrolls to it when given the fragment (``setFragment``, what JupyterLab does with a fragment)."""
+    url, root = lab
+    target = "sec-dp-group"          # far down the dp handout: in view only after scrolling there
+    page.evaluate("() => { window.jupyterapp.commands.execute('docmanager:open', "
+                  "{path: 'handouts/vector.ipynb', factory: 'Notebook'}); }")
+    link = page.locator(f'.jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedMarkdown a[href*="dp.ipynb"][href$="#{target}"]').first
+    link.wait_for(state="attached", timeout=120_000)
+    link.scroll_into_view_if_needed()
+    link.click()
+    page.wait_for_function("() => { const w = window.jupyterapp.shell.currentWidget;"
+                           " return w && w.context && w.context.path === 'handouts/dp.ipynb'; }", timeout=120_000)
+    anchor = page.locator(f'.jp-NotebookPanel:not(.lm-mod-hidden) [data-jupyter-id="{target}"]').first
+    anchor.wait_for(state="attached", timeout=60_000)
+    page.wait_for_timeout(1000)
+    page.evaluate(f"() => window.jupyterapp.shell.currentWidget.setFragment('#{target}')")
+    page.wait_for_timeout(2000)
+    # JupyterLab scrolls to the cell that holds the anchor (its top in view), not to the element
+    cell_top = anchor.evaluate("a => a.closest('.jp-Cell').getBoundingClientRect().top")
+    height = page.evaluate("window.innerHeight")
+    page.evaluate("() => { for (const w of [...window.jupyterapp.shell.widgets('main')]) w.dispose(); }")
+    shut_kernels(url)
+    assert 0 <= cell_top <= height, f"the cell of {target} is not in view (top {cell_top})"
