@@ -148,8 +148,12 @@ test-full: unit-full notebooks
 # notebooks/*.ipynb in a Binder-like venv (binder/requirements.txt, package
 # non-editable) and, with the handouts, in a Colab-like Python 3.12 venv
 # (tools/envs/colab.txt).  The venvs are cached in .venv-binder/, .venv-colab/.
+# And every notebook and handout opened in a real JupyterLab in headless Chromium
+# (tests/test_lab_rendering.py): no stray ">" in the maths, every display typeset,
+# every set-up cell folded.
 test-notebooks: venv
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m readers -s tests/test_reader_notebooks.py tests/test_nbgrader.py
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m readers -s tests/test_reader_notebooks.py tests/test_nbgrader.py \
+	    tests/test_lab_rendering.py
 
 lab: venv
 	JUPYTER_CONFIG_PATH=$(CURDIR)/.jupyter $(BIN)/jupyter lab

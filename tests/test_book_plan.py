@@ -8,6 +8,7 @@ proof exercises the syllabus assigns as homework.
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
 
 import pytest
@@ -161,3 +162,44 @@ def test_the_syllabus_plans_cover_the_book_in_order():
         groups = bp.partition(work, sessions)
         assert [i for g in groups for i in g] == list(range(len(work)))
         assert len(groups) == min(sessions, len(work))
+
+
+def _taught_chapters() -> list[str]:
+    """The chapters of ``_toc.yml`` that teach: every part's chapters but the back matter (and not the root)."""
+    import yaml
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    return [Path(c["file"]).stem for part in toc["parts"] if part.get("caption") != "Back matter"
+            for c in part["chapters"]]
+
+
+PREREQUISITES = re.compile(r"^```\{admonition\} What you need first\n:class: prerequisites\n\n(?P<body>.*?)\n```$",
+                           re.M | re.S)
+
+
+@pytest.mark.parametrize("stem", _taught_chapters())
+def test_chapter_says_what_you_need_first(stem):
+    """Issue 35: below the learning objectives, 2-5 bullets, each linking what the chapter uses from earlier."""
+    text = (ROOT / "chapters" / f"{stem}.md").read_text()
+    objectives = re.search(r"^```\{admonition\} Learning objectives\n.*?^```\n", text, re.M | re.S)
+    assert objectives, f"{stem}: no learning objectives"
+    box = PREREQUISITES.match(text, objectives.end() + 1)
+    assert box, f"{stem}: no 'What you need first' box (:class: prerequisites) right below the learning objectives"
+    items = [line for line in box.group("body").split("\n") if line.startswith("- ")]
+    assert 2 <= len(items) <= 5 and len(items) == len(box.group("body").strip().split("\n")), \
+        f"{stem}: the box holds 2 to 5 bullet points, one a line"
+    unlinked = [item for item in items if not re.search(r"\{(ref|numref|doc)\}`", item)]
+    assert not unlinked, f"{stem}: bullets without a link: {unlinked}"
+    # {ref} reaches (label)= targets only (a theorem's :label: is sphinx-proof's, unknown to {ref})
+    targets = {m for path in (ROOT / "chapters").glob("*.md")
+               for m in re.findall(r"^\(([^()\s]+)\)=\s*$", path.read_text(), re.M)}
+    labels = [m.group(1) or m.group(2) for item in items
+              for m in re.finditer(r"\{ref\}`(?:[^`<]*<([^>]+)>|([^`<]+))`", item)]
+    assert labels and not [lab for lab in labels if lab not in targets], f"{stem}: {{ref}} to unknown targets"
+
+
+def test_the_prerequisites_box_is_a_titled_box_with_links_in_the_handouts():
+    import make_student as ms
+    text = "\n".join(c.source for c in ms.student_notebook(ms.read_chapter("vector"), "vector").cells)
+    box = text[text.index("> **What you need first**"):]
+    box = box[:box.index("\n\n")]
+    assert box.count("](") >= 4 and "](dp.ipynb#sec-dp-definition)" in box, box

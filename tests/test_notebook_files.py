@@ -246,6 +246,55 @@ def test_roles_glue_cite_ref_numref_doc_math():
     assert not m2j.leftovers(out)
 
 
+def test_display_maths_in_a_quoted_box_sits_on_one_line():
+    """JupyterLab takes the maths out before the Markdown: a "> " inside ``$$`` would be typeset (issue 35)."""
+    out = markdown('''
+        ```{prf:proof}
+        The ratio is
+
+        $$
+        \\begin{aligned}
+        a &= b \\\\
+          &\\le c .
+        \\end{aligned}
+        $$
+
+        and $$x$$ inline, $a \\le
+        b$ across a line.
+        ```
+
+        $$
+        y = 1
+        $$
+        ''')
+    assert "> $$ \\begin{aligned} a &= b \\\\ &\\le c . \\end{aligned} $$\n>\n> and $$x$$ inline, $a \\le b$ across a line." in out
+    assert "$$\ny = 1\n$$" in out          # outside a box a display keeps its lines
+    for line in out.split("\n"):
+        assert not (line.startswith(">") and m2j._open_maths(line)), line
+
+
+def test_no_display_of_the_book_holds_a_tex_comment():
+    """A display is put on one line inside a box (above): a ``%`` comment would swallow the rest."""
+    import re
+    for path in sorted((ROOT / "chapters").glob("*.md")):
+        for m in re.finditer(r"\$\$(.*?)\$\$", path.read_text(), re.S):
+            assert not re.search(r"(?<!\\)%", m.group(1)), f"{path.name}: a % comment in {m.group(0)[:60]!r}"
+
+
+def test_links_to_a_chapter_of_the_same_set_open_its_notebook():
+    import dataclasses
+    book = dataclasses.replace(BOOK, local=frozenset({"local", "global", "dp"}))
+    text = "{ref}`chap-local`, {numref}`def-global-sensitivity`, {doc}`smooth`, {ref}`chap-notation`.\n"
+    nb = m2j.convert(md_nb(text), "dp", book, {})
+    out = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    assert "[Local sensitivity](local.ipynb)" in out
+    assert "[Definition 1](global.ipynb#def-global-sensitivity)" in out
+    here = m2j.convert(md_nb(text), "global", book, {})
+    assert "[Definition 1](#def-global-sensitivity)" in here.cells[0].source   # the same notebook
+    assert f"[Smooth sensitivity]({BASE}chapters/smooth.html)" in out   # not in the set: the website
+    assert f"({BASE}chapters/notation.html)" in out
+
+
 def test_missing_glue_value_names_the_command_that_records_it():
     with pytest.raises(m2j.ConversionError, match="nbval_notebooks.py record a"):
         markdown("Value {glue:text}`nowhere`.\n")

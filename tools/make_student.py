@@ -4,8 +4,8 @@ The chapters (``chapters/<stem>.md``, MyST markdown notebooks) are the only
 source.  This tool derives two kinds of ``.ipynb`` from them, both through the
 one converter ``tools/myst_to_jupyter.py`` (every MyST directive and role as
 plain Jupyter Markdown -- exercises as "Exercise N (title)" blocks, glued
-numbers as their values, citations and cross-references as links to the
-website -- and the book's hidden plumbing cells dropped or folded away):
+numbers as their values, cross-references to a chapter as links to its
+notebook in the same folder, citations and other links to the website -- and the book's hidden plumbing cells dropped or folded away):
 
 ``student`` (``make student``) -> ``student/<stem>.ipynb`` (not committed)
     Handouts for a class.  Every worked solution is removed:
@@ -106,9 +106,11 @@ _BOOK = []
 
 
 def book() -> m2j.Book:
-    """Labels, page titles and citations of the whole book (read once)."""
+    """Labels, page titles and citations of the whole book (read once); a link to another chapter
+    opens its notebook in the same folder (every chapter has one in notebooks/, handouts/ and
+    student/), a link to any other page the website."""
     if not _BOOK:
-        _BOOK.append(m2j.load_book(ROOT))
+        _BOOK.append(dataclasses.replace(m2j.load_book(ROOT), local=frozenset(toc_chapters())))
     return _BOOK[0]
 
 

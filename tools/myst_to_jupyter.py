@@ -19,7 +19,12 @@ Markdown cell is rewritten here as plain Markdown:
   ``tools/nbval_notebooks.py record``: the executed build's values, committed,
   so converting needs no kernel), ``{cite}`` -> "(Author, Year)" linked to
   the book's references page, ``{ref}``/``{numref}``/``{doc}`` -> links to
-  the page of the website (``html.baseurl`` in ``_config.yml``);
+  the chapter's notebook in the same folder when it is one of
+  :attr:`Book.local` (``<stem>.ipynb#anchor``), otherwise to the page of the
+  website (``html.baseurl`` in ``_config.yml``);
+* a formula spread over several lines inside a quoted block (a theorem,
+  proof, exercise or admonition) is put on one line: JupyterLab takes the
+  maths out before parsing the quote, and would typeset its "> " markers;
 * ``(label)=`` targets -> HTML anchors; ``% comments`` and ``+++`` dropped.
 
 Code cells tagged ``remove-cell`` (the book's hidden plumbing) are dropped
@@ -68,10 +73,27 @@ class Book:
     pages: dict[str, str]                   # page path ("chapters/local") -> title
     targets: dict[str, Target]              # label -> target
     citations: dict[str, str]               # bibtex key -> "Author, Year"
+    #: Chapters whose notebook sits beside the one being written (the same set, e.g. handouts/):
+    #: a link to one of them opens that notebook (``<stem>.ipynb#anchor``), not the website,
+    #: so that the links work in a lab without internet.
+    local: frozenset[str] = frozenset()
 
     def page_url(self, stem_or_path: str, anchor: str | None = None) -> str:
         path = stem_or_path if "/" in stem_or_path else f"chapters/{stem_or_path}"
         return f"{self.base_url}{path}.html" + (f"#{anchor}" if anchor else "")
+
+    def target_url(self, stem_or_path: str, anchor: str | None = None, here: str | None = None) -> str:
+        """Where a cross-reference from chapter ``here`` to ``stem_or_path#anchor`` goes.
+
+        A chapter in :attr:`local` is linked as its notebook (``#anchor`` alone within the same
+        notebook), any other page as the website's page.
+        """
+        stem = stem_or_path[len("chapters/"):] if stem_or_path.startswith("chapters/") else stem_or_path
+        if "/" not in stem and stem in self.local:
+            if stem == here and anchor:
+                return f"#{anchor}"
+            return f"{stem}.ipynb" + (f"#{anchor}" if anchor else "")
+        return self.page_url(stem_or_path, anchor)
 
 
 DIRECTIVE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|:{3,})\{(?P<name>[^}\s]+)\}[ \t]*(?P<arg>.*?)\s*$")
@@ -293,14 +315,54 @@ class Chapter:
         t = self.book.targets.get(label)
         if t is None:
             raise ConversionError(f"chapters/{self.stem}.md: no label {label!r} in the book")
-        return f"[{text or t.title}]({self.book.page_url(t.stem, t.anchor)})"
+        return f"[{text or t.title}]({self.book.target_url(t.stem, t.anchor, self.stem)})"
 
 
 def _tidy(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", text).strip("\n")
 
 
+def _open_maths(line: str) -> bool:
+    """Whether ``line`` leaves a ``$$`` display or a ``$`` formula open (code spans and ``\\$`` aside)."""
+    line = re.sub(r"`[^`]*`", "", line.replace("\\$", ""))
+    displays = line.count("$$")
+    return displays % 2 == 1 or (line.count("$") - 2 * displays) % 2 == 1
+
+
+def _one_line_maths(text: str) -> str:
+    """Every formula spread over several lines put on one line (fenced code left alone).
+
+    JupyterLab (and Jupyter Notebook) take the maths out of a Markdown cell *before* parsing the
+    Markdown: in a quoted block, the "> " that starts each line of a multi-line ``$$`` display (or
+    of a ``$`` formula broken across lines) would be typeset as part of the formula (issue 35).  On
+    one line, the quote's "> " stays outside the maths; MathJax still shows a display as a display.
+    TeX reads a line break as a space, and no display of the book holds a ``%`` comment (checked by
+    ``tests/test_notebook_files.py``).
+    """
+    lines, out, i = text.split("\n"), [], 0
+    while i < len(lines):
+        line = lines[i]
+        if (m := PLAIN_FENCE.match(line)):
+            end = _fence_end(lines, i, m.group("fence"))
+            out.extend(lines[i:end + 1])
+            i = end + 1
+            continue
+        if _open_maths(line):
+            j = i + 1
+            while j < len(lines) and lines[j].strip() and _open_maths("\n".join(lines[i:j + 1])):
+                j += 1
+            if j < len(lines) and lines[j].strip():
+                indent = line[:len(line) - len(line.lstrip())]
+                out.append(indent + " ".join(piece.strip() for piece in lines[i:j + 1]))
+                i = j + 1
+                continue
+        out.append(line)
+        i += 1
+    return "\n".join(out)
+
+
 def _quote(text: str) -> str:
+    text = _one_line_maths(text)
     return "\n".join(("> " + line) if line.strip() else ">" for line in text.split("\n"))
 
 
@@ -534,14 +596,14 @@ def r_numref(ch: Chapter, name: str, content: str) -> str:
     word = "Exercise" if t.kind == "exercise" else PRF_KINDS.get(t.kind, t.kind.capitalize())
     numbered = f"{word} {t.number}" if t.number else t.title
     shown = text.replace("%s", str(t.number)).replace("{number}", str(t.number)) if text else numbered
-    return f"[{shown}]({ch.book.page_url(t.stem, t.anchor)})"
+    return f"[{shown}]({ch.book.target_url(t.stem, t.anchor, ch.stem)})"
 
 
 def r_doc(ch: Chapter, name: str, content: str) -> str:
     text, target = _text_and_label(content)
     path = target.lstrip("/") if target.startswith("/") else f"chapters/{target}"
     path = str(Path(path).with_suffix("")) if path.endswith(".md") else path
-    return f"[{text or ch.book.pages.get(path, target)}]({ch.book.page_url(path)})"
+    return f"[{text or ch.book.pages.get(path, target)}]({ch.book.target_url(path, None, ch.stem)})"
 
 
 def r_math(ch: Chapter, name: str, content: str) -> str:

@@ -16,10 +16,90 @@ from ..mechanisms.exponential import quantile_exponential_distribution
 from ..mechanisms.inverse_sensitivity import inverse_sensitivity_distribution
 from .style import MAX_WIDTH_IN, PALETTE, legend_below, line_style
 
-__all__ = ["plot_output_distributions", "plot_head_to_head", "ERROR_FLOOR"]
+__all__ = ["plot_exponential_toy", "plot_reachable_intervals", "plot_output_distributions", "plot_head_to_head", "ERROR_FLOOR"]
 
 #: errors below this are drawn at it on the log axis of :func:`plot_head_to_head`
 ERROR_FLOOR = 1e-6
+
+
+def plot_exponential_toy(outputs, probabilities, labels, epsilon: float):
+    """The exponential mechanism's probabilities on a toy example, one set of bars per dataset.
+
+    Chapter: *The exponential mechanism and inverse sensitivity* (the toy before the real data).
+
+    Parameters
+    ----------
+    outputs : sequence
+        The candidate outputs (the x axis, one group of bars each).
+    probabilities : array of shape (len(labels), len(outputs))
+        One row per dataset: the mechanism's probability of each output (rows sum to 1).
+    labels : sequence of str
+        The datasets' names, for the legend.
+    epsilon : float
+        The ε the probabilities were computed with: the title compares the largest ratio between
+        the first two rows, both ways, with the bound e^ε of the theorem.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    p = np.asarray(probabilities, dtype=float)
+    outputs = list(outputs)
+    if p.ndim != 2 or p.shape[1] != len(outputs) or p.shape[0] != len(labels) or p.shape[0] < 2:
+        raise ValueError(f"probabilities must have one row per label ({len(labels)}, at least 2) and one column "
+                         f"per output ({len(outputs)}); got shape {p.shape}")
+    if np.any(p <= 0) or not np.allclose(p.sum(axis=1), 1.0):
+        raise ValueError("probabilities: every row must hold positive probabilities summing to 1")
+    fig, ax = plt.subplots(figsize=(MAX_WIDTH_IN, 3.2))
+    width = 0.8 / p.shape[0]
+    where = np.arange(len(outputs))
+    for i, (label, row) in enumerate(zip(labels, p)):
+        ax.bar(where + (i - (p.shape[0] - 1) / 2) * width, row, width=width, color=PALETTE[i], label=label)
+    ratio = float(np.max(np.maximum(p[0] / p[1], p[1] / p[0])))
+    ax.set_xticks(where, [str(z) for z in outputs])
+    ax.set_xlabel("output z")
+    ax.set_ylabel("probability of releasing z")
+    ax.set_title(f"ε = {epsilon:g}: largest ratio {ratio:.3f} ≤ $e^{{\\varepsilon}}$ = {np.exp(epsilon):.3f}")
+    legend_below(fig)
+    return fig
+
+
+def plot_reachable_intervals(intervals, labels, common: float, common_label: str, xlabel: str, title: str):
+    """Intervals of values reachable by different routes, one horizontal bar each, and a value they share.
+
+    Chapter: *The exponential mechanism and inverse sensitivity* (the aside on the variance under
+    additions and removals: the intervals of the removed sets overlap, so their union is one interval).
+
+    Parameters
+    ----------
+    intervals : sequence of (low, high)
+        One interval per route, drawn bottom to top.
+    labels : sequence of str
+        The routes' names (the y tick labels).
+    common : float
+        A value every interval holds, drawn as a dashed vertical line.
+    common_label, xlabel, title : str
+        Its legend entry, the x axis label and the title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    iv = np.asarray(intervals, dtype=float)
+    if iv.ndim != 2 or iv.shape[1] != 2 or len(iv) != len(labels) or len(iv) == 0 or np.any(iv[:, 0] > iv[:, 1]):
+        raise ValueError(f"intervals must be one (low, high) pair with low <= high per label ({len(labels)}); "
+                         f"got {iv.tolist()!r}")
+    fig, ax = plt.subplots(figsize=(MAX_WIDTH_IN, 0.9 + 0.45 * len(iv)))
+    where = np.arange(len(iv))
+    ax.barh(where, iv[:, 1] - iv[:, 0], left=iv[:, 0], height=0.5, color=PALETTE[0],
+            label="variances reachable by this route")
+    ax.axvline(common, color=PALETTE[7], linestyle="--", label=common_label)
+    ax.axvspan(iv[:, 0].min(), iv[:, 1].max(), color=PALETTE[1], alpha=0.15, label="their union: one interval")
+    ax.set_yticks(where, list(labels))
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    legend_below(fig)
+    return fig
 
 
 def plot_output_distributions(x, q, epsilon, lower=0.0, upper=100.0, neighbors="unbounded", half_window=6.0):
