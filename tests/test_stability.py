@@ -17,6 +17,7 @@ import pytest
 from scipy import integrate as si
 from scipy import stats
 
+from dpsens.figures import stability as fig_stability
 from dpsens.mechanisms import noisy_max as nm
 from dpsens.mechanisms import piecewise as pw
 from dpsens.mechanisms import sparse_vector as sv
@@ -470,3 +471,40 @@ def test_the_figures_numbers_against_independent_quadrature():
     assert math.isclose(sv.worst_case_over_changes(7, 1.0, "noisy-value", "structured", values=[-40.0, 0.0]),
                         7 / 4, rel_tol=1e-6)
 
+
+
+def test_the_explorers_realised_loss_is_far_below_epsilon_in_every_view():
+    """The chapter: 'the realised loss is far below ε in every view' (27 views); the largest, at η = 1000,
+    ε = 0.1, K = 2, recomputed by quadrature written here (runs of AboveThreshold at ε/K, every count ±1)."""
+    labels, q = fig_stability.education_queries()
+    worst = {}
+    for threshold, eps, c in itertools.product([500.0, 1000.0, 2000.0], [0.1, 0.5, 1.0], [1, 2, 3]):
+        pattern = sv.sparse_vector(q, threshold, eps, c, np.random.default_rng(0))
+        worst[threshold, eps, c] = fig_stability.sparse_vector_realised_loss(q, threshold, pattern, eps, c) / eps
+    assert max(worst.values()) < 0.2
+
+    threshold, eps, c = 1000.0, 0.1, 2
+    pattern = sv.sparse_vector(q, threshold, eps, c, np.random.default_rng(0))
+    b0, b = 2 * c / eps, 4 * c / eps
+
+    def run_probability(answers, run):
+        def f(s):
+            out = lap_pdf(s, b0)
+            for qi, above in zip(answers, run):
+                cdf = lap_cdf(threshold + s - qi, b)
+                out *= (1 - cdf) if above else cdf
+            return out
+        return quad(f, [0.0] + [qi - threshold for qi in answers], -3000.0, 3000.0)
+
+    mine, start = 0.0, 0
+    for i, above in enumerate(pattern):
+        if above or i == len(pattern) - 1:
+            run = pattern[start:i + 1]
+            p = run_probability(q[start:i + 1], run)
+            for j in range(start, i + 1):
+                for step in (-1.0, 1.0):
+                    y = q[start:i + 1].copy()
+                    y[j - start] += step
+                    mine = max(mine, abs(math.log(p / run_probability(y, run))))
+            start = i + 1
+    assert math.isclose(mine / eps, worst[threshold, eps, c], rel_tol=1e-6)
