@@ -17,6 +17,7 @@ import pytest
 from scipy import integrate as si
 from scipy import stats
 
+from dpsens.figures import stability as fig_stability
 from dpsens.mechanisms import noisy_max as nm
 from dpsens.mechanisms import piecewise as pw
 from dpsens.mechanisms import sparse_vector as sv
@@ -406,3 +407,104 @@ def test_stability_bad_input():
         sh.stable_histogram_threshold(1.0, 0.0)
     with pytest.raises(TypeError, match="rng"):
         sh.stable_histogram(["a"], 1.0, 1e-6, None)
+
+
+# ------------------------------------------------------------------ claims of the chapter checked independently
+def lyu_algorithm1_probability(q, pattern, epsilon, k_max):
+    """P(output = pattern) for Lyu, Su and Li's Algorithm 1 (one threshold noise Lap(2/ε) kept for the whole
+    run, query noise Lap(4K/ε), stop at the K-th ⊤), threshold 0, by quadrature over the threshold noise."""
+    b0, b = 2 / epsilon, 4 * k_max / epsilon
+
+    def f(s):
+        out = lap_pdf(s, b0)
+        for qi, above in zip(q, pattern):
+            c = lap_cdf(s - qi, b)
+            out *= (1 - c) if above else c
+        return out
+    return quad(f, [0.0, *q])
+
+
+def test_lyu_algorithm1_keeps_the_threshold_noise_and_is_epsilon_dp():
+    """The chapter: keeping one threshold noise is fine with query noise scaled to K and a stop at the K-th ⊤
+    (Lyu, Su and Li 2017, Algorithm 1): the exact loss of every output and every change of 4 queries, K = 2."""
+    eps, k_max, d = 1.0, 2, 4
+    outputs = [o for k in range(1, d + 1) for o in itertools.product((False, True), repeat=k)
+               if (sum(o) == k_max and o[-1]) or (sum(o) < k_max and k == d)]
+    base = np.zeros(d)
+    p = [lyu_algorithm1_probability(base, o, eps, k_max) for o in outputs]
+    assert math.isclose(sum(p), 1.0, rel_tol=1e-9)
+    worst = max(abs(math.log(px / lyu_algorithm1_probability(base + np.array(ch), o, eps, k_max)))
+                for ch in itertools.product((-1.0, 0.0, 1.0), repeat=d) for o, px in zip(outputs, p))
+    assert 0.4 < worst <= eps            # 0.448: far below ε, yet not trivially 0
+
+
+@pytest.mark.slow
+def test_the_figures_numbers_against_independent_quadrature():
+    """The values the chapter glues at d = 7 (structured family) and its exhaustive table at d = 4, from
+    quadrature written here; 'no threshold noise' and 'noisy value' lose exactly dε/4 (values far below)."""
+    def worst(d, variant, changes):
+        outs = (list(itertools.product((True, False), repeat=d)) if variant == "keep-going"
+                else [(False,) * k + (True,) for k in range(d)] + [(False,) * d])
+        ref = [svt_probability_by_quadrature(np.zeros(d), 0.0, o, 1.0) if variant == "correct"
+               else keep_going_probability(np.zeros(d), o) for o in outs]
+        return max(abs(math.log(px / (svt_probability_by_quadrature(np.array(ch, float), 0.0, o, 1.0)
+                                       if variant == "correct" else keep_going_probability(np.array(ch, float), o))))
+                   for ch in changes for o, px in zip(outs, ref))
+
+    def keep_going_probability(q, pattern):
+        def f(s):
+            out = lap_pdf(s, 2.0)
+            for qi, above in zip(q, pattern):
+                c = lap_cdf(s - qi, 4.0)
+                out *= (1 - c) if above else c
+            return out
+        return quad(f, [0.0, *q])
+
+    structured = [np.array(c, float) for c in sv.neighbour_changes(7, "structured")]
+    assert math.isclose(sv.worst_case_over_changes(7, 1.0, "keep-going", "structured"),
+                        worst(7, "keep-going", structured), rel_tol=1e-8)
+    exhaustive4 = list(itertools.product((-1, 0, 1), repeat=4))
+    assert math.isclose(sv.worst_case_over_changes(4, 1.0, "correct"), worst(4, "correct", exhaustive4),
+                        rel_tol=1e-8)
+    assert math.isclose(sv.worst_case_over_changes(7, 1.0, "no-threshold-noise", "structured"), 7 / 4,
+                        rel_tol=1e-12)
+    assert math.isclose(sv.worst_case_over_changes(7, 1.0, "noisy-value", "structured", values=[-40.0, 0.0]),
+                        7 / 4, rel_tol=1e-6)
+
+
+
+def test_the_explorers_realised_loss_is_far_below_epsilon_in_every_view():
+    """The chapter: 'the realised loss is far below ε in every view' (27 views); the largest, at η = 1000,
+    ε = 0.1, K = 2, recomputed by quadrature written here (runs of AboveThreshold at ε/K, every count ±1)."""
+    labels, q = fig_stability.education_queries()
+    worst = {}
+    for threshold, eps, c in itertools.product([500.0, 1000.0, 2000.0], [0.1, 0.5, 1.0], [1, 2, 3]):
+        pattern = sv.sparse_vector(q, threshold, eps, c, np.random.default_rng(0))
+        worst[threshold, eps, c] = fig_stability.sparse_vector_realised_loss(q, threshold, pattern, eps, c) / eps
+    assert max(worst.values()) < 0.2
+
+    threshold, eps, c = 1000.0, 0.1, 2
+    pattern = sv.sparse_vector(q, threshold, eps, c, np.random.default_rng(0))
+    b0, b = 2 * c / eps, 4 * c / eps
+
+    def run_probability(answers, run):
+        def f(s):
+            out = lap_pdf(s, b0)
+            for qi, above in zip(answers, run):
+                cdf = lap_cdf(threshold + s - qi, b)
+                out *= (1 - cdf) if above else cdf
+            return out
+        return quad(f, [0.0] + [qi - threshold for qi in answers], -3000.0, 3000.0)
+
+    mine, start = 0.0, 0
+    for i, above in enumerate(pattern):
+        if above or i == len(pattern) - 1:
+            run = pattern[start:i + 1]
+            p = run_probability(q[start:i + 1], run)
+            for j in range(start, i + 1):
+                for step in (-1.0, 1.0):
+                    y = q[start:i + 1].copy()
+                    y[j - start] += step
+                    mine = max(mine, abs(math.log(p / run_probability(y, run))))
+            start = i + 1
+    assert math.isclose(mine / eps, worst[threshold, eps, c], rel_tol=1e-6)

@@ -36,7 +36,7 @@ VARIANT_LABELS = {
 
 
 def plot_svt_losses(ms, losses: dict, epsilon: float = 1.0):
-    """The worst-case privacy loss of each variant against the number of queries ``d``.
+    """The largest exact privacy loss of each variant over a family of changes, against the number of queries ``d``.
 
     Chapter: *Testing privately, and releasing what is stable*.  ``losses``
     maps a variant to its losses at ``ms`` (``inf`` is drawn at the top of
@@ -59,8 +59,8 @@ def plot_svt_losses(ms, losses: dict, epsilon: float = 1.0):
                             color=style["color"])
     ax.axhline(epsilon, color=PALETTE[-1], lw=1.2, ls="--", label=f"the budget ε = {epsilon:g}")
     ax.set_ylim(0, top * 1.12)
-    ax.set(title="Exact worst-case loss, AboveThreshold variants",
-           xlabel="number of queries d", ylabel="worst-case loss |L|")
+    ax.set(title="Exact privacy loss of AboveThreshold variants",
+           xlabel="number of queries d", ylabel="largest |L| over the changes")
     legend_below(fig, ncols=2)
     return fig
 
@@ -79,7 +79,7 @@ def plot_stable_histogram(counts: dict, released: dict, epsilon: float, delta: f
 
     Chapter: *Testing privately, and releasing what is stable*.  Top: every
     label's exact count (log scale) by rank, filled where the seeded release
-    ``released`` kept it, and the threshold ``T``.  Bottom: each label's
+    ``released`` kept it, and the threshold ``η``.  Bottom: each label's
     exact probability of being released at each ε of ``epsilons``.
     """
     epsilon = as_positive(epsilon, "epsilon")
@@ -186,6 +186,7 @@ def sparse_vector_explorer_view(threshold: float = 2000.0, epsilon: float = 1.0,
     ax.set_yticks(y, labels)
     ax.invert_yaxis()
     ax.set(title=f"Sparse vector, K = {c}, ε = {epsilon:g}: {answered} of {q.size} asked;\n"
-                 f"realised privacy loss {loss:.2g} (budget ε = {epsilon:g})", xlabel="people with this education", ylabel="")
+                 f"realised privacy loss {loss:.2g} (budget ε = {epsilon:g})", xlabel="people with this education",
+           ylabel="education level (alphabetical)")
     legend_below(fig, ncols=2)
     return fig

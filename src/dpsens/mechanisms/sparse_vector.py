@@ -1,17 +1,19 @@
 """AboveThreshold and sparse vector, their broken variants, and the exact privacy loss of each.
 
 Chapter: *Testing privately, and releasing what is stable*.  AboveThreshold
-(Dwork and Roth 2014, Sec. 3.6) compares each query's answer ``q_i`` plus
-noise ``Lap(4Δ/ε)`` with the threshold ``T`` plus noise ``Lap(2Δ/ε)``, says
-⊥ ("below") until the first ⊤ ("above"), and stops there; sparse vector
-runs it ``c`` times in a row, each with ``ε/c`` and a fresh threshold noise,
-so that it answers up to ``c`` ⊤.  Every query has sensitivity at most Δ
+(Dwork and Roth 2014, Sec. 3.6) compares each query's answer ``f_i(x)``
+plus noise ``Z_i ~ Lap(4Δ/ε)`` with the threshold ``η`` plus noise
+``Z_0 ~ Lap(2Δ/ε)``, says ⊥ ("below") until the first ⊤ ("above"), and
+stops there; sparse vector runs it ``c`` times in a row (the chapter's
+``K``), each with ``ε/c`` and a fresh threshold noise, so that it answers up
+to ``c`` ⊤ (Dwork and Roth's *Sparse*, Theorem 3.25 with δ = 0).  Every query has sensitivity at most Δ
 under the chapter's relation (their answers may move in different
 directions between neighbours).
 
 :data:`SVT_VARIANTS` names the correct algorithm and four ways of changing
-it that break its privacy, of the kinds Lyu, Su and Li (2017) found in
-published versions, with the noise each draws.  :func:`output_probability` is the exact probability (or density, for
+it that break its privacy, with the noise each draws: three of the kinds
+Lyu, Su and Li (2017) found in published versions (no query noise, no cap
+on the ⊤ answers, the noisy value released), and no threshold noise.  :func:`output_probability` is the exact probability (or density, for
 a released noisy value) of one output of any variant, an integral over the
 threshold noise computed in closed form by :mod:`.piecewise`;
 :func:`exact_privacy_loss` enumerates every output of a pair of neighbouring
@@ -34,7 +36,8 @@ __all__ = ["SVT_VARIANTS", "svt_noise_scales", "above_threshold", "sparse_vector
            "output_probability", "exact_privacy_loss", "worst_case_loss", "sparse_vector_output_probability",
            "sparse_vector_runs",            "neighbour_changes", "worst_case_over_changes"]
 
-#: The variants: what each does (the broken ones are of the kinds Lyu, Su and Li 2017 found in print).
+#: The variants: what each does (three of the broken ones are of the kinds Lyu, Su and Li 2017 found in print;
+#: "no-threshold-noise" shows what the threshold noise is for).
 SVT_VARIANTS = {
     "correct": "threshold noise Lap(2Δ/ε), query noise Lap(4Δ/ε), stop at the first ⊤ (Dwork and Roth)",
     "no-threshold-noise": "no noise on the threshold; query noise Lap(4Δ/ε); stop at the first ⊤",
@@ -94,9 +97,9 @@ def above_threshold(answers, threshold, epsilon, rng, sensitivity=1.0, variant: 
     Parameters
     ----------
     answers : sequence of float
-        The exact answers ``q_1, ..., q_m`` (the analyst's queries on the data).
+        The exact answers ``f_1(x), ..., f_d(x)`` (the analyst's queries on the data).
     threshold : float
-        The public threshold ``T``.
+        The public threshold ``η``.
     epsilon : float
     rng : numpy.random.Generator
     sensitivity : float
@@ -171,17 +174,17 @@ def output_probability(answers, threshold, pattern, epsilon, sensitivity=1.0, va
 
     Chapter: *Testing privately, and releasing what is stable*.
 
-    ``P = ∫ p_ρ(r) ∏_{i ⊥} P(q_i + ν_i < T + r) ∏_{i ⊤} P(q_i + ν_i ≥ T + r) dr``
-    with ``ρ``, ``ν_i`` the threshold's and the queries' noise; for
-    ``"noisy-value"`` the last factor is the density of ``q_k + ν_k`` at
-    ``value`` times ``1[value ≥ T + r]``.  Computed in closed form
+    ``P = ∫ p_0(s) ∏_{i ⊥} P(f_i(x) + Z_i < η + s) ∏_{i ⊤} P(f_i(x) + Z_i ≥ η + s) ds``
+    with ``p_0`` the density of the threshold noise ``Z_0`` and ``Z_i`` the
+    queries' noise; for ``"noisy-value"`` the last factor is the density of
+    ``f_j(x) + Z_j`` at ``value`` times ``1[value ≥ η + s]``.  Computed in closed form
     (:func:`dpsens.mechanisms.piecewise.integrate`), or as a product when
     the threshold has no noise.
 
     Parameters
     ----------
     answers : sequence of float
-        ``q_1, ..., q_m`` (at least as many as ``pattern`` is long).
+        ``f_1(x), ..., f_d(x)`` (at least as many as ``pattern`` is long).
     pattern : sequence of bool
         ⊥ (False) / ⊤ (True) for the first ``len(pattern)`` queries.
     value : float, optional

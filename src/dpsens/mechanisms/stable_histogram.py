@@ -12,8 +12,8 @@ private and never used) and a public ``δ``.
   ``f`` is the mode of a column of labels (⊥ when the largest count is
   shared), whose distance is ``max(c_(1) − c_(2) − 1, 0)``.
 * The stable histogram: the count of every label that occurs gets noise
-  ``Lap(1/ε)``, and a label is released only when its noisy count exceeds
-  ``T = 1 + ln(1/(2δ))/ε``; labels that do not occur are never looked at, so
+  ``Lap(1/ε)``, and a label is released only when its noisy count reaches
+  ``η = 1 + ln(1/(2δ))/ε``; labels that do not occur are never looked at, so
   the set of possible labels need not be known.
 """
 from __future__ import annotations
@@ -89,7 +89,7 @@ def stable_release(value, distance, epsilon, delta, rng):
 
 
 def stable_histogram_threshold(epsilon, delta) -> float:
-    """``T = 1 + ln(1/(2δ))/ε``: a label with one record clears it with probability exactly ``δ``.
+    """``η = 1 + ln(1/(2δ))/ε``: a label with one record clears it with probability exactly ``δ``.
 
     Chapter: *Testing privately, and releasing what is stable*.
 
@@ -129,7 +129,7 @@ def stable_histogram(labels, epsilon, delta, rng) -> dict:
 
 
 def stable_histogram_release_probability(counts, epsilon, delta) -> np.ndarray:
-    """``P(c + Lap(1/ε) >= T)`` for each count ``c`` (exact): the chance that the label is released.
+    """``P(c + Lap(1/ε) >= η)`` for each count ``c`` (exact): the chance that the label is released.
 
     Chapter: *Testing privately, and releasing what is stable*.
 
