@@ -135,8 +135,9 @@ def test_inverse_sensitivity_bound_holds_exactly(relation):
 def test_packing_bounds_by_direct_computation(eps):
     assert math.isclose(acc.count_lower_bound(eps), max(t / (2 * (1 + math.exp(t * eps))) for t in range(1, min(1000, int(700 / eps)))))
     for d in (2, 50, 10 ** 4):
-        assert math.isclose(acc.histogram_lower_bound(d, eps),
-                            max(t / 2 * d / (math.exp(t * eps) + d) for t in range(1, min(1000, int(700 / eps)))))
+        brute = max(t / 2 * d / (math.exp(t * eps) + d) for t in range(1, min(1000, int(700 / eps))))
+        assert math.isclose(acc.histogram_lower_bound(d, eps), brute)
+        assert brute > math.log(d) / (2 * eps * (1 + math.exp(eps)))      # the theorem's closed form below it
     assert math.isclose(acc.median_lower_bound(eps, 10, 90), 80 / (2 * (1 + math.exp(eps))))
     assert math.isclose(acc.packing_failure_bound(5, 3, eps), 4 / (math.exp(3 * eps) + 4))
 
@@ -205,6 +206,10 @@ def test_bad_input_is_refused_with_a_clear_message():
         acc.local_modulus_quantile([1, 2, 3], 0.5, -1, 0, 5)
     with pytest.raises(ValueError, match="measure_ratio"):
         acc.exponential_utility_bound(1.0, 1.0, 0.1, 0.5)
+    with pytest.raises(ValueError, match="threshold"):
+        acc.ptr_refusal_bound(5, 1.0, float("nan"))
+    with pytest.raises(ValueError, match="rank_bound"):
+        acc.rank_value_bound([1.0, 2.0, 3.0], 0.5, -1, 0, 5)
     with pytest.raises(ValueError, match="candidates must contain"):
         acc.inverse_sensitivity_error_bound([1.5, 2.5, 3.5], 0.5, 1.0, 0.1, 0, 5, candidates=[0, 1, 2])
 
@@ -323,3 +328,28 @@ def test_count_constant_for_small_epsilon():
                           options={"xatol": 1e-10})
     assert math.isclose(-res.fun, 0.139232, rel_tol=1e-5)
     assert math.isclose(1e-3 * acc.count_lower_bound(1e-3), -res.fun, rel_tol=1e-5)
+
+
+def test_ptr_refusal_against_scipy():
+    """PTR refuses when D + Lap(2/ε) < T: scipy's Laplace CDF at T; the table's 6.92e-82 at D = 800, ε = 0.5."""
+    threshold = math.log(1e6) / 0.25
+    for distance in (56, 60, 100, 800):
+        exact = stats.laplace(loc=distance, scale=1 / 0.25).cdf(threshold)
+        assert math.isclose(acc.ptr_refusal_bound(distance, 0.25, threshold), exact, rel_tol=1e-9)
+    assert f"{acc.ptr_refusal_bound(800, 0.25, threshold):.2e}" == "6.92e-82"
+    # below the threshold the bound is the trivial 1; the exact refusal is above 1/2
+    assert acc.ptr_refusal_bound(10, 0.25, threshold) == 1.0
+    assert stats.laplace(loc=10, scale=4).cdf(threshold) > 0.5
+
+
+def test_smooth_sensitivity_bound_on_the_ages_closed_form():
+    """The table's smooth-sensitivity bound at ε = 0.5 (6.178e-06 years).  numpy's median of whole-number ages moves
+    by half a year per step near the tie block, and no dataset closer than 800 steps has a positive local
+    sensitivity, so S_β = ½ e^{−800 β} when β = ε/(2 ln(2/δ)) is large enough that later t do not win; the
+    bound is 2 S_β/ε · ln 20."""
+    ages = ds.load_ages().to_numpy(dtype=float)
+    eps, delta = 0.5, 1e-6
+    beta = eps / (2 * math.log(2 / delta))
+    s = ds.smooth_sensitivity(ages, "median", beta, 0, 100, "unbounded")
+    assert math.isclose(s, 0.5 * math.exp(-800 * beta), rel_tol=1e-9)
+    assert math.isclose(2 * s / eps * math.log(20), 6.178e-6, rel_tol=1e-3)
