@@ -353,3 +353,16 @@ def test_smooth_sensitivity_bound_on_the_ages_closed_form():
     s = ds.smooth_sensitivity(ages, "median", beta, 0, 100, "unbounded")
     assert math.isclose(s, 0.5 * math.exp(-800 * beta), rel_tol=1e-9)
     assert math.isclose(2 * s / eps * math.log(20), 6.178e-6, rel_tol=1e-3)
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_median_packing_pairs(n):
+    """The proof's neighbours: under replacement (size n, either parity) and add/remove, lower medians ℓ and u."""
+    lo, hi = 0.0, 100.0
+    below = n // 2 + n % 2                   # one more at ℓ for an odd n, as many for an even n
+    x = [lo] * below + [hi] * (n - below)
+    y = [lo] * (below - 1) + [hi] * (n - below + 1)
+    assert sorted(x)[(n - 1) // 2] == lo and sorted(y)[(n - 1) // 2] == hi
+    x, y = [lo] * n + [hi] * n, [lo] * n + [hi] * (n + 1)
+    assert sorted(x)[(len(x) - 1) // 2] == lo and sorted(y)[(len(y) - 1) // 2] == hi
+    assert inverse.order_statistic(x, 0.5) == lo and inverse.order_statistic(y, 0.5) == hi
