@@ -25,7 +25,8 @@ import pandas as pd
 from scipy.optimize import brentq
 from scipy.special import ndtri
 
-from ._validate import as_bounds, as_data, as_int, as_positive, as_probability, as_quantile, check_relation
+from ._validate import (as_bounds, as_data, as_int, as_nonnegative, as_positive, as_probability, as_quantile,
+                        check_relation)
 from .inverse import inverse_len_quantile, order_statistic
 from .mechanisms.exponential import quantile_exponential, quantile_exponential_distribution, quantile_rank_utility
 from .mechanisms.gaussian import gaussian_mechanism, gaussian_sigma
@@ -159,6 +160,7 @@ def rank_value_bound(x, q, rank_bound, lower, upper, neighbors: str = "bounded")
     Chapter: *How accurate is it?* (a rank-error bound read as an error in
     value, on these data; ``f(x)`` the order statistic).
     """
+    rank_bound = as_nonnegative(rank_bound, "rank_bound")
     dist, _, positive, opt = _rank_setup(x, q, 1.0, lower, upper, neighbors)
     target = order_statistic(x, q)
     keep = positive & (opt - dist["utility"] <= rank_bound + 1e-9)
@@ -178,6 +180,7 @@ def ptr_refusal_bound(distance, epsilon, threshold) -> float:
     if not d >= 0:
         raise ValueError(f"distance must be >= 0, got {distance!r}")
     epsilon = as_positive(epsilon, "epsilon")
+    threshold = as_nonnegative(threshold, "threshold")
     if d < threshold:
         return 1.0
     return 0.5 * math.exp(-epsilon * (d - threshold)) if math.isfinite(d) else 0.0

@@ -65,13 +65,14 @@ def plot_worst_case_bounds(epsilons=None, cells=None, epsilon_cells: float = 1.0
     ax.plot(epsilons, 1.0 / epsilons, label="Laplace mechanism", **line_style(0))
     ax.plot(epsilons, [count_lower_bound(e) for e in epsilons], label="lower bound (packing), any ε-DP mechanism",
             color=PALETTE[-1], linestyle="-", lw=2)
-    ax.set(xscale="log", yscale="log", title="A count (sensitivity 1)", xlabel="ε (log scale)",
+    ax.set(xscale="log", yscale="log", title="A count (sensitivity 1, either relation)", xlabel="ε (log scale)",
            ylabel="expected |error| (records)")
     ax = axes[1]
     ax.plot(cells, [laplace_expected_max(d, 1.0 / epsilon_cells) for d in cells],
             label="Laplace noise in every cell: largest error", **line_style(1))
     ax.plot(cells, [histogram_lower_bound(d, epsilon_cells) for d in cells], color=PALETTE[-1], lw=2)
-    ax.set(xscale="log", title=f"A histogram over d cells, ε = {epsilon_cells:g}", xlabel="d, cells (log scale)",
+    ax.set(xscale="log", title=f"A histogram over d cells, ε = {epsilon_cells:g} (add/remove)",
+           xlabel="d, cells (log scale)",
            ylabel="expected largest |error| (records)")
     ax.set_ylim(bottom=0)
     ax = axes[2]
@@ -86,7 +87,7 @@ def plot_worst_case_bounds(epsilons=None, cells=None, epsilon_cells: float = 1.0
     ax.plot(epsilons, inv, label="inverse sensitivity", **line_style(3))
     ax.plot(epsilons, inv_grid, label="inverse sensitivity, whole numbers", **line_style(4))
     ax.plot(epsilons, [median_lower_bound(e, lower, upper) for e in epsilons], color=PALETTE[-1], lw=2)
-    ax.set(xscale="log", title=f"A median on [{lower:g}, {upper:g}], the worst pair of datasets",
+    ax.set(xscale="log", title=f"A median on [{lower:g}, {upper:g}], the worst pair (add/remove)",
            xlabel="ε (log scale)", ylabel="expected |error| (years)")
     ax.set_ylim(0, (upper - lower) * 0.75)
     legend_below(fig)
@@ -136,7 +137,8 @@ def plot_instance_bounds(x, epsilons=None, lower: float = 0.0, upper: float = 10
         style = (dict(color=PALETTE[-1], linestyle="-", lw=2) if label.startswith("lower")
                  else line_style(i))
         ax.plot(epsilons, values, label=label, **style)
-    ax.set(xscale="log", yscale="log", title=f"Median of {len(x)} {what} vs the local bound",
+    relation = "add/remove" if neighbors == "unbounded" else "replace one"
+    ax.set(xscale="log", yscale="log", title=f"Median of {len(x)} {what} ({relation}) vs the local bound",
            xlabel="ε (log scale)", ylabel="expected |error| (years, log scale)")
     legend_below(fig)
     return fig
@@ -165,7 +167,10 @@ def plot_accuracy_check(table, epsilon: float, confidence: float):
     Chapter: *How accurate is it?* (the explorer).  ``table`` is
     :func:`dpsens.accuracy.simulate_accuracy`'s; values below 0.001 are drawn
     at 0.001 (the axis label says so).  Counts are in records, ranks in
-    records, the medians in years.
+    records, the medians in years.  The title names the setting of
+    :func:`~dpsens.accuracy.simulate_accuracy` at its default δ
+    (:data:`dpsens.accuracy.DELTA`): the count under either relation, the
+    medians under add/remove.
     """
     rows = table.reset_index(drop=True)
     labels = [_short(m) + (", rank" if u.startswith("rank") else "") for m, u in zip(rows["mechanism"], rows["error in"])]
@@ -177,8 +182,9 @@ def plot_accuracy_check(table, epsilon: float, confidence: float):
             label=f"simulated error, {confidence:.0%} quantile of {int(rows['n'].max()):,} releases")
     ax.set_yticks(y, labels)
     ax.invert_yaxis()
-    ax.set(xscale="log", title=f"Bound vs simulation, ε = {epsilon:g}",
-           xlabel="error (log; ≤ 0.001 shown at 0.001)")
+    ax.set(xscale="log", title=f"Bound vs simulation, ε = {epsilon:g}, δ = {DELTA:g}\n"
+                                "(medians: add/remove)",
+           xlabel="error: records (count, rank) or years\nlog scale; ≤ 0.001 shown at 0.001")
     legend_below(fig)
     return fig
 
