@@ -97,7 +97,7 @@ def plot_discrete_noise(scale, sigma, draws: int = 100_000, seed: int = 0):
         freq = np.array([(sample == v).mean() for v in k])
         ax.plot(k, freq, drawstyle="steps-mid", label=f"{name}: {draws:,} draws", **line_style(i))
         ax.plot(k, pmf, "o", ms=4, color=PALETTE[i], label=f"{name}: exact probability")
-    ax.set(title="Exact samplers against exact probabilities", xlabel="noise k (an integer)",
+    ax.set(title="Exact samplers against exact probabilities", xlabel="noise z (an integer)",
            ylabel="probability")
     legend_below(fig)
     return fig
