@@ -129,6 +129,19 @@ def test_rdp_accounting_matches_dp_accounting(k, noise):
             assert A.rdp_epsilon(delta, **kw)[0] <= ours + 1e-12
 
 
+def test_the_conversions_are_the_papers_statements():
+    """At one order the two conversions are, solved for δ: Mironov (2017), Proposition 3, δ = e^{(ω−1)(R−ε)};
+    Canonne, Kamath and Steinke (2020), Proposition 12 (arXiv v4), δ = e^{(ω−1)(R−ε)} (1 − 1/ω)^ω / (ω − 1)."""
+    for sigma, order, delta in ((3.0, 2.0, 1e-5), (10.0, 24.0, 1e-6), (1.0, 1.5, 0.01), (0.5, 7.0, 1e-9)):
+        rdp = order / (2 * sigma ** 2)
+        std, _ = A.rdp_epsilon(delta, gaussian=[(sigma, 1.0)], orders=[order], conversion="standard")
+        imp, _ = A.rdp_epsilon(delta, gaussian=[(sigma, 1.0)], orders=[order])
+        assert std > 0 and imp > 0
+        assert math.isclose(math.exp((order - 1) * (rdp - std)), delta, rel_tol=1e-9)
+        cks = math.exp((order - 1) * (rdp - imp)) * (1 - 1 / order) ** order / (order - 1)
+        assert math.isclose(cks, delta, rel_tol=1e-9)
+
+
 def test_zcdp_improved_conversion():
     for rho, delta in ((0.02, 1e-6), (0.5, 1e-5), (3.0, 1e-9)):
         improved = A.zcdp_epsilon_improved(rho, delta)
@@ -173,6 +186,34 @@ def test_gaussian_composition_is_exact(k, sigma):
         ref = dpa_pld.from_gaussian_mechanism(sigma, value_discretization_interval=grid).self_compose(k)
         assert got <= ref.get_epsilon_for_delta(delta) + 1e-12              # dp_accounting's is an upper bound
         assert math.isclose(got, ref.get_epsilon_for_delta(delta), rel_tol=2e-3, abs_tol=1e-3)
+
+
+def _analytic_gaussian_delta(nu: float, eps: float) -> float:
+    """δ(ε) of one Gaussian release with Δ₂/σ = ν (Balle and Wang 2018), in mpmath at 40 digits."""
+    mp = pytest.importorskip("mpmath")
+    with mp.workdps(40):
+        nu_m, e = mp.mpf(nu), mp.mpf(eps)
+        return float(mp.ncdf(nu_m / 2 - e / nu_m) - mp.exp(e) * mp.ncdf(-nu_m / 2 - e / nu_m))
+
+
+def test_the_chapters_group_table_and_the_delta_of_a_group():
+    """The chapter's group section: one Gaussian release, σ = 10, Δ₂ = 1, δ = 1e-6.  A group of k moves the
+    query by k (exact ε 0.3969, 0.8341, 1.7656, 3.7974 for k = 1, 2, 4, 8), k releases compose into
+    ν = √k/10 (0.3969, 0.5751, 0.8341, 1.2120); and the (ε, δ) group bound of the chain,
+    (kε, δ Σ_{j<k} e^{jε}) <= (kε, k e^{(k-1)ε} δ), holds for the exact δ of the group."""
+    group = {1: 0.3969, 2: 0.8341, 4: 1.7656, 8: 3.7974}
+    releases = {1: 0.3969, 2: 0.5751, 4: 0.8341, 8: 1.2120}
+    eps_one = _analytic_gaussian_eps(0.1, 1e-6)
+    for k in group:
+        assert round(G.gaussian_epsilon(10.0, float(k), 1e-6), 4) == group[k]
+        assert round(_analytic_gaussian_eps(k / 10, 1e-6), 4) == group[k]
+        assert round(A.gaussian_composition_epsilon(1e-6, [(10.0, 1.0)] * k), 4) == releases[k]
+        exact_delta = _analytic_gaussian_delta(k / 10, k * eps_one)
+        assert math.isclose(G.gaussian_delta(10.0, float(k), k * eps_one), exact_delta, rel_tol=1e-6, abs_tol=1e-15)
+        chain = 1e-6 * sum(math.exp(j * eps_one) for j in range(k))
+        assert exact_delta <= chain * (1 + 1e-9) and chain <= k * math.exp((k - 1) * eps_one) * 1e-6 * (1 + 1e-12)
+        if k > 1:
+            assert exact_delta > k * 1e-6        # the group pays more δ than k releases would
 
 
 def test_mixed_sigmas_compose_as_a_root_sum_of_squares():
