@@ -13,11 +13,13 @@ answers for that variant.
 """
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 
 from .._validate import as_int
 
-__all__ = ["VARIANTS", "VARIANT_TEXT", "variant_params", "variant_text"]
+__all__ = ["VARIANTS", "VARIANT_TEXT", "student_seed", "variant_params", "variant_text", "your_numbers"]
 
 #: The exercises that have per-student variants, with the book's parameters (seed 0).
 VARIANTS = {
@@ -61,3 +63,30 @@ def variant_params(name: str, seed: int = 0) -> dict:
         return {"releases": int(rng.integers(2, 6)), "b": float(rng.choice([2.0, 4.0, 5.0, 10.0])),
                 "group": int(rng.integers(2, 5))}
     return {"n": int(rng.choice([1000, 1500, 2500, 4000, 5000])), "epsilon": float(rng.choice([0.25, 1.0, 2.0]))}
+
+
+def student_seed(student: str, course: str = "dpsens") -> int:
+    """The seed of the student whose course id is ``student`` in the course ``course``: a whole
+    number from 1 on, the same wherever it is computed (the student's notebook, the grader).
+
+    The seed only draws the numbers of an exercise; it is not secret, and no answer follows from
+    it without the exercise's computation.
+
+    >>> student_seed("ada") == student_seed("ada") != student_seed("bob")
+    True
+    """
+    if not isinstance(student, str) or not student.strip():
+        raise ValueError(f"student must be a non-empty student id (text), got {student!r}")
+    if not isinstance(course, str) or not course:
+        raise ValueError(f"course must be a non-empty course id (text), got {course!r}")
+    digest = hashlib.sha256(f"dpsens student seed|{course}|{student.strip()}".encode()).digest()
+    return 1 + int.from_bytes(digest[:4], "big") % (2**31 - 1)
+
+
+def your_numbers(name: str, student: str, course: str = "dpsens") -> str:
+    """What a graded notebook shows above exercise ``name``: the numbers of student ``student``.
+
+    >>> your_numbers("proportion_halfwidth", "ada").startswith("Your numbers (ada): n = ")
+    True
+    """
+    return f"Your numbers ({student}): {variant_text(name, student_seed(student, course))}."
