@@ -327,3 +327,84 @@ def test_a_students_numbers_come_from_their_id_and_no_key_goes_with_them():
     with pytest.raises(ValueError, match="student must be"):
         EX.student_seed("")
 
+
+
+def test_student_edition_serves_nothing_that_leads_to_solutions(monkeypatch):
+    """The student site (issue 31, item 4): no page sources or download button, no repository or
+    Binder button, a stub for the teachers' page (its labels kept); the public edition unchanged."""
+    import types
+
+    import editions   # _ext/, on sys.path by conftest
+
+    def config():
+        return types.SimpleNamespace(hide_solutions=False, nb_execution_cache_path="x", html_static_path=[],
+                                     html_copy_source=True, html_show_sourcelink=True,
+                                     html_theme_options={"use_repository_button": True,
+                                                         "launch_buttons": {"binderhub_url": "https://mybinder.org",
+                                                                            "colab_url": "https://colab"}})
+    app = types.SimpleNamespace(srcdir=str(ROOT))
+    monkeypatch.setenv("DPSENS_EDITION", "student")
+    c = config()
+    editions._configure(app, c)
+    assert c.hide_solutions and not c.html_copy_source and not c.html_show_sourcelink
+    options = c.html_theme_options
+    assert not options["use_repository_button"] and not options["use_download_button"]
+    assert options["launch_buttons"] == {"colab_url": "https://colab"}
+    source = [(ROOT / "chapters" / "teachers.md").read_text()]
+    editions._student_pages(app, "chapters/teachers", source)
+    assert source[0] == editions.TEACHERS_STUB and "answer_key" not in source[0]
+    labels = set(re.findall(r"^\((\S+)\)=", (ROOT / "chapters" / "teachers.md").read_text(), re.M))
+    assert labels <= set(re.findall(r"^\((\S+)\)=", source[0], re.M))
+    monkeypatch.setenv("DPSENS_EDITION", "public")
+    c = config()
+    editions._configure(app, c)
+    assert c.html_copy_source and c.html_theme_options["launch_buttons"]["binderhub_url"]
+
+
+def test_a_roster_of_60_shares_no_variant_answer_beyond_two_and_never_draws_the_books():
+    """Issue 31, item 3, for the exercises that have variants (``ds.exercises.VARIANTS``)."""
+    from collections import Counter
+    for name in EX.VARIANTS:
+        book = AK.REGISTRY[name]().value
+        values = [AK.REGISTRY[name](**EX.variant_params(name, EX.student_seed(f"s{i:02d}", "a-course"))).value
+                  for i in range(60)]
+        assert max(Counter(round(v, 9) for v in values).values()) <= 2, name
+        assert not [v for v in values if math.isclose(v, book, rel_tol=5e-3)], name
+
+
+#: Numbers in a chapter's printed outputs that equal one of its exercises' answers by coincidence.
+COINCIDENCES = {("vector", "mean_median_l1=36.2"): "an RMSE of the Gaussian histogram (36.2 counts), not the "
+                                                   "L1 sensitivity of (mean, median) the exercise asks for"}
+
+
+def test_no_chapter_prints_its_own_exercises_answers():
+    """Issue 31, item 5: the printed outputs of a chapter (its executed reference notebook, every cell
+    but the worked solutions) and the text of its student version show none of its exercises' answers,
+    in the forms a checker accepts (3 to 5 significant figures, the full value)."""
+    import json
+    leaks = []
+    for stem in ms.toc_chapters():
+        path = ROOT / "tests" / "notebooks" / f"{stem}.ipynb"
+        source = (ROOT / "chapters" / f"{stem}.md").read_text()
+        mine = {k for c in set(re.findall(r"check_\w+", source)) for k in KEY_OF.get(c, [])}
+        if not path.exists() or not mine:
+            continue
+        for cell in json.loads(path.read_text())["cells"]:
+            if cell["cell_type"] != "code" or "solution" in cell["metadata"].get("tags", []):
+                continue
+            text = "".join("".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", ""))
+                           for o in cell.get("outputs", []))
+            leaks += [(stem, f) for f in _found(text, mine) if (stem, f) not in COINCIDENCES]
+    assert not leaks, leaks
+
+
+def test_the_dp_loss_figure_does_not_print_the_expected_loss():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import dpsens as ds
+    losses = ds.dp.privacy_loss_samples(100.0, 101.0, scale=1.0, rng=np.random.default_rng(7), size=200)
+    fig = ds.figures.dp.plot_privacy_loss(losses, 100.0, 101.0, scale=1.0)
+    texts = [t.get_text() for ax in fig.axes for t in ax.get_legend().get_texts()] + [fig.axes[0].get_title()]
+    plt.close(fig)
+    assert not _found(" ".join(texts), {"dp_expected_loss"}), texts

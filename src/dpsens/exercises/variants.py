@@ -57,13 +57,20 @@ def variant_params(name: str, seed: int = 0) -> dict:
     if seed == 0:
         return dict(VARIANTS[name])
     rng = np.random.default_rng([seed, sorted(VARIANTS).index(name)])
-    if name == "dp_density_ratio":
-        return {"fx": 100.0, "fxp": float(100 + rng.integers(2, 8)), "b": float(rng.choice([1.5, 2.0, 2.5, 4.0]))}
-    if name == "dp_household_budget":
-        return {"releases": int(rng.integers(2, 6)), "b": float(rng.choice([2.0, 4.0, 5.0, 10.0])),
-                "group": int(rng.integers(2, 5))}
-    return {"n": int(rng.choice([1000, 1500, 2500, 4000, 5000])), "epsilon": float(rng.choice([0.25, 1.0, 2.0]))}
+    while True:             # never the book's own numbers: its answer is published
+        params = _draw(name, rng)
+        if params != VARIANTS[name]:
+            return params
 
+
+def _draw(name: str, rng: np.random.Generator) -> dict:
+    if name == "dp_density_ratio":
+        return {"fx": 100.0, "fxp": 100 + int(rng.integers(15, 80)) / 10,
+                "b": int(rng.integers(10, 60)) / 10}
+    if name == "dp_household_budget":
+        return {"releases": int(rng.integers(2, 13)), "b": int(rng.integers(15, 200)) / 10,
+                "group": int(rng.integers(2, 9))}
+    return {"n": int(rng.integers(500, 20_001)), "epsilon": float(rng.choice([0.25, 0.5, 1.0, 2.0]))}
 
 def student_seed(student: str, course: str = "dpsens") -> int:
     """The seed of the student whose course id is ``student`` in the course ``course``: a whole
