@@ -302,16 +302,16 @@ def test_nbgrader_round_trip_every_chapter_every_cheat(tmp_path):
 
     home = tmp_path / "students"                    # the students' own machines
     runs = {}
-    for kind in KINDS:
+    for kind in (k for k in KINDS if k not in EDITS):     # the edits start from the junk submission
         folder = home / kind
         folder.mkdir(parents=True)
         runs[kind] = folder / "all.ipynb"
-        nbformat.write(student_notebook(kind if kind not in EDITS else "wrong", chapters), runs[kind])
+        nbformat.write(student_notebook(kind, chapters), runs[kind])
     out = subprocess.run([str(py), str(ROOT / "tests" / "student_run.py"), *map(str, runs.values())],
                          capture_output=True, text=True, env=clean_env(), timeout=1800)
     assert out.returncode == 0, out.stderr[-3000:]
-    for kind, path in runs.items():
-        ran = nbformat.read(path, as_version=4)
+    for kind in KINDS:
+        ran = nbformat.read(runs["wrong" if kind in EDITS else kind], as_version=4)
         for s, (_, released) in chapters.items():
             folder = course / "submitted" / kind / s
             folder.mkdir(parents=True)
