@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 JB_FLAGS := -W -n --keep-going
 
-.PHONY: venv book book-student pdf pdf-student key assignments editions-test test test-lane-site test-lane-checks test-full test-notebooks unit unit-full notebooks site-test site-audit student colab nbval-refs bench lab clean help
+.PHONY: venv book book-student pdf pdf-student key assignments course grade release editions-test test test-lane-site test-lane-checks test-full test-notebooks unit unit-full notebooks site-test site-audit student colab nbval-refs bench lab clean help
 
 help:
 	@echo "make book   build the executed website into _build/html"
@@ -18,6 +18,9 @@ help:
 	@echo "make pdf-student  the student edition (no solutions) as a PDF, _build/student/book.pdf"
 	@echo "make assignments  an nbgrader course source, one assignment per chapter, into _build/nbgrader"
 	@echo "make key    rewrite the hashed answer key from tools/answer_key.py and print the answers"
+	@echo "make course ROSTER=ids.csv [COURSE=dir]  a ready nbgrader course: students added, every chapter released"
+	@echo "make release VERSION=X.Y.Z  version, CHANGELOG date, CITATION, the tag in set-up cells; commit, tag, back to .dev0"
+	@echo "make grade [COURSE=dir]  autograde the collected submissions and score every answer (tools/grade.py)"
 	@echo "make editions-test  build the student site and the PDF, then test them (not part of make test)"
 	@echo "make site-test  open every page of the built site in headless Chromium (needs Debian's chromium)"
 	@echo "make lab    JupyterLab on the repository: chapters/*.md open as notebooks (jupytext)"
@@ -67,6 +70,34 @@ pdf-student: venv
 assignments: venv
 	$(BIN)/python tools/make_assignments.py --course _build/nbgrader
 	@echo "nbgrader course source: $(CURDIR)/_build/nbgrader (see the teachers' page, 'Grading with nbgrader')"
+
+# A ready nbgrader course (tools/course.py) in COURSE: the course source, the students of ROSTER (a CSV
+# with a student_id column) in the gradebook, the exchange, every chapter generated and released.
+# nbgrader runs in its own venv, .venv-nbgrader (tools/envs/nbgrader.txt).
+COURSE ?= _build/course
+NBGRADER := .venv-nbgrader/.dpsens-installed
+$(NBGRADER): tools/envs/nbgrader.txt pyproject.toml
+	@test -x .venv-nbgrader/bin/python || $(PYTHON) -m venv .venv-nbgrader
+	.venv-nbgrader/bin/python -m pip install --quiet -r tools/envs/nbgrader.txt
+	@touch $(NBGRADER)
+
+course: venv $(NBGRADER)
+	@test -n "$(ROSTER)" || (echo "usage: make course ROSTER=ids.csv [COURSE=dir]"; exit 2)
+	$(BIN)/python tools/make_assignments.py --course $(COURSE)
+	.venv-nbgrader/bin/python tools/course.py setup --course $(COURSE) --roster $(ROSTER)
+	@echo "nbgrader course ready in $(CURDIR)/$(COURSE): students fetch the assignments; after the deadline 'nbgrader collect <chapter>' (or copy submissions into submitted/), then 'make grade COURSE=$(COURSE)'"
+
+# Score a course's submissions: nbgrader autograde (recording, not executing) and tools/grade.py.
+grade: $(NBGRADER)
+	.venv-nbgrader/bin/python tools/course.py grade --course $(COURSE) $(ASSIGNMENTS)
+	.venv-nbgrader/bin/python tools/course.py export --course $(COURSE) $(COURSE)/grades.csv
+	@echo "grade sheet: $(CURDIR)/$(COURSE)/grades.csv; every answer's verdict: $(COURSE)/grades/<chapter>.csv"
+
+# A release a course can pin (tools/release.py): version, CHANGELOG date, CITATION, the tag in every
+# set-up cell and launch button; commit and tag v$(VERSION), then back to X.Y.(Z+1).dev0.
+release: venv
+	@test -n "$(VERSION)" || (echo "usage: make release VERSION=X.Y.Z"; exit 2)
+	$(BIN)/python tools/release.py $(VERSION)
 
 # The teacher's answer key (tools/answer_key.py): the hashed key the checkers use, and the answers.
 key: venv

@@ -24,7 +24,8 @@ the chapters:
 ``{book-time}``
     The rates, and the counts and minutes they give for each chapter.
 ``{book-syllabus}``
-    One-, two- and four-week plans (``PLANS``): the chapters split, in
+    One-, two-, four-, eight- and twelve-week plans (``PLANS``; grading weights of
+    the longer ones in ``WEIGHTS``): the chapters split, in
     order, into sessions of balanced length (``partition``); in class the
     reading, the code and every exercise but the last numeric one; the last
     numeric exercise and the proofs are the homework.
@@ -61,7 +62,18 @@ HIDDEN = re.compile(r"^:tags:.*\b(remove-cell|solution)\b", re.M)
 RATES = {"words_per_minute": 150, "code_cell": 1.0, "exercise": 10.0, "proof": 20.0}
 
 #: The syllabus's plans: (name, weeks, sessions in all).
-PLANS = [("One week (intensive)", 1, 5), ("Two weeks", 2, 6), ("Four weeks", 4, 8)]
+PLANS = [("One week (intensive)", 1, 5), ("Two weeks", 2, 6), ("Four weeks", 4, 8),
+         ("Eight weeks", 8, 8), ("Twelve weeks (a semester module)", 12, 12)]
+
+#: Suggested grading weights of the longer plans (issue 31): the automatically graded answers
+#: (tools/grade.py, one point each), the proofs (by hand, with the rubric) and a final piece of work.
+WEIGHTS = {
+    "Eight weeks": "answers graded by `make grade` 30 %, proofs (rubric, by hand) 40 %, a final "
+                   "written exam on the proofs and the choice of a mechanism 30 %",
+    "Twelve weeks (a semester module)": "answers graded by `make grade` 25 %, proofs (rubric, by hand) "
+                                        "35 %, a project (a sensitivity analysis of a real query, with its "
+                                        "proof, in a notebook) 20 %, a final exam 20 %",
+}
 
 
 def chapter_info(path: Path) -> dict:
@@ -309,6 +321,8 @@ class BookSyllabus(_Table):
                 in_class = ", ".join(_ex(ex) for i in g for ex in work[i][1]) or "–"
                 home = ", ".join(_ex(ex) for i in g for ex in work[i][2]) or "–"
                 out.append(f"| {s} | {docs} | {_hm(sum(work[i][0] for i in g))} | {in_class} | {home} |")
+            if name in WEIGHTS:
+                out += ["", f"Suggested grading weights: {WEIGHTS[name]}."]
             out.append("")
         return self._render(out)
 

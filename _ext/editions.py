@@ -12,7 +12,10 @@ the handouts").
   between the two markers (prose and solution code cells) would stay on the
   page.  This extension replaces ``solution-start`` by a subclass that
   leaves a marker in that case, and a transform removes everything from the
-  marker to the matching end.  The edition reuses the public build's
+  marker to the matching end.  The student edition also serves no page
+  source (no ``_sources/``, no download button), no repository or Binder
+  button (they lead to the solutions), and a stub for the teachers' page.
+  The edition reuses the public build's
   execution cache (``_build/.jupyter_cache``), so nothing runs twice.
 * **Single page.**  sphinx-proof 0.2 registers its nodes (the book's
   ``{prf:definition}`` boxes) for the ``html`` and ``latex`` builders only;
@@ -75,9 +78,47 @@ def edition() -> str:
     return value
 
 
+#: What the student edition serves instead of the teachers' page (its labels kept for the links).
+TEACHERS_STUB = """(chap-teachers)=
+# For teachers
+
+This page is in the public edition of the book, for the people who run a
+course with it.
+
+(teachers-editions)=
+**Editions.** You are reading the student edition: the exercises without
+their worked solutions.
+
+(teachers-grading)=
+**Graded work.** Your course's instructions say how to hand in your notebooks.
+
+(teachers-nbgrader)=
+**Handing in.** Run every answer cell and save the notebook before handing it in.
+"""
+
+
+def _student_pages(app, docname, source):
+    """The student edition: the teachers' page replaced by a stub (issue 31, item 4)."""
+    if edition() == "student" and docname == "chapters/teachers":
+        source[0] = TEACHERS_STUB
+
+
 def _configure(app, config):
     if edition() == "student":
         config.hide_solutions = True
+        # nothing that leads to the solutions (issue 31, item 4): no page sources (_sources/, the
+        # download button's .md), no repository button (chapters/, notebooks/ and tools/ are there),
+        # no Binder button (it opens the whole repository); the Colab button opens the handout only
+        config.html_copy_source = False
+        config.html_show_sourcelink = False
+        options = dict(config.html_theme_options or {})
+        options.update(use_download_button=False, use_repository_button=False, use_edit_page_button=False,
+                       use_source_button=False, use_issues_button=False)
+        launch = dict(options.get("launch_buttons") or {})
+        launch.pop("binderhub_url", None)
+        launch.pop("jupyterhub_url", None)
+        options["launch_buttons"] = launch
+        config.html_theme_options = options
         if not config.nb_execution_cache_path:
             # share the public build's cache: the code cells are the same
             config.nb_execution_cache_path = str(Path(app.srcdir) / "_build" / ".jupyter_cache")
@@ -107,5 +148,6 @@ def setup(app):
     app.add_node(student_cut)
     app.add_transform(CutGatedSolutions)
     app.connect("config-inited", _configure)
+    app.connect("source-read", _student_pages)
     app.add_css_file("book-print.css", media="print")
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

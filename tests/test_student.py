@@ -324,3 +324,20 @@ def test_student_notebook_runs_and_checkers_answer(executions, stem):
             continue  # a worked solution without a checker only has to run
         got = verdicts(c)
         assert got and all(v == "correct" for v in got), f"{stem}: worked solution gave {got} in {c.source!r}"
+
+
+def test_colab_setup_cell_explains_a_failed_install(tmp_path):
+    """Where the repository cannot be reached the set-up cell says what failed and the two ways out
+    (the wheel; binder/requirements.txt), instead of a bare CalledProcessError (issue 31)."""
+    import subprocess
+    script = tmp_path / "setup.py"
+    script.write_text(ms.setup_source())
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.update(DPSENS_BOOK_REPO=f"file://{tmp_path / 'no-such-repository'}", PIP_NO_INDEX="1")
+    out = subprocess.run([sys.executable, "-S", str(script)], cwd=tmp_path, capture_output=True, text=True,
+                         env=env, timeout=300)
+    assert out.returncode != 0
+    last = out.stderr.strip().splitlines()[-1]
+    assert last.startswith("RuntimeError: Could not install the book's package"), out.stderr[-2000:]
+    assert "no-such-repository" in last and ".whl" in last and "binder/requirements.txt" in last
+    assert "CalledProcessError" not in out.stderr

@@ -13,11 +13,12 @@ Usage::
     python tools/answer_key.py write          # src/dpsens/exercises/_key.py (commit it)
     python tools/answer_key.py check          # fails when _key.py is out of date
     python tools/answer_key.py show           # the answers, for the teacher
-    python tools/answer_key.py roster FILE    # per-student variants: ids -> answers (CSV) and blobs (JSON)
-    python tools/answer_key.py handouts FILE  # one folder of handouts per student, with their variants
+    python tools/answer_key.py roster FILE [COURSE]   # the teacher's sheet: each student's numbers and answers
 
-``FILE`` is a CSV with the columns ``student_id`` and ``seed`` (a whole number >= 1, e.g.
-drawn once per student and kept); seed 0 is the book's own numbers.
+``FILE`` is a CSV with a ``student_id`` column; a student's numbers are drawn from
+``ds.exercises.student_seed(student_id, COURSE)`` (seed 0 is the book's own numbers).  Graded
+notebooks ship no key: ``tools/grade.py`` computes each student's expected values from this registry
+at grading time.
 
 Adding an exercise (the recipe of ``dpsens/exercises/__init__.py``): move the
 computation of the expected value out of the checker into a function here,
@@ -589,70 +590,23 @@ def variant_key(name: str, seed: int) -> tuple[dict, Key]:
     return entry(name, key, variant=str(seed)), key
 
 
-def student_blob(seed: int) -> str:
-    """What a student's handout loads (``ds.exercises.use_variant``): the hashed keys of every variant."""
-    return json.dumps({"seed": seed, "key": {name: variant_key(name, seed)[0] for name in VARIANTS}},
-                      separators=(",", ":"))
-
-
-def roster(path: Path) -> None:
-    """Per-student key: read ``student_id,seed`` lines, write ``<path>.key.csv`` (the answers, for the
-    teacher) and ``<path>.blobs.json`` (each student's hashed variant key, for the handouts)."""
+def roster(path: Path, course: str = "dpsens") -> None:
+    """The teacher's sheet of a roster: read a CSV with a ``student_id`` column, write
+    ``<path>.key.csv`` with each student's numbers and answers (their seed is
+    ``ds.exercises.student_seed(student_id, course)``, as in their graded notebooks).  It is for the
+    teacher only: nothing of it goes to students, and ``tools/grade.py`` does not need it."""
+    from dpsens.exercises.variants import student_seed
     rows = list(csv.DictReader(path.open()))
     with open(path.with_suffix(".key.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["student_id", "seed"] + [f"{name} ({k})" for name in VARIANTS
                                               for k in variant_params(name, 0)] + [f"{n} answer" for n in VARIANTS])
         for row in rows:
-            seed = int(row["seed"])
+            seed = student_seed(row["student_id"], course)
             params = [v for name in VARIANTS for v in variant_params(name, seed).values()]
             w.writerow([row["student_id"], seed] + params
                        + [f"{variant_key(name, seed)[1].value:.6g}" for name in VARIANTS])
-    blobs = {row["student_id"]: student_blob(int(row["seed"])) for row in rows}
-    path.with_suffix(".blobs.json").write_text(json.dumps(blobs, indent=1))
-    print(f"wrote {path.with_suffix('.key.csv')} and {path.with_suffix('.blobs.json')}")
-
-
-def student_handout(stem: str, student_id: str, seed: int):
-    """The handout of chapter ``stem`` for one student: after the set-up cell, a folded cell loading
-    the student's hashed variant key; before each variant exercise's answer cell, their numbers."""
-    import nbformat
-
-    import make_student as ms   # tools/ (on sys.path); loaded only for handouts: it needs jupytext
-    nb = ms.student_notebook(ms.read_chapter(stem), stem)
-    load = nbformat.v4.new_code_cell(
-        f"# @title Your own numbers ({student_id}) {{ display-mode: \"form\" }}\n"
-        "import dpsens as ds\n"
-        f"ds.exercises.use_variant({student_blob(seed)!r});")
-    load.metadata.update({"tags": ["student-variant"], "cellView": "form", "jupyter": {"source_hidden": True}})
-    cells = nb.cells[:2] + [load]
-    for cell in nb.cells[2:]:
-        if cell.cell_type == "code":
-            for name in VARIANTS:
-                if f"check_{name}(" in cell.source:
-                    note = nbformat.v4.new_markdown_cell(
-                        f"**Your numbers** ({student_id}): solve the exercise above with "
-                        f"{variant_text(name, seed)} instead of the book's numbers; the checker below "
-                        "answers for yours.")
-                    note.metadata["tags"] = ["student-variant"]
-                    cells.append(note)
-        cells.append(cell)
-    nb.cells = cells
-    return nb
-
-
-def handouts(path: Path) -> None:
-    """``handouts-<roster>/<student_id>/<stem>.ipynb`` for every student of the roster ``path``."""
-    import make_student as ms   # tools/ (on sys.path); loaded only for handouts: it needs jupytext
-    rows = list(csv.DictReader(path.open()))
-    out = path.parent / f"handouts-{path.stem}"
-    for row in rows:
-        folder = out / row["student_id"]
-        folder.mkdir(parents=True, exist_ok=True)
-        for stem in ms.toc_chapters():
-            (folder / f"{stem}.ipynb").write_text(ms.render(student_handout(stem, row["student_id"],
-                                                                            int(row["seed"]))))
-    print(f"wrote {len(rows)} folders of handouts into {out}")
+    print(f"wrote {path.with_suffix('.key.csv')}")
 
 
 def main(argv) -> None:
@@ -668,9 +622,7 @@ def main(argv) -> None:
         for name, key in sorted(answers().items()):
             print(f"{name:28s} {key.cases if key.cases is not None else key.value!r}")
     elif cmd == "roster":
-        roster(Path(argv[2]))
-    elif cmd == "handouts":
-        handouts(Path(argv[2]))
+        roster(Path(argv[2]), *argv[3:4])
     else:
         sys.exit(__doc__)
 

@@ -1,29 +1,29 @@
-"""An nbgrader course source from the chapters: one assignment per chapter (``make assignments``).
+"""An nbgrader course from the chapters: one assignment per chapter (``make assignments``, ``make course``).
 
-Chapter: *For teachers* (running a graded course).
+Chapter: *For teachers* (running a graded course; grading that no submission can reach).
 
 For each chapter the student handout (``tools/make_student.py``) becomes
 ``<course>/source/<stem>/<stem>.ipynb`` with nbgrader's cell metadata:
 
-* each exercise's answer cell is an **autograded answer** (``solution``):
-  its ``answer = ...`` lines are a ``### BEGIN SOLUTION`` region holding the
-  key's value, which ``nbgrader generate_assignment`` replaces by ``raise
-  NotImplementedError()``;
-* right after it, a locked **test cell** (``grade``, :data:`POINTS` points)
-  whose tests are ``### BEGIN HIDDEN TESTS`` (removed from the students'
-  copy, put back when grading).  They compare the answer with the
-  teacher's registry ``tools/answer_key.py`` -- the value is written into the
-  hidden test, with the exercise's tolerance -- never with the student-side
-  checkers, so a submission that redefines ``check_...`` gains nothing.  An
-  exercise whose answer is "any example such that ..." (or a function) is
-  graded by the package's checker *reloaded* from its source
-  (``importlib.reload``), which undoes any redefinition in the notebook;
+* each exercise's answer cell is a **graded answer** (nbgrader's "manually
+  graded answer", :data:`POINTS` point): its ``answer = ...`` lines are a
+  ``### BEGIN SOLUTION`` region holding the book's value, which ``nbgrader
+  generate_assignment`` replaces by a stub, and its ``check_...`` line is
+  replaced by ``ds.exercises.hand_in(<grade id>, answer, STUDENT)``, which
+  only records the answer in the cell's saved output.  No cell of the
+  assignment decides a grade and no key is in it: after ``nbgrader
+  autograde`` (configured here *not to execute* the submissions: no
+  student code runs on the grader's machine) the instructor's
+  ``tools/grade.py`` reads the recorded answers out of the submitted
+  notebooks, in a fresh process, and writes each answer's score into
+  nbgrader's gradebook;
+* an exercise with per-student numbers (``ds.exercises.VARIANTS``) gets a
+  locked cell above its answer cell showing the student's numbers;
 * each proof exercise's answer cell is a **manually graded** Markdown answer
   (:data:`PROOF_POINTS` points) whose solution region holds the rubric.
 
-``<course>/nbgrader_config.py`` sets the course id, a per-cell timeout
-(:data:`TIMEOUT` s, so a submission that loops forever is interrupted and
-graded) and where the exchange is.  Usage::
+``<course>/nbgrader_config.py`` sets the course id, the course root (the
+folder of the file itself, wherever it is copied) and the exchange.  Usage::
 
     python tools/make_assignments.py [--course DIR] [stem ...]   # default _build/nbgrader
 """
@@ -45,12 +45,16 @@ import make_student as ms  # noqa: E402  (the student notebooks)
 
 POINTS = 1
 PROOF_POINTS = 3
-TIMEOUT = 120   # seconds per cell: the chapters' slowest cell takes about 30 s on a loaded 2-core machine
+COURSE_ID = "dpsens"
 CHECK_CALL = re.compile(r"^\s*(?:\w+\.)*(check_\w+)\((.*)\)\s*(#.*)?$", re.MULTILINE)
 RUBRIC = """**Rubric ({points} points).** {points}: every step follows from the definitions or from a result of the
 chapter, with the inequalities in the right direction. 2: the right idea with one gap or an unjustified step.
 1: a correct special case, or the right idea stated without an argument. 0: otherwise. The worked proof is in the
 *Solution* box of the exercise on the public website."""
+STUDENT_CELL = """# Your student id, as the course knows you: on the course's JupyterHub it is your user name.
+# Elsewhere, type it: STUDENT = "..."
+import os
+STUDENT = os.environ.get("JUPYTERHUB_USER", "")"""
 
 
 def key_name(checker: str, args: str) -> str | None:
@@ -62,45 +66,6 @@ def key_name(checker: str, args: str) -> str | None:
     if name in ak.REGISTRY and ak.REGISTRY[name]().cases is None:
         return name
     return None
-
-
-def hidden_test(checker: str, args: str, variable: str) -> str:
-    """The hidden test of one answer cell."""
-    name = key_name(checker, args)
-    lines = ["### BEGIN HIDDEN TESTS"]
-    if name is None:
-        module = next(m for m in _checker_modules() if hasattr(m, checker)).__name__
-        lines += ["import importlib as _il",
-                  f"_m = _il.reload(_il.import_module({module!r}))   # undoes any redefinition in the notebook",
-                  f"assert _m.{checker}({args}).correct, 'not accepted by the reloaded checker'"]
-    else:
-        key = ak.REGISTRY[name]()
-        kind = key.scheme[0]
-        if kind == "set":
-            want = sorted({tuple(float(v) for v in d) for d in key.value})
-            lines += [f"_want = {want!r}",
-                      f"_got = sorted({{tuple(sorted(float(v) for v in d)) for d in {variable}}})",
-                      "assert _got == _want, 'not the expected set'"]
-        else:
-            lines += [f"_x = float({variable})", "assert _x == _x and abs(_x) != float('inf'), 'not a finite number'"]
-            v = float(key.value)
-            if kind == "int":
-                lines.append(f"assert abs(_x - {v!r}) <= 1e-9 * max(1.0, abs({v!r})), 'wrong'")
-            elif kind == "rel":
-                lines.append(f"assert abs(_x - {v!r}) <= {key.scheme[1]!r} * abs({v!r}) + 1e-12, 'wrong'")
-            else:
-                lines.append(f"assert abs(_x - {v!r}) <= {key.scheme[1]!r}, 'wrong'")
-    lines.append("### END HIDDEN TESTS")
-    return "\n".join(lines)
-
-
-def _checker_modules():
-    import importlib
-    import pkgutil
-
-    import dpsens.exercises as ex
-    return [importlib.import_module(f"{ex.__name__}.{m.name}") for m in pkgutil.iter_modules(ex.__path__)
-            if not m.name.startswith("_")]
 
 
 def _meta(grade_id: str, *, grade: bool, solution: bool, locked: bool, points: int = 0, task: bool = False):
@@ -147,10 +112,26 @@ def solution_value(checker: str, args: str):
     return [list(d) for d in value] if isinstance(value, list) else value
 
 
-def assignment(stem: str):
+def cases_function(checker: str) -> str | None:
+    """The public test cases of a "write a function" exercise: ``ds.exercises.<name>_cases``."""
+    import dpsens.exercises as ex
+    name = f"{checker[len('check_'):]}_cases"
+    return name if hasattr(ex, name) else None
+
+
+def split_args(args: str) -> tuple[str, str]:
+    """``"answer, size=4"`` -> ``("answer", "size=4")``: the answer and the checker's other arguments."""
+    first, _, rest = args.partition(",")
+    return first.strip(), rest.strip()
+
+
+def assignment(stem: str, course_id: str = COURSE_ID):
     """The nbgrader source notebook of chapter ``stem``."""
+    import dpsens.exercises as ex
     nb = ms.student_notebook(ms.read_chapter(stem), stem)
     cells, n = [], 0
+    student = nbformat.v4.new_code_cell(STUDENT_CELL)
+    student.metadata["tags"] = ["student-id"]
     for cell in nb.cells:
         if cell.cell_type == "markdown" and cell.source.startswith("**Your proof**"):
             n += 1
@@ -167,7 +148,9 @@ def assignment(stem: str):
             cells.append(cell)
             continue
         n += 1
+        grade_id = f"{stem}-answer-{n}"
         checker, args, _ = calls[0]
+        variable, extra = split_args(args)
         value = solution_value(checker, args)
         check_lines = [line for line in cell.source.splitlines() if CHECK_CALL.match(line)]
         if function:        # "write a function": the solution is the function's code
@@ -176,41 +159,58 @@ def assignment(stem: str):
         else:
             body = "\n".join(f"{v} = {value!r}" if value is not None else f"{v} = ...  # the worked solution"
                              for v in placeholders)
-        cell.source = "### BEGIN SOLUTION\n" + body + "\n### END SOLUTION\n" + "\n".join(check_lines)
-        cell.metadata["nbgrader"] = _meta(f"{stem}-answer-{n}", grade=False, solution=True, locked=False)
-        cell.outputs = []
-        test = nbformat.v4.new_code_cell(f"# Graded: the answer above ({POINTS} point)\n"
-                                         + hidden_test(checker, args, placeholders[0] if placeholders else args))
-        test.metadata["nbgrader"] = _meta(f"{stem}-test-{n}", grade=True, solution=False, locked=True,
-                                          points=POINTS)
-        cells += [cell, test]
-    nb.cells = cells
+        cases = cases_function(checker) if function else None
+        record = f"ds.exercises.hand_in({grade_id!r}, {variable}, STUDENT"
+        record += f", cases=ds.exercises.{cases}())" if cases else ")"
+        name = checker[len("check_"):]
+        if name in ex.VARIANTS:
+            numbers = nbformat.v4.new_code_cell(f"print(ds.exercises.your_numbers({name!r}, STUDENT, {course_id!r}))")
+            numbers.metadata["nbgrader"] = _meta(f"{stem}-numbers-{n}", grade=False, solution=False, locked=True)
+            cells.append(numbers)
+        cell.source = "### BEGIN SOLUTION\n" + body + "\n### END SOLUTION\n" + record
+        cell.metadata["nbgrader"] = _meta(grade_id, grade=True, solution=True, locked=False, points=POINTS)
+        cell.metadata["dpsens"] = {"checker": checker, "arguments": extra, "cases": cases}
+        cell.outputs, cell.execution_count = [], None
+        cells.append(cell)
+    nb.cells = cells[:2] + [student] + cells[2:]
     nb.metadata.pop("jupytext", None)
+    nb.metadata["dpsens"] = {"course": course_id}
     return nb
 
 
-CONFIG = '''c = get_config()  # noqa: F821
-c.CourseDirectory.course_id = "dpsens"
-c.CourseDirectory.root = {root!r}
-c.Exchange.root = {exchange!r}
-# a submission that loops forever is interrupted after this many seconds per cell, then graded
-c.Execute.timeout = {timeout}
-c.Execute.interrupt_on_timeout = True
-c.Execute.iopub_timeout = 60
-c.ClearSolutions.code_stub = {{"python": "# YOUR CODE HERE\\nraise NotImplementedError()"}}
+CONFIG = '''import os
+
+from nbconvert.preprocessors import ClearMetadataPreprocessor
+from nbgrader.preprocessors import AssignLatePenalties, CheckCellMetadata, IgnorePattern, LimitOutput, SaveAutoGrades
+
+c = get_config()  # noqa: F821
+c.CourseDirectory.course_id = {course_id!r}
+# the course is the folder of this file, wherever it is copied
+c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
+c.Exchange.root = {exchange}
+# autograde does not execute a submission: no student code runs on this machine.  It records the
+# submissions in the gradebook; tools/grade.py then scores every answer from the submitted notebooks.
+c.Autograde.autograde_preprocessors = [IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades,
+                                       AssignLatePenalties, CheckCellMetadata]
+c.ClearSolutions.code_stub = {{"python": "answer = ...  # your answer here (see the exercise above)"}}
 '''
 
 
-def write_course(course: Path, stems=None, exchange: Path | None = None) -> list[Path]:
+def write_course(course: Path, stems=None, exchange: Path | None = None, course_id: str = COURSE_ID) -> list[Path]:
+    """The course source of ``stems`` (default every chapter with exercises) in ``course``, with its
+    ``nbgrader_config.py`` (exchange: ``exchange``, default ``<course>/exchange``)."""
     course = course.resolve()
-    exchange = (exchange or course / "exchange").resolve()
     course.mkdir(parents=True, exist_ok=True)
-    exchange.mkdir(parents=True, exist_ok=True)
-    (course / "nbgrader_config.py").write_text(CONFIG.format(root=str(course), exchange=str(exchange),
-                                                             timeout=TIMEOUT))
+    if exchange is None:
+        where = "os.path.join(os.path.dirname(os.path.abspath(__file__)), 'exchange')"
+        (course / "exchange").mkdir(exist_ok=True)
+    else:
+        exchange.mkdir(parents=True, exist_ok=True)
+        where = repr(str(exchange.resolve()))
+    (course / "nbgrader_config.py").write_text(CONFIG.format(course_id=course_id, exchange=where))
     paths = []
     for stem in stems or ms.toc_chapters():
-        nb = assignment(stem)
+        nb = assignment(stem, course_id)
         if not any("nbgrader" in c.metadata for c in nb.cells):
             continue        # a chapter without exercises
         path = course / "source" / stem / f"{stem}.ipynb"
@@ -223,7 +223,8 @@ def write_course(course: Path, stems=None, exchange: Path | None = None) -> list
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--course", type=Path, default=ROOT / "_build" / "nbgrader")
+    ap.add_argument("--course-id", default=COURSE_ID)
     ap.add_argument("stems", nargs="*")
     a = ap.parse_args()
-    for p in write_course(a.course, a.stems):
-        print(f"wrote {p.relative_to(a.course.resolve().parent) if p.is_relative_to(a.course.resolve().parent) else p}")
+    for p in write_course(a.course, a.stems, course_id=a.course_id):
+        print(f"wrote {p}")

@@ -267,7 +267,14 @@ if importlib.util.find_spec("dpsens") is None:
     BRANCH = os.environ.get("DPSENS_BOOK_BRANCH", "{ref}")
     pip = [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
     # a bare VCS URL: pip 23 refuses a "name @ git+file:..." requirement
-    subprocess.run(pip + ["--no-deps", f"git+{{REPO}}@{{BRANCH}}"], check=True)
+    if subprocess.run(pip + ["--no-deps", f"git+{{REPO}}@{{BRANCH}}"]).returncode != 0:
+        raise RuntimeError(
+            f"Could not install the book's package dpsens from {{REPO}} at {{BRANCH}} (pip's message is "
+            "above: no internet, the repository unreachable, or git missing). Two ways out: "
+            "(1) the wheel -- ask your teacher for dpsens-<version>-py3-none-any.whl, upload it next to "
+            "this notebook and run  %pip install dpsens-<version>-py3-none-any.whl  in a cell, then this "
+            "cell again; (2) a copy of the book -- in its folder run  pip install -r binder/requirements.txt"
+            "  and open this notebook with that Python.") from None
 
     def _missing(name):
         try:

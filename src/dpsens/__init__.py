@@ -27,7 +27,7 @@ from . import bruteforce, globalsens, groupsens, local, privatesize, sensitivity
 from .sensitivity import global_sensitivity, local_sensitivity  # noqa: E402
 from .bruteforce import bruteforce_global_sensitivity, bruteforce_local_sensitivity  # noqa: E402
 
-__version__ = "0.2.0"   # the one place the version is set: pyproject, pages, handouts and PDFs read it
+__version__ = "0.2.1.dev0"   # the one place the version is set: pyproject, pages, handouts and PDFs read it
 
 __all__ = [
     "QUERIES", "Domain", "Pool", "count_neighbors", "count_releases", "enumerate_neighbors",

@@ -42,12 +42,17 @@ wrong answers in a session (no search loops).  Details and limits:
 3. run ``python tools/answer_key.py write`` and commit ``_key.py``;
    ``tests/test_answer_leaks.py`` fails on a checker that holds its answer.
 
-**Per-student variants** (:mod:`.variants`): ``python tools/answer_key.py
-roster ids.csv`` writes each student's answers and a blob their handout
-passes to :func:`use_variant`.
+**Practice, not grading.**  The hashed key is a practice key: it keeps an
+answer from a glance, not from a search (about 8 ms a guess offline).  Graded
+work does not use it: a graded assignment's answer cells call
+:func:`hand_in`, which only records the answer (:mod:`.handin`); the
+instructor's ``tools/grade.py`` judges the records after the deadline, with
+a key computed then for each student's own numbers (:mod:`.variants`:
+:func:`your_numbers`, :func:`student_seed`).
 """
 from ._verdict import Verdict, is_placeholder, use_variant  # noqa: F401
-from .variants import VARIANTS, variant_params, variant_text  # noqa: F401
+from .variants import VARIANTS, student_seed, variant_params, variant_text, your_numbers  # noqa: F401
+from .handin import hand_in  # noqa: F401
 from .dp import *  # noqa: F401,F403
 from .neighbors import *  # noqa: F401,F403  (check_... functions of the chapter)
 from .proportions import *  # noqa: F401,F403

@@ -28,10 +28,14 @@ offline costs :data:`ITERATIONS` SHA-256 rounds per guess.  Guessing inside a
 session is capped: after :data:`MAX_TRIES` *different* wrong answers an
 exercise's checker stops answering (a correct answer included) until the
 kernel restarts, and no message says "too small" or "too large", so a loop
-over candidates learns nothing after the cap.  What no checker can hide is an
-answer with a handful of plausible values (a count of 5 is found by trying
-0, 1, 2, ...): grading against the key (nbgrader, :mod:`tools/answer_key.py`)
-is what makes such guesses cost marks.
+over candidates learns nothing after the cap.  This is a **practice key,
+brute-forceable by design**: the count of tries lives in the student's own
+kernel (a restart, or clearing it, starts it afresh), and an offline search
+costs about 8 ms a guess, so an answer with few plausible values (a count of
+5; a value with 3 significant figures) is found in minutes.  It protects
+against a glance, not a search.  Graded work never uses it: a graded
+assignment ships no key, and ``tools/grade.py`` computes each student's
+expected values at grading time.
 """
 from __future__ import annotations
 
@@ -146,7 +150,3 @@ def judge(entry: dict, name: str, value) -> str | None:
         tried.add(first)
     return None
 
-
-def forget_tries() -> None:
-    """Start the count of tries afresh (what restarting the kernel does)."""
-    _tries.clear()

@@ -92,7 +92,7 @@ EXACT = 1e-9
 #: Relative tolerance of a computed real number (a probability, a logarithm, a
 #: smooth sensitivity ...): an answer rounded to 3 significant figures is
 #: within 0.5 % of the true value (worst case 1.005 vs 1.00), so it passes,
-#: while the classic slips (ln 50 for ln 100, 1.0e-5 for 1.086e-5) are 8 % or
+#: while the classic slips (ln 50 for ln 100; 1.0e-5 for a value 8.6 % above it) are 8 % or
 #: more off and fail.
 THREE_DIGITS = 5e-3
 #: Guard for an expected value of exactly 0, where a relative tolerance accepts nothing.
@@ -140,7 +140,7 @@ def close(a, b, rel_tol: float = EXACT, abs_tol: float = ABS_FLOOR) -> bool:
     """Compare two numbers with a *relative* tolerance; False on non-numbers.
 
     The absolute tolerance is only a guard for an expected 0: an absolute
-    tolerance as large as the relative one would accept 1.0e-5 for 1.086e-5.
+    tolerance as large as the relative one would accept 1.0e-5 for a value 8 % larger near 1e-5.
     """
     x, y = as_number(a), as_number(b)
     if x is None or y is None:
@@ -206,8 +206,26 @@ def check_key(answer, exercise: str, what: str, hint: str = "", slips: dict | No
     if slips and outcome in slips:
         return wrong(*slips[outcome])
     if kind == "set":
-        return wrong(f"that is not {what}.", hint)
-    return wrong(f"{shown} is not {what}.", hint)
+        return wrong(f"that is not {what} ({precision(entry['answer'][0])}).", hint)
+    return wrong(f"{shown} is not {what} ({precision(entry['answer'][0])}).", hint)
+
+
+def precision(scheme) -> str:
+    """The precision an answer is accepted at, as a verdict states it (from the key's scheme).
+
+    >>> precision(["rel", 0.005]), precision(["abs", 0.01]), precision(["int"])
+    ('accepted: within 0.5 % of the value, e.g. 3 significant figures', 'accepted: within 0.01', 'accepted: exactly that whole number')
+    """
+    kind = scheme[0]
+    if kind == "rel":
+        if scheme[1] < 1e-6:
+            return "accepted: the exact value, up to round-off"
+        return f"accepted: within {scheme[1] * 100:g} % of the value, e.g. 3 significant figures"
+    if kind == "abs":
+        return f"accepted: within {scheme[1]:g}"
+    if kind == "int":
+        return "accepted: exactly that whole number"
+    return "accepted: exactly that collection, in any order"
 
 
 def _describe(answer) -> str:

@@ -7,19 +7,22 @@ frequencies*, *How accurate is it, and what can no mechanism beat?*,
 explains how a course hands each student their own numbers.
 
 Seed 0 (and no seed) gives the book's parameters; any other seed gives the
-same exercise with different numbers.  The parameters are not secret: the
-answer for a seed is known only to the teacher's key (``tools/answer_key.py
-roster``), and a student's handout loads that student's hashed key with
-:func:`dpsens.exercises.use_variant`, after which the exercise's checker
-answers for that variant.
+same exercise with different numbers, never the book's own.  The parameters
+are not secret and no answer follows from them without the exercise's
+computation: a graded assignment shows each student their numbers
+(:func:`your_numbers`, from :func:`student_seed`), and the instructor's
+grader (``tools/grade.py``) computes that student's expected answer at
+grading time from the teacher's registry ``tools/answer_key.py``.
 """
 from __future__ import annotations
+
+import hashlib
 
 import numpy as np
 
 from .._validate import as_int
 
-__all__ = ["VARIANTS", "VARIANT_TEXT", "variant_params", "variant_text"]
+__all__ = ["VARIANTS", "VARIANT_TEXT", "student_seed", "variant_params", "variant_text", "your_numbers"]
 
 #: The exercises that have per-student variants, with the book's parameters (seed 0).
 VARIANTS = {
@@ -64,21 +67,56 @@ def variant_params(name: str, seed: int = 0) -> dict:
     seed = as_int(seed, "seed", minimum=0)
     if seed == 0:
         return dict(VARIANTS[name])
-    # the name's place in VARIANTS (append new exercises at the end, so that no student's numbers change;
-    # for the first three this is also their alphabetical place, which the first rosters used)
-    rng = np.random.default_rng([seed, list(VARIANTS).index(name)])
+    rng = np.random.default_rng([seed, sorted(VARIANTS).index(name)])
+    while True:             # never the book's own numbers: its answer is published
+        params = _draw(name, rng)
+        if params != VARIANTS[name]:
+            return params
+
+
+def _draw(name: str, rng: np.random.Generator) -> dict:
     if name == "dp_density_ratio":
-        return {"fx": 100.0, "fxp": float(100 + rng.integers(2, 8)), "b": float(rng.choice([1.5, 2.0, 2.5, 4.0]))}
+        return {"fx": 100.0, "fxp": 100 + int(rng.integers(15, 80)) / 10,
+                "b": int(rng.integers(10, 60)) / 10}
     if name == "dp_household_budget":
-        return {"releases": int(rng.integers(2, 6)), "b": float(rng.choice([2.0, 4.0, 5.0, 10.0])),
-                "group": int(rng.integers(2, 5))}
+        return {"releases": int(rng.integers(2, 13)), "b": int(rng.integers(15, 200)) / 10,
+                "group": int(rng.integers(2, 9))}
     if name == "laplace_tail":
-        return {"epsilon": float(rng.choice([0.1, 0.2, 0.5, 1.0, 2.0])), "zeta": float(rng.choice([0.001, 0.02, 0.05, 0.1]))}
+        return {"epsilon": int(rng.integers(5, 301)) / 100, "zeta": int(rng.integers(1, 200)) / 1000}
     if name == "histogram_lower_bound":
-        return {"d": int(rng.choice([50, 200, 5000, 20000, 100000])), "epsilon": float(rng.choice([0.1, 0.25, 1.0, 2.0]))}
+        return {"d": int(rng.integers(20, 100_001)), "epsilon": int(rng.integers(5, 301)) / 100}
     if name == "tight_composition":
-        return {"releases": int(rng.choice([50, 200, 400, 1000])), "epsilon": float(rng.choice([0.02, 0.05, 0.2]))}
+        return {"releases": int(rng.integers(10, 1001)), "epsilon": int(rng.integers(1, 31)) / 100}
     if name == "stable_threshold":
         # never δ = 1e-6: the chapter prints the thresholds for that δ
-        return {"epsilon": float(rng.choice([0.2, 0.3, 0.4, 2.0])), "delta": float(rng.choice([1e-5, 1e-7, 1e-9]))}
-    return {"n": int(rng.choice([1000, 1500, 2500, 4000, 5000])), "epsilon": float(rng.choice([0.25, 1.0, 2.0]))}
+        delta = 1e-6
+        while delta == 1e-6:
+            delta = int(rng.integers(1, 10)) * 10.0 ** -int(rng.integers(5, 10))
+        return {"epsilon": int(rng.integers(10, 301)) / 100, "delta": delta}
+    return {"n": int(rng.integers(500, 20_001)), "epsilon": float(rng.choice([0.25, 0.5, 1.0, 2.0]))}
+
+def student_seed(student: str, course: str = "dpsens") -> int:
+    """The seed of the student whose course id is ``student`` in the course ``course``: a whole
+    number from 1 on, the same wherever it is computed (the student's notebook, the grader).
+
+    The seed only draws the numbers of an exercise; it is not secret, and no answer follows from
+    it without the exercise's computation.
+
+    >>> student_seed("ada") == student_seed("ada") != student_seed("bob")
+    True
+    """
+    if not isinstance(student, str) or not student.strip():
+        raise ValueError(f"student must be a non-empty student id (text), got {student!r}")
+    if not isinstance(course, str) or not course:
+        raise ValueError(f"course must be a non-empty course id (text), got {course!r}")
+    digest = hashlib.sha256(f"dpsens student seed|{course}|{student.strip()}".encode()).digest()
+    return 1 + int.from_bytes(digest[:4], "big") % (2**31 - 1)
+
+
+def your_numbers(name: str, student: str, course: str = "dpsens") -> str:
+    """What a graded notebook shows above exercise ``name``: the numbers of student ``student``.
+
+    >>> your_numbers("proportion_halfwidth", "ada").startswith("Your numbers (ada): n = ")
+    True
+    """
+    return f"Your numbers ({student}): {variant_text(name, student_seed(student, course))}."

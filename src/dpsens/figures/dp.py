@@ -148,7 +148,7 @@ def plot_privacy_loss(samples, value, neighbor_value, scale):
     ax.step(samples, np.arange(1, samples.size + 1) / samples.size, where="post", color=PALETTE[1],
             ls="--", label=f"{samples.size:,} simulated releases")
     mean = dp.expected_privacy_loss(value, neighbor_value, scale)
-    ax.axvline(mean, color=PALETTE[2], lw=1, ls="-.", label=f"mean E[L] = {mean:.3f}")
+    ax.axvline(mean, color=PALETTE[2], lw=1, ls="-.", label="mean E[L] (an exercise asks for its value)")
     for sign in (1, -1):
         ax.axvline(sign * a, color=PALETTE[-1], lw=1, ls=":", label=f"±ε = ±{a:g}" if sign == 1 else None)
     ax.set(xlabel="value of the privacy loss L", ylabel="P(L ≤ value)",

@@ -146,7 +146,7 @@ def plot_smooth_explorer(data, epsilon: float = 1.0, delta_exp: int = 2, sample_
     ax1.set_xlim(0, max(int(ks.max()), 1))            # from distance 0: the plateau where A = 0 shows
     ax1.set_xlabel("distance t (records changed)")
     ax1.set_ylabel(f"sensitivity of the {query} (years)")
-    ax1.set_title(f"β = {beta:.4f}, n = {n}")
+    ax1.set_title(f"ε = {epsilon:g}, δ = 1/n^{delta_exp}, n = {n:,}")
     ax1.legend()
     gs_scale = (upper - lower) / epsilon
     ss_scale = 2 * s / epsilon
