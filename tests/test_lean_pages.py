@@ -150,14 +150,14 @@ def test_the_printed_single_page_keeps_every_html_view_inline(tmp_path):
 
 def test_printed_output_takes_the_focus_with_a_name_once():
     """Printed output never wraps on a phone (legible.css), so a block wider than the column scrolls: it is
-    focusable, with a role that may carry its name; code cells and already marked blocks are left alone."""
+    focusable, with a role that may carry its name; so is code (it wraps at spaces only); once only."""
     html = ('<div class="cell_input docutils container"><div class="highlight-ipython3 notranslate">'
             '<div class="highlight"><pre><span></span>x = 1</pre></div></div></div>'
             '<div class="cell_output docutils container">\n<div class="output stream highlight-myst-ansi notranslate">'
             '<div class="highlight"><pre><span></span>   a   b\nx  1.0  2.0\n</pre></div></div></div>')
     out = lean_pages.scroll_regions(html)
     assert out.count('<pre tabindex="0" role="group" aria-label="Cell output">') == 1
-    assert '<div class="highlight"><pre><span></span>x = 1' in out        # the code cell's block is not output
+    assert '<div class="highlight"><pre tabindex="0" role="group" aria-label="Code"><span></span>x = 1' in out
     assert lean_pages.scroll_regions(out) == out
 
 
@@ -220,3 +220,12 @@ def test_section_heights_are_measured_once_per_page_content(tmp_path, monkeypatc
     css.write_text("p{margin:1px}")
     sh.annotate(out, [page], log=lambda m: None)
     assert "--dpsens-h-phone" not in page.read_text()
+
+
+def test_inline_code_breaks_between_names_only_once():
+    html = ('<p><code class="docutils literal notranslate"><span class="pre">ds.exercises.check_x(answer)</span>'
+            '</code> and <code class="docutils literal notranslate"><span class="pre">0.5</span></code></p>')
+    out = lean_pages.code_break_points(html)
+    assert '<span class="pre">ds.<wbr>exercises.<wbr>check_x<wbr>(answer)</span>' in out
+    assert '<span class="pre">0.5</span>' in out
+    assert lean_pages.code_break_points(out) == out
