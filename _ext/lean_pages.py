@@ -39,6 +39,10 @@ Once the site is written (``build-finished``), every HTML page is rewritten:
   ``@import``s Sphinx's ``basic.css`` (a request after a request before the
   text, and axe-core, resolving the import against the page, asked for
   ``/basic.css`` at the site root, a 404); ``basic.css`` is put in its place.
+* **Lazy layout with true placeholders**: every section of a page gets its
+  height, measured in headless Chromium once the page is final
+  (``_ext/section_heights.py``), as the placeholder that ``legible.css``'s
+  ``content-visibility: auto`` shows while the section is off screen.
 * **Icon fonts as small subsets**: the admonitions' icons come from Font
   Awesome's fonts (a 157 kB woff2 and others); the glyphs the style sheets
   use are subset (fontTools, which matplotlib already needs) into ``data:``
@@ -62,6 +66,8 @@ from pathlib import Path
 from sphinx.util import logging
 
 from dpsens.widgets.static_html import SCRIPT
+
+import section_heights  # _ext/, beside this file
 
 logger = logging.getLogger(__name__)
 
@@ -109,12 +115,33 @@ def font_awesome_icons(script: str) -> dict:
     return icons
 
 
+_INLINE_CODE = re.compile(r'(<code class="docutils literal notranslate">)(.*?)(</code>)', re.S)
+
+
+def code_break_points(text: str) -> str:
+    """Inline code (``ds.exercises.check_private_join_sensitivity(answer)``) may break after each dot
+    and before a call's parenthesis (``<wbr>``), so that on a phone it breaks between names rather than inside one; ``legible.css``
+    breaks inside a name only if that name alone is longer than the line.  A dot before a digit
+    (``0.5``) is not a break point."""
+    def names(m):
+        parts = re.split(r"(<[^>]*>)", m.group(2))
+        parts = [p if p.startswith("<") else
+                 re.sub(r"(?<=[A-Za-z0-9_])\((?=[A-Za-z_])", "<wbr>(", re.sub(r"\.(?=[A-Za-z_])", ".<wbr>", p))
+                 for p in parts]
+        return m.group(1) + "".join(parts) + m.group(3)
+    return _INLINE_CODE.sub(names, text)
+
+
+_OUTPUT_PRE = re.compile(r'(<div class="output [^"]*">\s*<div class="highlight">\s*)<pre>')
+_CODE_PRE = re.compile(r'(<div class="highlight">\s*)<pre>')
+
+
 def scroll_regions(text: str) -> str:
     """Every box that may scroll sideways on a phone takes the keyboard focus, so it can be scrolled
     without a mouse (axe: scrollable-region-focusable): the tables of cell outputs (pandas, styled
     tables, the sensitivity grids, also inside the explorers' views), the theme's container of a
-    prose table (class ``table``), and display equations.  Marked when
-    the page is built, whatever the screen; a table keeps its role (only ``tabindex`` is added)."""
+    prose table (class ``table``), display equations, printed output (a ``<pre>`` that never wraps on a
+    phone, named "Cell output") and code (wrapped at spaces only, named "Code").  Marked when the page is built, whatever the screen; a table keeps its role (only ``tabindex`` is added)."""
     text = re.sub(r'<table (?=[^>]*(?:class=(\\?)"(?:dataframe|dpsens-grid-table)\1|id=(\\?)"T_))(?![^>]*tabindex)',
                   lambda m: f'<table tabindex={m.group(1) or m.group(2) or ""}"0{m.group(1) or m.group(2) or ""}" ',
                   text)
@@ -122,6 +149,11 @@ def scroll_regions(text: str) -> str:
     # test, made lazy by lazy_theme_tab_stops, takes it out of the tab order if it does not scroll)
     text = text.replace('<div class="pst-scrollable-table-container">',
                         '<div class="pst-scrollable-table-container" tabindex="0">')
+    # printed output never wraps (legible.css): a block wider than the column scrolls, so it takes the focus,
+    # with a name (a role that may have one); the theme's tab-stop test drops it from the tab order if it fits
+    text = _OUTPUT_PRE.sub(r'\1<pre tabindex="0" role="group" aria-label="Cell output">', text)
+    # code wraps at spaces only: a line with a name longer than the column scrolls, named the same way
+    text = _CODE_PRE.sub(r'\1<pre tabindex="0" role="group" aria-label="Code">', text)
     return re.sub(r'(<mjx-container class="MathJax" jax="CHTML" display="true")(?! tabindex)', r'\1 tabindex="0"', text)
 
 
@@ -261,6 +293,7 @@ class Rewriter:
 
     # ---- accessibility ------------------------------------------------------------
     def a11y(self, text: str) -> str:
+        text = code_break_points(text)
         text = re.sub(r'\srole="doc-biblioentry"', "", text)
         text = re.sub(r'<div role="list" class="citation-list">', '<div class="citation-list">', text)
         text = re.sub(r'(<div class="citation-list")\s+role="list"', r"\1", text)
@@ -541,6 +574,9 @@ def _finished(app, exception) -> None:
         if new != text:
             page.write_text(new, encoding="utf-8")
     bundles.save()
+    if app.builder.name == "html":
+        # last: the placeholders are measured on the pages as they are served (their HTML and style sheet)
+        section_heights.annotate(outdir, pages, log=logger.info)
     if rewriter.unknown_icons:
         logger.warning(f"lean_pages: icons not found in Font Awesome: {rewriter.unknown_icons}")
 

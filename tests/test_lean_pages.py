@@ -146,3 +146,86 @@ def test_the_printed_single_page_keeps_every_html_view_inline(tmp_path):
     text = page.read_text()
     assert "view 1" in text and "view 2" in text
     assert not list((tmp_path / "_images" / "dpsens").glob("*.html"))
+
+
+def test_printed_output_takes_the_focus_with_a_name_once():
+    """Printed output never wraps on a phone (legible.css), so a block wider than the column scrolls: it is
+    focusable, with a role that may carry its name; so is code (it wraps at spaces only); once only."""
+    html = ('<div class="cell_input docutils container"><div class="highlight-ipython3 notranslate">'
+            '<div class="highlight"><pre><span></span>x = 1</pre></div></div></div>'
+            '<div class="cell_output docutils container">\n<div class="output stream highlight-myst-ansi notranslate">'
+            '<div class="highlight"><pre><span></span>   a   b\nx  1.0  2.0\n</pre></div></div></div>')
+    out = lean_pages.scroll_regions(html)
+    assert out.count('<pre tabindex="0" role="group" aria-label="Cell output">') == 1
+    assert '<div class="highlight"><pre tabindex="0" role="group" aria-label="Code"><span></span>x = 1' in out
+    assert lean_pages.scroll_regions(out) == out
+
+
+def test_section_placeholders_cover_every_width_between_the_measured_ones():
+    """A placeholder is never shorter than a height measured, and covers text that shrinks and images that
+    grow between two widths: the tallest height plus the images' growth from the narrowest width."""
+    import section_heights as sh
+
+    # (width, section height, images' height): text 900 -> 500 px, images 100 -> 300 px
+    samples = [(320, 1000, 100), (575, 800, 300)]
+    p = sh.placeholder(samples)
+    assert p >= 1000 + 200
+    assert p == sh.placeholder(list(reversed(samples)))
+    # a section of text only: the tallest (narrowest) height, plus the margin
+    assert sh.placeholder([(320, 400, 0), (412, 300, 0)]) == round(400 * (1 + sh.MARGIN[0]) + sh.MARGIN[1])
+    rows = {"a": [(w, 100.0, 0.0) for w in sh.PHONE_WIDTHS + sh.WIDE_WIDTHS]}
+    assert sh.heights_of(rows) == {"a": (sh.placeholder(rows["a"][:4]), sh.placeholder(rows["a"][4:]))}
+
+
+def test_section_placeholders_are_written_once_on_unique_sections():
+    import section_heights as sh
+
+    text = ('<article class="bd-article"><section id="top"><h1>T</h1>'
+            '<section id="one"><h2>1</h2></section><section class="x" id="two"><h2>2</h2></section>'
+            '<section id="dup"></section><section id="dup"></section></section></article>')
+    out = sh.annotate_text(text, {"one": (700, 300), "two": (900, 400), "dup": (1, 1)})
+    assert '<section id="one" style="--dpsens-h-phone:700px;--dpsens-h-wide:300px">' in out
+    assert '<section class="x" id="two" style="--dpsens-h-phone:900px;--dpsens-h-wide:400px">' in out
+    assert out.count("dpsens-h") == 4                              # an id that is not unique: left laid out
+    assert sh.annotate_text(out, {"one": (700, 300), "two": (900, 400)}) == out   # a rebuild changes nothing
+    assert sh.strip(out) == text
+    assert sh.annotate_text(out, {}) == text                       # not measured: laid out at load
+
+
+def test_section_heights_are_measured_once_per_page_content(tmp_path, monkeypatch):
+    """The heights are kept under a hash of the page and its style sheets: a page is measured again only
+    when either changes, and a build without Chromium leaves every section laid out."""
+    import section_heights as sh
+
+    out = tmp_path / "html"
+    (out / "_static").mkdir(parents=True)
+    css = out / "_static" / "bundle.css"
+    css.write_text("p{}")
+    page = out / "p.html"
+    page.write_text('<link rel="stylesheet" href="_static/bundle.css" /><article class="bd-article">'
+                    '<section id="t"><section id="s"></section></section></article>')
+    calls = []
+
+    def fake(pages):
+        calls.append(list(pages))
+        return {str(p): {"s": [(w, 50.0, 0.0) for w in sh.PHONE_WIDTHS + sh.WIDE_WIDTHS]} for p in pages}
+    monkeypatch.setattr(sh, "measure", fake)
+    assert sh.annotate(out, [page], log=lambda m: None) == 1
+    assert "--dpsens-h-phone" in page.read_text()
+    assert sh.annotate(out, [page], log=lambda m: None) == 0 and len(calls) == 2 and calls[1] == []
+    css.write_text("p{margin:0}")
+    sh.annotate(out, [page], log=lambda m: None)
+    assert calls[2] == [page]
+    monkeypatch.setattr(sh, "measure", lambda pages: None)
+    css.write_text("p{margin:1px}")
+    sh.annotate(out, [page], log=lambda m: None)
+    assert "--dpsens-h-phone" not in page.read_text()
+
+
+def test_inline_code_breaks_between_names_only_once():
+    html = ('<p><code class="docutils literal notranslate"><span class="pre">ds.exercises.check_x(answer)</span>'
+            '</code> and <code class="docutils literal notranslate"><span class="pre">0.5</span></code></p>')
+    out = lean_pages.code_break_points(html)
+    assert '<span class="pre">ds.<wbr>exercises.<wbr>check_x<wbr>(answer)</span>' in out
+    assert '<span class="pre">0.5</span>' in out
+    assert lean_pages.code_break_points(out) == out

@@ -74,6 +74,11 @@ CHROMIUM = os.environ.get("DPSENS_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
                  "--disable-dev-shm-usage"]
+#: No test waits a fixed time: every wait is for an event or a condition of the page (the page's
+#: ``load`` event and its fonts, an explorer's ``data-current`` attribute and its image's ``load``
+#: event, a dropdown shown, a search result).  This is only the limit after which a wait is taken
+#: for a hang (issue 31: a loaded machine must not change a verdict; Playwright's default is 30 s).
+HANG_GUARD_MS = 180_000
 #: Pages of the table of contents that need not hold exercises.
 NO_EXERCISES = {"intro", "notation", "references", "teachers", "syllabus", "further_reading"}
 
@@ -123,6 +128,8 @@ class Page:
     def __init__(self, browser, base: str, path: str, width: int = 1280):
         self.base = base
         self.context = browser.new_context(viewport={"width": width, "height": 900})
+        self.context.set_default_timeout(HANG_GUARD_MS)
+        self.context.set_default_navigation_timeout(HANG_GUARD_MS)
         self.page = self.context.new_page()
         self.console, self.external, self.failed = [], [], []
         self.page.on("console", lambda m: self.console.append((m.type, m.text)))
@@ -131,7 +138,9 @@ class Page:
         self.page.on("response", lambda r: r.status >= 400 and self.failed.append(f"{r.url} (HTTP {r.status})"))
         self.page.route("**/*", self._route)
         self.page.goto(base + path, wait_until="load")
-        self.page.wait_for_load_state("networkidle")
+        # every deferred script has run at "load"; the text is laid out in its fonts once they are ready
+        # (no "networkidle": a quiet-network heuristic that times out on a loaded machine)
+        self.page.evaluate("() => document.fonts.ready.then(() => true)")
 
     def _route(self, route):
         url = route.request.url
@@ -173,8 +182,7 @@ def typeset_math(page) -> None:
         assert not raw, f"maths left as TeX (not typeset at build time, and no MathJax on the page): {raw[:3]}"
         assert page.locator("mjx-merror").count() == 0, "MathJax reported a TeX error"
         return
-    page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise",
-                           timeout=20000)
+    page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
     page.evaluate("() => MathJax.startup.promise")
     assert page.locator("mjx-container").count() > 0, "math on the page was not typeset by MathJax"
     assert page.locator("mjx-merror").count() == 0, "MathJax reported a TeX error"
@@ -225,22 +233,42 @@ def check_solutions(page) -> tuple[int, int]:
         assert button.count() == 1, f"solution {i + 1} has no toggle button"
         assert not body.is_visible(), f"solution {i + 1} is not hidden before it is opened"
         button.click()
-        body.wait_for(state="visible", timeout=5000)
+        body.wait_for(state="visible")
     return n_ex, n_sol
 
 
-def settled(ex) -> bool:
-    """Wait (10 s at most) until the explorer ``ex`` shows the view its controls select: an HTML view
-    not in the page is a file its script fetches (``_ext/lean_pages.py``), shown and announced when it
-    arrives.  Whether it did; the caller's assertions say what is wrong if not."""
-    try:
-        ex.page.wait_for_function(
-            "el => el.getAttribute('data-current') === "
-            "Array.from(el.querySelectorAll('[data-index]')).map(c => c.value).join('-')",
-            arg=ex.element_handle(), timeout=10_000)
-        return True
-    except Exception:   # playwright's TimeoutError (playwright is imported only if installed)
-        return False
+#: Resolves when the explorer shows the view its controls select (its script sets ``data-current``
+#: then: at once for an image, when the file arrives for an HTML view) and, for an image, once the
+#: image has loaded or failed (its ``load``/``error`` event).  Events only; the timer is a hang guard.
+SETTLED_JS = """async ([el, guard]) => {
+    const want = () => Array.from(el.querySelectorAll('[data-index]')).map(c => c.value).join('-');
+    const hang = new Promise((_, no) => setTimeout(() => no(new Error(
+        `explorer ${el.id}: view ${want()} not shown after ${guard / 1000} s (hang guard)`)), guard));
+    const shown = new Promise(done => {
+        if (el.getAttribute('data-current') === want()) return done();
+        const watch = new MutationObserver(() => {
+            if (el.getAttribute('data-current') === want()) { watch.disconnect(); done(); }
+        });
+        watch.observe(el, {attributes: true, attributeFilter: ['data-current']});
+    }).then(() => {
+        const img = el.querySelector('img.dpsens-explorer-image');
+        if (!img || img.style.display === 'none' || img.complete) return;
+        img.loading = 'eager';     // a lazy image starts loading even if the page has not scrolled to it
+        if (img.complete) return;
+        return new Promise(done => {
+            img.addEventListener('load', done, {once: true});
+            img.addEventListener('error', done, {once: true});
+        });
+    });
+    await Promise.race([shown, hang]);
+    return true;
+}"""
+
+
+def settled(ex) -> None:
+    """Wait until the explorer ``ex`` shows the view its controls select, its image loaded
+    (:data:`SETTLED_JS`); the caller's assertions say what is wrong with the view."""
+    ex.page.evaluate(SETTLED_JS, [ex.element_handle(), HANG_GUARD_MS])
 
 
 def check_explorers(page) -> int:
@@ -323,6 +351,8 @@ def test_page(open_page, path):
                  for i in images if BAD_ALT.search(i["alt"] or "")]
     problems += cell_problems(page)
     n_ex, n_sol = check_solutions(page)
+    if not known:
+        problems += opened_layout_problems(page, 1280)
     stem = path.rsplit("/", 1)[-1]
     if stem not in NO_EXERCISES and n_ex == 0:
         problems.append("the chapter has no exercise")
@@ -376,7 +406,7 @@ def test_median_grid_explorer_works_from_file(browser):
 def test_search_finds_smooth_sensitivity(open_page):
     p = open_page("search.html?q=smooth+sensitivity")
     page = p.page
-    page.wait_for_selector("#search-results ul.search li", timeout=20000)
+    page.wait_for_selector("#search-results ul.search li")
     results = page.locator("#search-results ul.search li a")
     hrefs = [results.nth(i).get_attribute("href") for i in range(results.count())]
     assert any("chapters/" in h for h in hrefs), f"search results do not point to chapters: {hrefs}"
@@ -547,6 +577,72 @@ def figure_problems(figures: list[dict], column: float) -> list[str]:
     return problems
 
 
+#: Printed output (a cell's stdout or plain-text result; not an HTML output such as a checker's verdict,
+#: which is prose and wraps) whose lines wrap.  legible.css keeps every output line whole (``white-space: pre``: a
+#: table stays a table, a number or an identifier is never cut; a line longer than the column scrolls
+#: inside its block): the visual lines of each displayed output block, counted from the line boxes of
+#: its text, must be as many as its lines of text.
+WRAPPED_OUTPUT_JS = """() => {
+    const bad = [];
+    for (const pre of document.querySelectorAll(".bd-article div.output div.highlight pre")) {
+        if (!pre.getClientRects().length) continue;          // not displayed (inside a closed dropdown)
+        const lines = pre.textContent.replace(/\\n$/, "").split("\\n");
+        const tops = [];
+        const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+        const range = document.createRange();
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            range.selectNodeContents(n);
+            for (const r of range.getClientRects()) if (r.width > 0) tops.push(r.top);
+        }
+        tops.sort((a, b) => a - b);
+        const size = parseFloat(getComputedStyle(pre).fontSize);
+        let visual = 0, last = -Infinity;
+        for (const t of tops) { if (t - last > size / 2) visual += 1; last = t; }
+        const written = lines.filter(l => l.length > 0).length;
+        if (visual > written) {
+            const longest = lines.reduce((a, l) => l.length > a.length ? l : a, "");
+            bad.push(`printed output wraps (${written} lines shown on ${visual}): ${longest.trim().slice(0, 70)}`);
+        }
+    }
+    return bad;
+}"""
+
+
+#: Sections laid out lazily (legible.css: ``content-visibility: auto``) whose placeholder is shorter than
+#: the section (the boxes of a skipped section's links would run on over the sections below: Lighthouse's
+#: target-size audit found them overlapping an explorer's controls, issue 35), and sections with no
+#: placeholder measured by the build (``_ext/section_heights.py``), laid out at load.
+PLACEHOLDER_JS = """() => {
+    const bad = [];
+    for (const s of document.querySelectorAll(".bd-article > section > section[id]")) {
+        const cs = getComputedStyle(s);
+        if (cs.contentVisibility !== "auto") {
+            bad.push(`section #${s.id} has no measured placeholder: laid out at load (build with Chromium)`);
+            continue;
+        }
+        const placeholder = parseFloat(cs.containIntrinsicHeight.replace("auto", ""));
+        const saved = s.getAttribute("style");
+        s.style.contentVisibility = "visible";    // laid out as when rendered: contained, so margins stay inside
+        s.style.contain = "layout style paint";
+        const height = s.getBoundingClientRect().height;
+        s.setAttribute("style", saved);
+        if (!(height <= placeholder + 0.5))
+            bad.push(`section #${s.id} is ${Math.round(height)} px high, its lazy-layout placeholder ` +
+                     `${cs.containIntrinsicHeight}: the links of a skipped section would overlap the next`);
+    }
+    return bad;
+}"""
+
+
+def open_solutions(page) -> None:
+    """Open every solution dropdown of the page (their content is then laid out and checked too)."""
+    sols = page.locator("div.solution button.toggle-button")
+    for i in range(sols.count()):
+        if sols.nth(i).get_attribute("aria-expanded") != "true":
+            sols.nth(i).click()
+    page.wait_for_function("() => !document.querySelector('div.solution.toggle-hidden')")
+
+
 #: Known layout problems, each an open item (strict: the test fails once it is fixed, so the entry goes).
 KNOWN_LAYOUT_PROBLEMS: dict[tuple[str, int], str] = {}
 
@@ -557,9 +653,12 @@ def layout_problems(page, path: str, width: int) -> list[str]:
     found = page.evaluate(LAYOUT_JS)
     problems = list(found["outside"])
     problems += figure_problems(found["figures"], found["column"])
+    problems += page.evaluate(PLACEHOLDER_JS)
+    if width < 1280:    # at 1280 px the few long printed lines (sentences) wrap at their spaces
+        problems += page.evaluate(WRAPPED_OUTPUT_JS)
     if width >= 1280:
         problems += found["scrollers"]
-    else:   # on a phone a wide table may scroll inside the column; an equation must fit
+    else:   # on a phone a wide table or output may scroll inside the column; an equation must fit
         problems += [s for s in found["scrollers"] if s.startswith("mjx-container")]
     stem = path.rsplit("/", 1)[-1]
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -567,6 +666,15 @@ def layout_problems(page, path: str, width: int) -> list[str]:
     if problems:
         problems = [f"at {width} px (column {found['column']:.0f} px): {x}" for x in problems]
     return problems
+
+
+def opened_layout_problems(page, width: int) -> list[str]:
+    """With every solution open (:func:`open_solutions` first): nothing of theirs sticks out of the
+    column, and on a phone no printed output wraps and no equation scrolls (at 1280 px nothing scrolls)."""
+    found = page.evaluate(LAYOUT_JS)
+    problems = list(found["outside"]) + (page.evaluate(WRAPPED_OUTPUT_JS) if width < 1280 else [])
+    problems += found["scrollers"] if width >= 1280 else [s for s in found["scrollers"] if s.startswith("mjx")]
+    return [f"at {width} px, solutions open: {x}" for x in problems]
 
 
 #: The phone width; the desktop width (1280 px) is checked by test_page on the same page load.
@@ -580,6 +688,8 @@ def test_layout(open_page, path, width, request):
     typeset_math(page)
     load_all_images(page)
     problems = layout_problems(page, path, width)
+    open_solutions(page)
+    problems += opened_layout_problems(page, width)
     assert not problems, f"{path}.html, {len(problems)} problems:\n  " + "\n  ".join(problems)
 
 
