@@ -25,6 +25,7 @@ import numpy as np
 from .._validate import as_positive
 from .checks import as_size, check_rng
 from .exponential import exponential_log_probabilities
+from .noise import laplace_noise
 from .piecewise import exponential_cdf, exponential_pdf, integrate, laplace_cdf, laplace_pdf_factor
 
 __all__ = ["RNM_NOISES", "selection_scale", "report_noisy_max", "permute_and_flip", "selection_distribution",
@@ -88,7 +89,7 @@ def report_noisy_max(scores, epsilon, rng, sensitivity=1.0, noise: str = "laplac
     size = as_size(size)
     shape = (g.size,) if size is None else (size, g.size)
     if noise == "laplace":
-        z = rng.laplace(0.0, b, size=shape)
+        z = laplace_noise(b, rng, shape)
     elif noise == "exponential":
         z = rng.exponential(b, size=shape)
     else:

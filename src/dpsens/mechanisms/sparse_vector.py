@@ -30,6 +30,7 @@ import pandas as pd
 
 from .._validate import as_int, as_positive
 from .checks import check_rng
+from .noise import laplace_noise
 from .piecewise import integrate, laplace_cdf, laplace_pdf_factor, laplace_sf, step_above, step_below
 
 __all__ = ["SVT_VARIANTS", "svt_noise_scales", "above_threshold", "sparse_vector", "variant_outputs",
@@ -119,10 +120,10 @@ def above_threshold(answers, threshold, epsilon, rng, sensitivity=1.0, variant: 
     threshold = _finite(threshold, "threshold")
     rng = check_rng(rng)
     b_rho, b_nu = svt_noise_scales(epsilon, sensitivity, variant)
-    noisy_t = threshold + (rng.laplace(0.0, b_rho) if b_rho > 0 else 0.0)
+    noisy_t = threshold + (laplace_noise(b_rho, rng) if b_rho > 0 else 0.0)
     out = []
     for qi in q:
-        noisy_q = qi + (rng.laplace(0.0, b_nu) if b_nu > 0 else 0.0)
+        noisy_q = qi + (laplace_noise(b_nu, rng) if b_nu > 0 else 0.0)
         above = noisy_q >= noisy_t
         if above and variant == "noisy-value":
             out.append(float(noisy_q))

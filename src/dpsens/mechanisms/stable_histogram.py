@@ -24,6 +24,7 @@ import numpy as np
 
 from .._validate import as_nonnegative, as_positive, as_probability
 from .checks import check_rng
+from .noise import laplace_noise
 from .ptr import ptr_pass_probability, ptr_threshold
 
 __all__ = ["label_counts", "mode_instability_distance", "stable_release", "stable_histogram_threshold",
@@ -85,7 +86,7 @@ def stable_release(value, distance, epsilon, delta, rng):
     distance = as_nonnegative(distance, "distance")
     threshold = ptr_threshold(epsilon, delta, "tight")
     rng = check_rng(rng)
-    return value if distance + rng.laplace(0.0, 1.0 / as_positive(epsilon, "epsilon")) >= threshold else None
+    return value if distance + laplace_noise(1.0 / as_positive(epsilon, "epsilon"), rng) >= threshold else None
 
 
 def stable_histogram_threshold(epsilon, delta) -> float:
@@ -124,7 +125,7 @@ def stable_histogram(labels, epsilon, delta, rng) -> dict:
     b = 1.0 / as_positive(epsilon, "epsilon")
     threshold = stable_histogram_threshold(epsilon, delta)
     rng = check_rng(rng)
-    noisy = np.array(list(counts.values()), dtype=float) + rng.laplace(0.0, b, size=len(counts))
+    noisy = np.array(list(counts.values()), dtype=float) + laplace_noise(b, rng, len(counts))
     return {label: float(z) for label, z in zip(counts, noisy) if z >= threshold}
 
 
