@@ -283,3 +283,31 @@ def test_variance_worst_release_on_the_ends_by_enumeration(n, k):
     # the bound of the proof for the last case: k w^2/(4n) <= n k w^2/(n+k)^2
     assert k * 36 / (4 * n) <= n * k * 36 / (n + k) ** 2 + 1e-12
     assert np.isclose(ds.global_sensitivity("var", ds.Domain(domain), n, k=k, neighbors="unbounded"), full)
+
+
+def test_percentile_size_n_value_changes_with_n_by_enumeration():
+    """global.md, *The size: public or private*: the 90th percentile's size-n
+    global sensitivity on ages 0..100 (add/remove, k = 1) is 60 at n = 5 and
+    50 at n = 6; enumerated with np.quantile on the domain {0, 25, ..., 100}
+    (which holds both ends), then compared with the exact engine on 0..100."""
+    from itertools import combinations_with_replacement as cwr
+
+    domain = (0, 25, 50, 75, 100)
+
+    def brute(n):
+        best = 0.0
+        for x in cwr(domain, n):
+            v = np.quantile(x, 0.9)
+            for i in set(x):
+                y = list(x)
+                y.remove(i)
+                best = max(best, abs(v - np.quantile(y, 0.9)))
+            for w in domain:
+                best = max(best, abs(v - np.quantile(x + (w,), 0.9)))
+        return best
+
+    assert np.isclose(brute(5), 60.0) and np.isclose(brute(6), 50.0)
+    ages = ds.Domain(range(101))
+    assert np.isclose(ds.global_sensitivity("percentile_90", ages, 5), 60.0)
+    assert np.isclose(ds.global_sensitivity("percentile_90", ages, 6), 50.0)
+    assert np.isclose(ds.global_sensitivity("percentile_90", ages, 10), 90.0)
