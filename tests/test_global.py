@@ -311,3 +311,22 @@ def test_percentile_size_n_value_changes_with_n_by_enumeration():
     assert np.isclose(ds.global_sensitivity("percentile_90", ages, 5), 60.0)
     assert np.isclose(ds.global_sensitivity("percentile_90", ages, 6), 50.0)
     assert np.isclose(ds.global_sensitivity("percentile_90", ages, 10), 90.0)
+
+
+def test_variance_worst_release_has_no_2_by_enumeration():
+    """global.md, exercise *Where the variance is worst*: on {1, 2, 3}, n = 4,
+    unbounded k = 1, the global sensitivity 0.75 is reached only at
+    [1, 1, 1, 3] and [1, 3, 3, 3], and every release with a 2 stays below it
+    (plain numpy enumeration), as the solution's argument shows."""
+    from itertools import combinations_with_replacement as cwr
+
+    def local(x):
+        v = np.var(x)
+        out = [np.var(x[:i] + x[i + 1:]) for i in range(len(x))] + [np.var(x + (w,)) for w in (1, 2, 3)]
+        return max(abs(v - w) for w in out)
+
+    values = {x: local(x) for x in cwr((1, 2, 3), 4)}
+    top = max(values.values())
+    assert np.isclose(top, 0.75)
+    assert sorted(x for x, v in values.items() if np.isclose(v, top)) == [(1, 1, 1, 3), (1, 3, 3, 3)]
+    assert max(v for x, v in values.items() if 2 in x) < 0.75 - 0.25
