@@ -254,3 +254,79 @@ def test_pool_with_many_repeats_enumerates_distinct_releases():
             b = ds.global_sensitivity(q, pool, 5, 2, rel)
             c = gs(q, pool, 5, 2, rel, "bruteforce")
             assert same(a, b) and same(b, c), (q, rel, a, b, c)
+
+
+@pytest.mark.parametrize("n, k", [(3, 1), (3, 2), (4, 1), (4, 2), (5, 1)])
+def test_variance_worst_release_on_the_ends_by_enumeration(n, k):
+    """global.md, proposition *The worst case uses the ends of the range*, the
+    add/remove case where the smaller dataset has the larger variance: the
+    size-n maximum over every release of the domain 0..6 equals the maximum
+    over the releases on {0, 6}, by plain enumeration with numpy; the
+    package's exact engine is compared with that enumeration last."""
+    from collections import Counter
+    from itertools import combinations, combinations_with_replacement as cwr
+
+    domain = tuple(range(7))
+
+    def local(x):
+        v = np.var(x)
+        out = [np.var(x + a) for a in cwr(domain, k)]
+        for r in set(combinations(x, k)):
+            rest = Counter(x)
+            rest.subtract(Counter(r))
+            out.append(np.var(list(rest.elements())))
+        return max(abs(v - w) for w in out)
+
+    full = max(local(x) for x in cwr(domain, n))
+    ends = max(local(x) for x in cwr((0, 6), n))
+    assert np.isclose(full, ends)
+    # the bound of the proof for the last case: k w^2/(4n) <= n k w^2/(n+k)^2
+    assert k * 36 / (4 * n) <= n * k * 36 / (n + k) ** 2 + 1e-12
+    assert np.isclose(ds.global_sensitivity("var", ds.Domain(domain), n, k=k, neighbors="unbounded"), full)
+
+
+def test_percentile_size_n_value_changes_with_n_by_enumeration():
+    """global.md, *The size: public or private*: the 90th percentile's size-n
+    global sensitivity on ages 0..100 (add/remove, k = 1) is 60 at n = 5 and
+    50 at n = 6; enumerated with np.quantile on the domain {0, 25, ..., 100}
+    (which holds both ends), then compared with the exact engine on 0..100."""
+    from itertools import combinations_with_replacement as cwr
+
+    domain = (0, 25, 50, 75, 100)
+
+    def brute(n):
+        best = 0.0
+        for x in cwr(domain, n):
+            v = np.quantile(x, 0.9)
+            for i in set(x):
+                y = list(x)
+                y.remove(i)
+                best = max(best, abs(v - np.quantile(y, 0.9)))
+            for w in domain:
+                best = max(best, abs(v - np.quantile(x + (w,), 0.9)))
+        return best
+
+    assert np.isclose(brute(5), 60.0) and np.isclose(brute(6), 50.0)
+    ages = ds.Domain(range(101))
+    assert np.isclose(ds.global_sensitivity("percentile_90", ages, 5), 60.0)
+    assert np.isclose(ds.global_sensitivity("percentile_90", ages, 6), 50.0)
+    assert np.isclose(ds.global_sensitivity("percentile_90", ages, 10), 90.0)
+
+
+def test_variance_worst_release_has_no_2_by_enumeration():
+    """global.md, exercise *Where the variance is worst*: on {1, 2, 3}, n = 4,
+    unbounded k = 1, the global sensitivity 0.75 is reached only at
+    [1, 1, 1, 3] and [1, 3, 3, 3], and every release with a 2 stays below it
+    (plain numpy enumeration), as the solution's argument shows."""
+    from itertools import combinations_with_replacement as cwr
+
+    def local(x):
+        v = np.var(x)
+        out = [np.var(x[:i] + x[i + 1:]) for i in range(len(x))] + [np.var(x + (w,)) for w in (1, 2, 3)]
+        return max(abs(v - w) for w in out)
+
+    values = {x: local(x) for x in cwr((1, 2, 3), 4)}
+    top = max(values.values())
+    assert np.isclose(top, 0.75)
+    assert sorted(x for x, v in values.items() if np.isclose(v, top)) == [(1, 1, 1, 3), (1, 3, 3, 3)]
+    assert max(v for x, v in values.items() if 2 in x) < 0.75 - 0.25

@@ -1,12 +1,11 @@
 """Checkers for the book's exercises, one module per chapter.
 
 Each module is named like the package module of its chapter's concept
-(``neighbors``, ``local``, ``globalsens``, ``proportions``, ``transformations``,
-``ptr``, ``smooth``, ``sample_aggregate``, ``exponential``, ``vector``, ``accuracy``) or, where there is none, like the
-``ptr``, ``smooth``, ``sample_aggregate``, ``exponential``, ``vector``, ``accounting``) or, where there is none, like the
-chapter's file (``leak``, ``median_grid``).
-``ptr``, ``smooth``, ``sample_aggregate``, ``exponential``, ``vector``) or, where there is none, like the
-chapter's file (``leak``, ``median_grid``, ``stability``).
+(``dp``, ``neighbors``, ``local``, ``globalsens``, ``proportions``,
+``transformations``, ``ptr``, ``smooth``, ``sample_aggregate``,
+``exponential``, ``vector``, ``accuracy``, ``accounting``) or, where there
+is none, like the chapter's file (``leak``, ``median_grid``, ``stability``,
+``floating``).
 
 Chapter: *For teachers*.  Every ``check_...`` function returns a
 :class:`Verdict` -- "correct", "wrong" (with a hint) or "not yet" for the

@@ -42,7 +42,7 @@ def check_leak_event_loss(answer) -> Verdict:
 
 @checker("the threshold τ")
 def check_leak_threshold(answer) -> Verdict:
-    """Exercise *How far must the attacker look?*: the smallest threshold τ with loss(τ) >= 5 at ε = 1.
+    """Exercise *When the privacy loss reaches 5*: the smallest threshold τ with loss(τ) >= 5 at ε = 1.
 
     Precision: the exercise asks for τ to two decimals, so any τ within 0.01 of
     the exact threshold passes: both roundings of the exact value to two

@@ -13,7 +13,7 @@ __all__ = ["check_local_sum", "check_adult_mean_local", "check_median_k"]
 
 @checker("a number")
 def check_local_sum(answer) -> Verdict:
-    """Exercise *The released table*: unbounded local sensitivity (k = 1) of
+    """Exercise *Local sensitivity of a sum*: unbounded local sensitivity (k = 1) of
     the sum at the released absence days [1, ..., 6], pool of ten students.
 
     Precision: exact (a whole number of days), up to float round-off."""
@@ -24,7 +24,7 @@ def check_local_sum(answer) -> Verdict:
 
 @checker("a number")
 def check_adult_mean_local(answer) -> Verdict:
-    """Exercise *The mean of 32,561 ages*: unbounded local sensitivity (k = 1)
+    """Exercise *The mean of the Adult ages*: unbounded local sensitivity (k = 1)
     of the mean age, new records from the domain 0..100.
 
     Precision: within 0.5 % (relative), so an answer rounded to 3 significant
@@ -36,7 +36,7 @@ def check_adult_mean_local(answer) -> Verdict:
 
 @checker("a group size k (an integer)", "k counts records.")
 def check_median_k(answer) -> Verdict:
-    """Exercise *How many records move the median by a year*: the smallest
+    """Exercise *How robust is the median age?*: the smallest
     group size k at which the bounded local sensitivity of the median age
     (domain 0..100) reaches 1 year.
 

@@ -29,7 +29,7 @@ def check_grid_row(answer) -> Verdict:
 
 @checker("a list of releases, each a list of three values from X", "a list of lists such as [[a, b, c], ...].")
 def check_rows_at_global(answer) -> Verdict:
-    """Exercise *Which rows reach the top*: every release of the bounded
+    """Exercise *Rows that reach the global value*: every release of the bounded
     median grid with k = 2 (two records replaced; universe the pool
     {1, 2, 3, 10, 11}, n = 3) whose local sensitivity equals the global
     sensitivity.
@@ -53,7 +53,7 @@ def check_rows_at_global(answer) -> Verdict:
 
 @checker("a release: a list of three values from {0, 1, 2}", "give three values from {0, 1, 2}.")
 def check_twice_local(answer) -> Verdict:
-    """Exercise *Twice too much*: a release of size 3 from the domain
+    """Exercise *When the source's variant doubles*: a release of size 3 from the domain
     {0, 1, 2} for which the source's bounded value for the mean (k = 1) is
     exactly twice the local sensitivity.
 

@@ -15,7 +15,7 @@ __all__ = ["check_proportion_halfwidth", "check_proportion_vector_change", "chec
 
 @checker("the half-width, a proportion")
 def check_proportion_halfwidth(answer) -> Verdict:
-    """Exercise *A real 99 % interval*: half-width of the two-sided 99 % interval
+    """Exercise *A real 99 % interval for a proportion*: half-width of the two-sided 99 % interval
     of the noise on one proportion released with the exercise's public n and ε.
 
     Precision: within 0.5 % (relative) of the exact value, so an answer rounded
@@ -34,7 +34,7 @@ def check_proportion_halfwidth(answer) -> Verdict:
 
 @checker("a number")
 def check_proportion_vector_change(answer) -> Verdict:
-    """Exercise *The whole vector moves more*: largest L1 change of the proportion
+    """Exercise *The L1 change of the vector of proportions*: largest L1 change of the proportion
     vector of counts (2, 3, 5) when one record is added or removed.
 
     Precision: within 0.5 % (relative), so an answer rounded to 3 or 4
@@ -63,7 +63,7 @@ def _as_pair(answer):
 @checker("a pair (counts_x, counts_xprime) of count vectors of the same length",
          "a pair of lists of whole numbers, such as ([a, b, c], [a2, b2, c2]).")
 def check_proportion_leak_pair(answer) -> Verdict:
-    """Exercise *A pair that gives itself away*: two neighbouring count vectors
+    """Exercise *A pair of tables that the noise scale gives away*: two neighbouring count vectors
     ``(counts_x, counts_xprime)`` whose source noise scales differ by a factor 3 or more.
 
     Precision: any such pair (the ratio of the two Δ is computed exactly)."""
