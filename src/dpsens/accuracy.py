@@ -32,7 +32,7 @@ from .mechanisms.gaussian import gaussian_mechanism, gaussian_sigma
 from .mechanisms.heavy_tailed import heavy_tailed_constants, polynomial_tail_cdf, sample_polynomial_tail
 from .mechanisms.inverse_sensitivity import inverse_sensitivity_distribution, inverse_sensitivity_quantile
 from .mechanisms.laplace import laplace_mechanism
-from .mechanisms.ptr import ptr_accidental_pass_probability, ptr_from_distance, ptr_threshold
+from .mechanisms.ptr import ptr_pass_probability, ptr_from_distance, ptr_threshold
 from .mechanisms.sample_aggregate import chunk_answers
 from .mechanisms.smooth_noise import smooth_sensitivity_beta
 from .smooth import distance_to_high_ls, smooth_sensitivity
@@ -171,7 +171,7 @@ def ptr_refusal_bound(distance, epsilon, threshold) -> float:
 
     Chapter: *How accurate is it?*.  The test draws ``D + Lap(1/ε)`` and refuses
     below ``T``; the exact probability is ``1 −``
-    :func:`dpsens.mechanisms.ptr_accidental_pass_probability`, equal to this
+    :func:`dpsens.mechanisms.ptr_pass_probability`, equal to this
     bound when ``D >= T``.
     """
     d = float(distance)
@@ -455,7 +455,7 @@ def simulate_accuracy(ages, count, epsilon, zeta, rng, runs: int = 2000, delta: 
     row("propose-test-release, median", "years", laplace_tail_bound(ptr_bound, epsilon / 2, zeta),
         np.abs(given - target), refused=1 - given.size / runs,
         **{"refusal bound": ptr_refusal_bound(distance, epsilon / 2, threshold),
-           "refusal exact": 1 - ptr_accidental_pass_probability(distance, epsilon / 2, threshold)})
+           "refusal exact": 1 - ptr_pass_probability(distance, epsilon / 2, threshold)})
 
     s_lap = smooth_sensitivity(ages, "median", smooth_sensitivity_beta(epsilon, delta), lower, upper, rel_name)
     if s_lap > 0:

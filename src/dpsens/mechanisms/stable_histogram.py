@@ -24,7 +24,7 @@ import numpy as np
 
 from .._validate import as_nonnegative, as_positive, as_probability
 from .checks import check_rng
-from .ptr import ptr_accidental_pass_probability, ptr_threshold
+from .ptr import ptr_pass_probability, ptr_threshold
 
 __all__ = ["label_counts", "mode_instability_distance", "stable_release", "stable_histogram_threshold",
            "stable_histogram", "stable_histogram_release_probability"]
@@ -139,4 +139,4 @@ def stable_histogram_release_probability(counts, epsilon, delta) -> np.ndarray:
     c = _counts(counts)
     epsilon = as_positive(epsilon, "epsilon")
     threshold = stable_histogram_threshold(epsilon, as_probability(delta, "delta"))
-    return np.array([ptr_accidental_pass_probability(v, epsilon, threshold) for v in c])
+    return np.array([ptr_pass_probability(v, epsilon, threshold) for v in c])
