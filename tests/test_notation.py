@@ -259,13 +259,16 @@ def notation_rows() -> list[tuple[str, list[str]]]:
     """(row's first cell, its symbols) for every row of the notation page's tables.
 
     A symbol is one ``$...$`` segment of the first cell, whitespace removed (``$U(x, z)$, $GS_U$``
-    defines two)."""
+    defines two). The first cell is tagged with the row's line number, so that two rows with the
+    same first cell (``| $\\nu$ |`` twice) count as two rows, not one."""
     rows = []
-    for line in (ROOT / "chapters" / "notation.md").read_text(encoding="utf-8").splitlines():
+    lines = (ROOT / "chapters" / "notation.md").read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines, start=1):
         if not line.startswith("| ") or line.startswith("| symbol") or line.startswith("| ---"):
             continue
         first = line.split(" | ")[0][2:]
-        rows.append((first, [re.sub(r"\s+", "", m) for m in re.findall(r"\$([^$]+)\$", first)]))
+        rows.append((f"line {number}: {first}",
+                     [re.sub(r"\s+", "", m) for m in re.findall(r"\$([^$]+)\$", first)]))
     return rows
 
 
@@ -312,6 +315,13 @@ def test_each_letter_on_the_notation_page_has_one_meaning():
         rows = {first for first, syms in notation_rows() for sym in syms
                 if base(sym) == letter and sym != letter + "^{*}"}    # d* is d's crossover value, not a meaning
         assert len(rows) <= 1, (letter, rows)
+
+
+def test_two_rows_with_the_same_first_cell_are_two_rows():
+    """The page once had three rows headed ``$\\nu$`` and two ``$\\zeta$``, which a test keyed on the
+    first cell's text saw as one row each."""
+    firsts = [first for first, _ in notation_rows()]
+    assert len(firsts) == len(set(firsts))
 
 
 def test_the_letter_test_sees_a_second_meaning():
