@@ -146,11 +146,6 @@ ANSWERS = {
     "check_optimal_epsilon": (_kov_epsilon(0.1, 100, 1e-6), "real"),
     "check_gaussian_exact_epsilon": (_gaussian_epsilon_nu(math.sqrt(10) / 4, 1e-6), "real"),
     "check_laplace_pld_epsilon": (_dp_accounting_laplace(10.0, 200, 1e-6), "real"),
-    # six comparisons without threshold noise, each a ratio e^{1/4} at ε = 1
-    "check_svt_free_threshold_loss": (6 / 4, "real"),
-    "check_stable_threshold": (1 + math.log(1 / (2 * 1e-6)) / 0.5, "real"),            # ½ e^{-ε(η-1)} = δ
-    # the two largest native-country counts (a missing value a label), minus one
-    "check_mode_distance": (int(np.diff(ds.load_adult()["native-country"].astype(object).fillna("?")
     # six comparisons without threshold noise (Lap(4), threshold 2): five ⊥ ratios F(2)/F(1), one ⊤ ratio e^{1/4}
     "check_svt_free_threshold_loss": (5 * math.log((1 - math.exp(-0.5) / 2) / (1 - math.exp(-0.25) / 2)) + 0.25,
                                       "real"),
