@@ -288,8 +288,14 @@ def base(symbol: str) -> str:
 #: lower bound; the densities p, p' and the proportions p_i = c_i / n (p_i always with its label i); the
 #: norms ‖v‖_1, ‖v‖_2, ‖v‖_∞; the global and local sensitivities GS_f, GS^p_f, GS_U and LS_f, LS^p_f; the
 #: number of answers d and the crossover d*; a set of outputs S and the smooth sensitivity S_β (always with β).
+#: Also one concept each: ε and a guarantee ε' actually obtained; δ, δ' and the profiles δ_J(ε'),
+#: δ_{x,x'}(ε) (a slack, as a function of ε); Z, a release or its noise, and the noises Z_0, Z_i; f, f̄ and
+#: f_1..f_d (queries, and sample-and-aggregate's averaged query); the counts c_i and the sorted c_(1), c_(2);
+#: the output set 𝒵 and its subsets 𝒵*, 𝒵_j; PTR's D(x, Δ̂) and D_f(x), both the distance from x to the
+#: nearest dataset where something fails (a large local sensitivity; a changed answer).
 SAME_LETTER_FAMILIES = {"x", r"\Delta", r"\sigma", "r", "n", "p", r"\lVert", "t", r"\kappa", r"\ell",
-                        "GS", "LS", "d", "S"}
+                        "GS", "LS", "d", "S",
+                        r"\varepsilon", r"\delta", "Z", "f", "c", "cal-Z", "D"}
 
 
 def test_each_symbol_on_the_notation_page_is_defined_once():
