@@ -337,3 +337,49 @@ def test_the_comparisons_refuse_a_laplace_smooth_release_outside_the_proved_regi
     with pytest.raises(ValueError, match="outside the proved region"):
         compare.rmse_across_epsilon(x, [20.0], 0.01, 0, 100, np.random.default_rng(0),
                                     settings={"mean": ("unbounded", 0.005), "median": ("bounded", 0.01)}, runs=5)
+
+
+# ------------------------------------------------------------------ the second expert reading (rev1): its numeric fixes
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+
+
+def test_ptr_source_test_passes_hundreds_not_thousands_of_times_delta():
+    """ptr.md: at the book's public delta = 1e-6 the source's threshold ln(2/delta)/(2 eps) passes by accident
+    1/2 e^(-eps T) = 1/2 sqrt(delta/2) -- about 354 delta (it was thousands only with the private delta = 1/n^2)."""
+    delta, eps = 1e-6, 1.0
+    T = math.log(2 / delta) / (2 * eps)
+    accident = stats.laplace(scale=1 / eps).sf(T)                 # P(Lap(1/eps) >= T), scipy's tail
+    assert accident == pytest.approx(0.5 * math.sqrt(delta / 2), rel=1e-12)
+    assert 100 < accident / delta < 1000
+    text = (ROOT / "chapters" / "ptr.md").read_text(encoding="utf-8")
+    assert "hundreds of times more often" in text and "thousands of times" not in text
+    assert "32,561²" not in text                                     # the figure's title says the public delta
+
+
+def test_ptr_source_own_threshold_is_its_delta_one_over_n_squared():
+    """The source printed the threshold 10.73744412245554: its formula at delta = 1/n^2, n = 32,561."""
+    n = len(ages())
+    assert (math.log(2) + 2 * math.log(n)) / 2 == pytest.approx(10.73744412245554, rel=1e-13)
+    assert m.ptr_threshold(1.0, 1 / n**2, "source") == pytest.approx(10.73744412245554, rel=1e-13)
+
+
+def test_group_privacy_slack_is_at_most_k_e_to_the_k_minus_one_eps_delta():
+    """dp.md's proof: unrolling k steps of P <= e^eps P' + delta gives delta * sum_{i<k} e^(i eps)."""
+    for k in range(1, 8):
+        for eps in (0.1, 1.0, 3.0):
+            slack = sum(math.exp(i * eps) for i in range(k))
+            assert slack <= k * math.exp((k - 1) * eps) + 1e-12
+
+
+def test_exponential_mechanism_outside_probability_on_25_ages_by_hand():
+    """exponential.md's loose-bounds table, recomputed from the interval weights written out here."""
+    x = np.sort(np.random.default_rng(24).choice(ages(), size=25, replace=False))
+    for up, eps, expected in ((100.0, 0.1, 0.212), (1e3, 0.1, 0.887), (1e6, 1.0, 0.435)):
+        edges = np.concatenate(([0.0], x, [up]))
+        with np.errstate(divide="ignore"):
+            logw = np.log(np.diff(edges)) + eps * -np.abs(np.arange(26) - 12.5) / (2 * 0.5)
+        p = np.exp(logw - np.logaddexp.reduce(logw))
+        assert p[0] + p[-1] == pytest.approx(expected, abs=5e-4)
+        d = em.quantile_exponential_distribution(x, 0.5, eps, 0.0, up, "unbounded")
+        assert np.exp(d["log_prob"][[0, -1]]).sum() == pytest.approx(p[0] + p[-1], rel=1e-9)

@@ -259,13 +259,16 @@ def notation_rows() -> list[tuple[str, list[str]]]:
     """(row's first cell, its symbols) for every row of the notation page's tables.
 
     A symbol is one ``$...$`` segment of the first cell, whitespace removed (``$U(x, z)$, $GS_U$``
-    defines two)."""
+    defines two). The first cell is tagged with the row's line number, so that two rows with the
+    same first cell (``| $\\nu$ |`` twice) count as two rows, not one."""
     rows = []
-    for line in (ROOT / "chapters" / "notation.md").read_text(encoding="utf-8").splitlines():
+    lines = (ROOT / "chapters" / "notation.md").read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines, start=1):
         if not line.startswith("| ") or line.startswith("| symbol") or line.startswith("| ---"):
             continue
         first = line.split(" | ")[0][2:]
-        rows.append((first, [re.sub(r"\s+", "", m) for m in re.findall(r"\$([^$]+)\$", first)]))
+        rows.append((f"line {number}: {first}",
+                     [re.sub(r"\s+", "", m) for m in re.findall(r"\$([^$]+)\$", first)]))
     return rows
 
 
@@ -285,8 +288,14 @@ def base(symbol: str) -> str:
 #: lower bound; the densities p, p' and the proportions p_i = c_i / n (p_i always with its label i); the
 #: norms ‖v‖_1, ‖v‖_2, ‖v‖_∞; the global and local sensitivities GS_f, GS^p_f, GS_U and LS_f, LS^p_f; the
 #: number of answers d and the crossover d*; a set of outputs S and the smooth sensitivity S_β (always with β).
+#: Also one concept each: ε and a guarantee ε' actually obtained; δ, δ' and the profiles δ_J(ε'),
+#: δ_{x,x'}(ε) (a slack, as a function of ε); Z, a release or its noise, and the noises Z_0, Z_i; f, f̄ and
+#: f_1..f_d (queries, and sample-and-aggregate's averaged query); the counts c_i and the sorted c_(1), c_(2);
+#: the output set 𝒵 and its subsets 𝒵*, 𝒵_j; PTR's D(x, Δ̂) and D_f(x), both the distance from x to the
+#: nearest dataset where something fails (a large local sensitivity; a changed answer).
 SAME_LETTER_FAMILIES = {"x", r"\Delta", r"\sigma", "r", "n", "p", r"\lVert", "t", r"\kappa", r"\ell",
-                        "GS", "LS", "d", "S"}
+                        "GS", "LS", "d", "S",
+                        r"\varepsilon", r"\delta", "Z", "f", "c", "cal-Z", "D"}
 
 
 def test_each_symbol_on_the_notation_page_is_defined_once():
@@ -312,6 +321,13 @@ def test_each_letter_on_the_notation_page_has_one_meaning():
         rows = {first for first, syms in notation_rows() for sym in syms
                 if base(sym) == letter and sym != letter + "^{*}"}    # d* is d's crossover value, not a meaning
         assert len(rows) <= 1, (letter, rows)
+
+
+def test_two_rows_with_the_same_first_cell_are_two_rows():
+    """The page once had three rows headed ``$\\nu$`` and two ``$\\zeta$``, which a test keyed on the
+    first cell's text saw as one row each."""
+    firsts = [first for first, _ in notation_rows()]
+    assert len(firsts) == len(set(firsts))
 
 
 def test_the_letter_test_sees_a_second_meaning():
