@@ -8,6 +8,8 @@
   ``tests/test_book_plan.py``.
 * The module map of ``CONTRIBUTING.md`` names every module of ``src/dpsens``
   and nothing that does not exist.
+* Every module of ``figures/`` is in ``ds.figures.__all__`` and every checker
+  module of ``exercises/`` is imported by ``exercises/__init__.py``.
 """
 from __future__ import annotations
 
@@ -118,3 +120,16 @@ def test_the_readme_is_the_readers_page_and_points_here():
     for stem in STEMS:                       # the chapters in one list, by title
         title = bp.chapter_info(ROOT / "chapters" / f"{stem}.md")["title"]
         assert " ".join(title.split()) in " ".join(readme.split()), f"README.md does not list {title!r}"
+
+
+def test_every_figures_module_and_every_checker_module_is_reachable():
+    """A chapter's figures are ``ds.figures.<module>`` (and the phone test reads ``ds.figures.__all__``);
+    its checkers are ``ds.exercises.check_...`` (imported in ``exercises/__init__.py``)."""
+    import dpsens as ds
+
+    figures = sorted(p.stem for p in (PKG / "figures").glob("*.py") if p.stem != "__init__")
+    assert [m for m in figures if m not in ds.figures.__all__] == []
+    init = (PKG / "exercises" / "__init__.py").read_text(encoding="utf-8")
+    checkers = sorted(p.stem for p in (PKG / "exercises").glob("*.py")
+                      if not p.stem.startswith("_") and p.stem != "variants")
+    assert [m for m in checkers if f"from .{m} import *" not in init] == []
