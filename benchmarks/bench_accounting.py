@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dpsens import accounting as acc
 from dpsens import pld
-from timing import median_ms
+from dpsens.timing import median_ms
 
 
 def main() -> None:

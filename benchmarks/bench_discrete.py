@@ -20,7 +20,7 @@ import numpy as np
 
 from dpsens.mechanisms.discrete import (discrete_gaussian_pmf, discrete_laplace_pmf, sample_discrete_gaussian,
                                         sample_discrete_laplace)
-from timing import median_ms
+from dpsens.timing import median_ms
 
 N = 1_000_000
 

@@ -19,7 +19,7 @@ import argparse
 import numpy as np
 
 import dpsens as ds
-from timing import Stopwatch, best_seconds
+from dpsens.timing import Stopwatch, best_seconds
 
 QUERIES = list(ds.QUERIES)
 RELATIONS = ("unbounded", "bounded")

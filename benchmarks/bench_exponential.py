@@ -20,7 +20,7 @@ import numpy as np
 from scipy import stats
 
 from dpsens.mechanisms import exponential as em
-from timing import median_ms
+from dpsens.timing import median_ms
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import smith11  # noqa: E402  (the independent implementation, next to this script)

@@ -21,7 +21,7 @@ import numpy as np
 
 import dpsens as ds
 from dpsens.queries import PERCENTILES
-from timing import median_ms
+from dpsens.timing import median_ms
 
 # ----------------------------------------------------------------- OLD (before issue 14)
 

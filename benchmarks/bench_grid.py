@@ -25,7 +25,7 @@ import numpy as np  # noqa: E402
 import dpsens as ds  # noqa: E402
 from dpsens import grid  # noqa: E402
 from dpsens.figures import grid as grid_figures  # noqa: E402
-from timing import RUNS, median_ms  # noqa: E402
+from dpsens.timing import RUNS, median_ms  # noqa: E402
 
 
 def fast(neighbors):

@@ -3,7 +3,7 @@
 The chapter's error profile and explorer draw thousands of random partitions,
 so one partition's chunk answers must be cheap.  ``dpsens`` reshapes the
 balanced split into two 2-D blocks and reduces them with one numpy call
-(``mechanisms.split_reduce``); the plain way loops over ``np.array_split``
+(``mechanisms.sample_aggregate.split_reduce``); the plain way loops over ``np.array_split``
 in Python, as the source does.  Both are timed in the same run on the same
 permuted data, and the results are checked to be equal.
 """
@@ -14,7 +14,7 @@ import numpy as np
 
 import dpsens as ds
 from dpsens import mechanisms as mech
-from timing import RUNS, median_ms
+from dpsens.timing import RUNS, median_ms
 
 
 def main() -> None:

@@ -43,7 +43,7 @@ import numpy as np
 import dpsens as ds
 from dpsens import smooth as sm
 from dpsens.smooth._small import clear_tables
-from timing import Stopwatch, median_ms
+from dpsens.timing import Stopwatch, median_ms
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nrs07  # noqa: E402  (the independent implementation, next to this script)

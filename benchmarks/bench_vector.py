@@ -23,7 +23,7 @@ import numpy as np
 import dpsens as ds
 from dpsens.neighbors import iter_neighbors
 from dpsens.vector import NORMS, vector_local_sensitivity, vector_norm
-from timing import median_ms
+from dpsens.timing import median_ms
 
 QUERIES = ["mean", "median"]
 

@@ -138,6 +138,55 @@ def test_no_module_forwards_old_names():
         assert not (PKG / f"{gone}.py").exists(), gone
 
 
+def forwarding_names(path: pathlib.Path, source: str | None = None) -> list[str]:
+    """The old names a module keeps for a new one (issue 36): a module-level ``old = new`` whose
+    value is a function, class or imported name of the module (``_in_kernel = in_kernel``), and,
+    outside a package's ``__init__``, an ``__all__`` entry the module imports instead of defining
+    (a re-export that keeps a name "where it has always been found")."""
+    if source is None:
+        source = path.read_text(encoding="utf-8")
+    body = ast.parse(source, filename=str(path)).body
+    imported = {a.asname or a.name.split(".")[0] for n in body if isinstance(n, (ast.Import, ast.ImportFrom))
+                for a in n.names}
+    defined = {n.name for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    found = []
+    for n in body:
+        if isinstance(n, (ast.Assign, ast.AnnAssign)) and isinstance(n.value, ast.Name) \
+                and n.value.id in imported | defined:
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            found += [f"line {n.lineno}: {ast.unparse(t)} = {n.value.id}" for t in targets]
+        elif path.name != "__init__.py" and isinstance(n, ast.Assign) \
+                and any(getattr(t, "id", "") == "__all__" for t in n.targets):
+            try:
+                listed = ast.literal_eval(n.value)
+            except ValueError:
+                continue
+            found += [f"line {n.lineno}: __all__ re-exports {name}" for name in listed if name in imported]
+    return found
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: _module_name(p))
+def test_no_module_keeps_an_old_name_or_re_exports_another_modules(path):
+    assert forwarding_names(path) == [], f"{_module_name(path)}: use the name from its own module"
+
+
+def test_the_forwarding_check_catches_each_form():
+    here = PKG / "probe.py"          # read as if it were a module of the package (never written)
+    cases = {
+        "from .kernel import in_kernel\n_in_kernel = in_kernel\n": 1,
+        "def new():\n    pass\nold = new\n": 1,
+        "class New:\n    pass\nOld: type = New\n": 1,
+        "from .png import figure_png\n__all__ = ['figure_png']\n": 1,
+        "from .png import figure_png\n__all__ = ['draw']\ndef draw():\n    return figure_png\n": 0,
+        "LIMIT = 3\nDEFAULT = LIMIT\n": 0,            # a constant named twice is not a forwarded name
+        "import numpy as np\nx = np.pi\n": 0,
+    }
+    for source, expected in cases.items():
+        assert len(forwarding_names(here, source)) == expected, (source, forwarding_names(here, source))
+    package = PKG / "widgets" / "__init__.py"         # a package's __init__ gathers its modules' names
+    assert forwarding_names(package, "from .png import figure_png\n__all__ = ['figure_png']\n") == []
+
+
 def package_imports(path: pathlib.Path, source: str | None = None) -> list[tuple[str, int, bool]]:
     """Every dpsens module the file ``path`` (or ``source`` read as that file) imports, as
     ``(module, line, inside a function or class)``; ``from x import y`` counts ``x.y`` when ``y`` is a module."""
@@ -259,9 +308,9 @@ def test_the_layer_checks_catch_each_form():
         assert [(t, inside) for t, _, inside in package_imports(here, source)] == expected, source
     assert import_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert import_cycles({"a": {"b"}, "b": set()}) == []
-    # importing dpsens.mechanisms.checks from dpsens.vector runs dpsens/mechanisms/__init__.py
-    graph = import_graph([PKG / "vector.py"])
-    assert {"dpsens.mechanisms", "dpsens.mechanisms.checks"} <= graph["dpsens.vector"]
+    # importing dpsens.mechanisms.checks from dpsens.floating_point runs dpsens/mechanisms/__init__.py
+    graph = import_graph([PKG / "floating_point.py"])
+    assert {"dpsens.mechanisms", "dpsens.mechanisms.checks"} <= graph["dpsens.floating_point"]
 
 
 def test_the_size_of_the_ages_is_defined_once_and_true():

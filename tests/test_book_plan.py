@@ -141,7 +141,7 @@ def chapter_infos():
 
 #: The chapters that must hold a proof exercise: every chapter from *Local sensitivity* on (issue 16).
 PROOF_CHAPTERS = ["local", "median_grid", "leak", "ptr", "smooth", "sample_aggregate", "exponential", "vector", "proportions",
-                  "transformations", "stability", "composition"]
+                  "transformations", "stability", "composition", "accuracy", "floating"]
 
 
 @pytest.mark.parametrize("stem", PROOF_CHAPTERS)

@@ -49,7 +49,7 @@ def test_analytic_sigma_at_epsilon_one():
 
 def test_zcdp_rho_composition_and_conversion():
     assert m.gaussian_rho(2.0, 1.0) == 0.125
-    assert m.zcdp_sigma(1.0, m.gaussian_rho(3.0, 1.0)) == pytest.approx(3.0)
+    assert m.gaussian.zcdp_sigma(1.0, m.gaussian_rho(3.0, 1.0)) == pytest.approx(3.0)
     assert m.zcdp_compose([0.1, 0.2, 0.05]) == pytest.approx(0.35)
     assert m.zcdp_to_dp(0.5, 1e-6) == pytest.approx(0.5 + 2 * math.sqrt(0.5 * math.log(1e6)))
     with pytest.raises(ValueError, match="rhos"):
@@ -57,14 +57,14 @@ def test_zcdp_rho_composition_and_conversion():
     with pytest.raises(ValueError, match="delta"):
         m.zcdp_to_dp(0.5, 1.0)
     with pytest.raises(ValueError, match="rho"):
-        m.zcdp_sigma(1.0, 0.0)
+        m.gaussian.zcdp_sigma(1.0, 0.0)
 
 
 @pytest.mark.parametrize("eps, delta", [(1.0, 1e-6), (0.5, 1e-6), (2.0, 1e-9), (0.1, 1e-5)])
 def test_crossover_is_the_first_d_where_gaussian_wins(eps, delta):
     d = m.gaussian_laplace_crossover(eps, delta)
-    lap = [m.per_coordinate_noise_std(j, eps) for j in (d - 1, d)]
-    gau = [m.per_coordinate_noise_std(j, eps, delta, "gaussian") for j in (d - 1, d)] if d > 1 else None
+    lap = [m.gaussian.per_coordinate_noise_std(j, eps) for j in (d - 1, d)]
+    gau = [m.gaussian.per_coordinate_noise_std(j, eps, delta, "gaussian") for j in (d - 1, d)] if d > 1 else None
     assert gau[1] < lap[1]
     assert gau[0] >= lap[0]
     sigma_1 = m.gaussian_sigma(1.0, eps, delta, "analytic")
@@ -93,8 +93,8 @@ def test_laplace_mechanism_output_distribution():
     (lambda: m.gaussian_sigma(1.0, 1.0, 0.0, "analytic"), "delta"),
     (lambda: m.gaussian_sigma(1.0, 1.0, 1.0, "analytic"), "delta"),
     (lambda: m.gaussian_sigma(float("inf"), 1.0, 1e-5, "analytic"), "sensitivity"),
-    (lambda: m.per_coordinate_noise_std(3, 1.0, mechanism="gaussian"), "delta"),
-    (lambda: m.per_coordinate_noise_std(0, 1.0), "d"),
+    (lambda: m.gaussian.per_coordinate_noise_std(3, 1.0, mechanism="gaussian"), "delta"),
+    (lambda: m.gaussian.per_coordinate_noise_std(0, 1.0), "d"),
 ])
 def test_bad_input_names_the_argument(call, word):
     with pytest.raises(ValueError, match=word):
@@ -142,4 +142,4 @@ def test_sigma_for_a_rho_equals_opendps_search(sens, rho):
     """OpenDP finds the smallest scale whose ρ meets a target by searching its own privacy map."""
     space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l2_distance(T=float)
     scale = dp.binary_search_param(lambda s: dp.m.make_gaussian(*space, scale=s), d_in=sens, d_out=rho)
-    assert scale == pytest.approx(m.zcdp_sigma(sens, rho), rel=1e-6)
+    assert scale == pytest.approx(m.gaussian.zcdp_sigma(sens, rho), rel=1e-6)

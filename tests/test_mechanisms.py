@@ -9,6 +9,7 @@ import pytest
 from scipy import integrate, stats
 
 from dpsens import mechanisms as m
+from dpsens._validate import check_rng
 
 N_AGES = 32561
 DELTA_AGES = 1 / N_AGES**2
@@ -31,7 +32,7 @@ def test_rng_must_be_generator(bad):
     with pytest.raises(TypeError, match="numpy.random.Generator"):
         m.laplace_mechanism(0.0, 1.0, 1.0, bad)
     with pytest.raises(TypeError, match="default_rng"):
-        m.check_rng(bad)
+        check_rng(bad)
 
 
 @pytest.mark.parametrize("eps", [0, -1.0, float("nan"), float("inf")])
@@ -78,7 +79,7 @@ def test_other_validation_errors():
     with pytest.raises(ValueError, match="threshold"):
         m.ptr_threshold(1.0, 1e-3, "nonsense")
     with pytest.raises(ValueError, match="gamma"):
-        m.sample_polynomial_tail(rng(), gamma=1.0)
+        m.heavy_tailed.sample_polynomial_tail(rng(), gamma=1.0)
     with pytest.raises(ValueError, match="noise"):
         m.smooth_sensitivity_beta(1.0, 1e-3, noise="gauss")
     with pytest.raises(ValueError, match="heavy-tailed"):     # the name of the gamma = 4 noise (not Cauchy's gamma = 2)
@@ -196,28 +197,28 @@ def test_sensitivity_zero_needs_no_noise_laplace_and_gaussian_alike(method, eps)
 def test_polynomial_tail_pdf_and_cdf_against_quadrature(gamma):
     raw = lambda z: 1 / (1 + abs(z) ** gamma)  # noqa: E731
     total = 2 * integrate.quad(raw, 0, np.inf)[0]
-    assert integrate.quad(lambda z: m.polynomial_tail_pdf(z, gamma), -np.inf, np.inf)[0] == pytest.approx(1, rel=1e-7)
+    assert integrate.quad(lambda z: m.heavy_tailed.polynomial_tail_pdf(z, gamma), -np.inf, np.inf)[0] == pytest.approx(1, rel=1e-7)
     for z in (-7.5, -1.0, -0.2, 0.0, 0.3, 1.0, 2.5, 40.0):
         numeric = 0.5 + math.copysign(integrate.quad(raw, 0, abs(z))[0], z) / total
-        assert m.polynomial_tail_cdf(z, gamma) == pytest.approx(numeric, abs=1e-8)
+        assert m.heavy_tailed.polynomial_tail_cdf(z, gamma) == pytest.approx(numeric, abs=1e-8)
 
 
 @pytest.mark.parametrize("gamma,seed", [(4.0, 11), (2.0, 12), (3.0, 13)])
 def test_polynomial_tail_sampler_ks(gamma, seed):
-    draws = m.sample_polynomial_tail(rng(seed), gamma, size=20_000)
-    assert stats.kstest(draws, lambda z: m.polynomial_tail_cdf(z, gamma)).pvalue > 0.01
+    draws = m.heavy_tailed.sample_polynomial_tail(rng(seed), gamma, size=20_000)
+    assert stats.kstest(draws, lambda z: m.heavy_tailed.polynomial_tail_cdf(z, gamma)).pvalue > 0.01
     if gamma == 2.0:
         assert stats.kstest(draws, stats.cauchy.cdf).pvalue > 0.01
     # power: a Laplace or a Cauchy of the same median absolute value is rejected for gamma = 4
     if gamma == 4.0:
         assert stats.kstest(draws, stats.cauchy.cdf).pvalue < 1e-3
         # exact tail probability P(|Z| > 2) vs. the sample
-        p = 2 * (1 - m.polynomial_tail_cdf(2.0, 4.0))
+        p = 2 * (1 - m.heavy_tailed.polynomial_tail_cdf(2.0, 4.0))
         assert binomial_ok(int(np.sum(np.abs(draws) > 2)), draws.size, p)
 
 
 def test_gamma_four_has_unit_variance():
-    var = integrate.quad(lambda z: z * z * m.polynomial_tail_pdf(z, 4.0), -np.inf, np.inf)[0]
+    var = integrate.quad(lambda z: z * z * m.heavy_tailed.polynomial_tail_pdf(z, 4.0), -np.inf, np.inf)[0]
     assert var == pytest.approx(1.0, rel=1e-7)
 
 
@@ -229,16 +230,16 @@ def test_heavy_tailed_constants_are_admissible():
     for gamma in (2.0, 4.0, 6.0):
         alpha, beta = m.heavy_tailed_constants(eps, gamma)
         assert alpha == beta == pytest.approx(eps / (2 * (gamma + 1)))
-        logh = np.log(m.polynomial_tail_pdf(z, gamma))
+        logh = np.log(m.heavy_tailed.polynomial_tail_pdf(z, gamma))
         for d in np.linspace(-alpha, alpha, 11):
-            assert np.max(np.abs(logh - np.log(m.polynomial_tail_pdf(z + d, gamma)))) <= eps / 2 + 1e-12
+            assert np.max(np.abs(logh - np.log(m.heavy_tailed.polynomial_tail_pdf(z + d, gamma)))) <= eps / 2 + 1e-12
         for lam in np.linspace(-beta, beta, 11):
-            dil = lam + np.log(m.polynomial_tail_pdf(np.exp(lam) * z, gamma))
+            dil = lam + np.log(m.heavy_tailed.polynomial_tail_pdf(np.exp(lam) * z, gamma))
             assert np.max(np.abs(logh - dil)) <= eps / 2 + 1e-12
     # the dilation bound (gamma - 1)|lambda| <= eps/2 is tight: beta = eps/gamma fails it for gamma = 4
-    logh = np.log(m.polynomial_tail_pdf(z, 4.0))
+    logh = np.log(m.heavy_tailed.polynomial_tail_pdf(z, 4.0))
     lam = eps / 4
-    assert np.max(np.abs(logh - lam - np.log(m.polynomial_tail_pdf(np.exp(lam) * z, 4.0)))) > eps / 2 + 0.2
+    assert np.max(np.abs(logh - lam - np.log(m.heavy_tailed.polynomial_tail_pdf(np.exp(lam) * z, 4.0)))) > eps / 2 + 0.2
     # gamma = 4: noise 10 S / eps, beta = eps / 10
     assert m.heavy_tailed_constants(2.0, 4.0) == pytest.approx((0.2, 0.2))
     assert m.smooth_sensitivity_beta(2.0, noise="heavy-tailed") == pytest.approx(0.2)

@@ -215,7 +215,8 @@ def test_source_plot_results_ignores_k_and_draws_like_the_source():
 
 
 def test_pct_histograms_width_for_a_box():
-    from dpsens.figures.style import BOXED_WIDTH_IN, MAX_WIDTH_IN, smallest_text_pt
+    from dpsens.figures.style import BOXED_WIDTH_IN, MAX_WIDTH_IN
+    from dpsens.widgets.png import smallest_text_pt
 
     v = {"a": np.array([0.5, 1.0, 10.0])}
     fig = saa_figures.plot_pct_histograms(v, title="T", width_in=BOXED_WIDTH_IN)

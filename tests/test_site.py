@@ -25,11 +25,11 @@ And at a desktop (1280 px) and a phone (390 px) viewport, for every page
   table may scroll inside the column there);
 * at both widths the smallest text of every figure, *as displayed*, is at
   least 9 px high (on a phone too: the figures are at most 5 in wide, see
-  :data:`dpsens.figures.style.MAX_WIDTH_IN`).  Method: :func:`dpsens.figures.style.figure_png`, which renders every
+  :data:`dpsens.figures.style.MAX_WIDTH_IN`).  Method: :func:`dpsens.widgets.png.figure_png`, which renders every
   figure of the site (plain figures through the alt-text formatter and every
   view of every explorer), stores the height of the figure's smallest text in
   image pixels in the PNG (text chunk ``dpsens:min-text-px``: the smallest
-  font size found by :func:`dpsens.figures.style.smallest_text_pt`, in points, times
+  font size found by :func:`dpsens.widgets.png.smallest_text_pt`, in points, times
   dpi/72).  The browser gives each image's displayed width; the text as
   displayed is that height times displayed width / natural width.  Explorer
   views other than the one shown are scaled as the shown one would be
@@ -544,7 +544,7 @@ def png_min_text_px(src: str) -> tuple[int, float | None]:
 
     from PIL import Image
 
-    from dpsens.figures.style import MIN_TEXT_KEY
+    from dpsens.widgets.png import MIN_TEXT_KEY
     if src.startswith("data:"):
         head, _, b64 = src.partition(",")
         assert head.startswith("data:image/png"), f"a figure that is not an inline PNG: {head[:60]}"

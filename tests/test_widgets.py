@@ -19,7 +19,7 @@ from nbclient import NotebookClient  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from dpsens import widgets  # noqa: E402
-from dpsens.figures.style import figure_png  # noqa: E402
+from dpsens.widgets.png import figure_png  # noqa: E402
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 

@@ -2,7 +2,7 @@
 
 Every chapter imports it as ``ds``; this module re-exports the names the
 chapters use most.  The rest lives in one module per concept (the module map
-is in the README's *Layout* section), and every function's docstring names the
+is in ``CONTRIBUTING.md``, *Layout*), and every function's docstring names the
 chapter that explains it.
 """
 from . import data, exercises, figures, neighbors, queries, widgets  # noqa: F401  (ds.figures.*, ds.exercises.*, ds.widgets.*)

@@ -95,7 +95,7 @@ def heavy_tailed_tail_exact(scale, zeta, gamma: float = 4.0) -> float:
     """The ``w`` with ``P(|scale · Z| > w) = ζ``, ``Z`` of density ∝ ``1/(1+|z|^γ)``.
 
     Chapter: *How accurate is it?* (smooth sensitivity with heavy-tailed noise).
-    Found by root-finding on :func:`dpsens.mechanisms.polynomial_tail_cdf`.
+    Found by root-finding on :func:`dpsens.mechanisms.heavy_tailed.polynomial_tail_cdf`.
     """
     scale = as_positive(scale, "scale")
     zeta = _zeta(zeta)

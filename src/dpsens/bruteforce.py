@@ -34,8 +34,7 @@ from .neighbors import (Pool, check_release, check_universe, count_neighbors, co
                         releases)
 from .queries import check_query, evaluate_safely
 
-__all__ = ["bruteforce_local_sensitivity", "bruteforce_global_sensitivity", "iter_neighbors",
-           "MAX_NEIGHBORS", "source_evaluations"]
+__all__ = ["bruteforce_local_sensitivity", "bruteforce_global_sensitivity", "MAX_NEIGHBORS", "source_evaluations"]
 
 #: Default limit on the number of neighbours the oracle evaluates (about a
 #: minute of work); pass ``max_neighbors=`` to raise it.

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import as_int, as_positive
-from .mechanisms.checks import as_value, check_rng
+from ._validate import as_int, as_positive, check_rng
+from .mechanisms.checks import as_value
 from .mechanisms.laplace import laplace_mechanism, laplace_noise_scale
 
 __all__ = ["uniform_index", "numpy_laplace_noise", "laplace_release", "is_reachable", "AttackResult",

@@ -35,7 +35,7 @@ from .local import exact_local_sensitivity
 from .privatesize import SIZES, private_size_global_sensitivity
 from .queries import check_query
 
-__all__ = ["local_sensitivity", "global_sensitivity", "METHODS", "SIZES"]
+__all__ = ["local_sensitivity", "global_sensitivity", "METHODS"]
 
 METHODS = ("exact", "bruteforce")
 

@@ -5,9 +5,9 @@ long the brute force and the exact engines take, glued into the prose),
 *The median visualisation grid* (its live explorer shows how long a redraw
 took); no chapter prints a timing in a checked output (it would depend on
 the load of the machine).  Every script in ``benchmarks/``
-measures with these helpers (``benchmarks/timing.py`` re-exports them), so
-that the speed-ups quoted in the README are all measured the same way, in the
-same run.
+measures with these helpers (``from dpsens.timing import ...``), so that the
+speed-ups quoted in ``CONTRIBUTING.md`` and ``benchmarks/README.md`` are all
+measured the same way, in the same run.
 """
 from __future__ import annotations
 

@@ -35,8 +35,7 @@ from __future__ import annotations
 import math
 import numpy as np
 
-from ._validate import as_data, as_int, as_positive, as_probability, check_relation
-from .mechanisms.checks import check_rng
+from ._validate import as_data, as_int, as_positive, as_probability, check_relation, check_rng
 from .neighbors import Domain, count_releases, releases
 from .mechanisms.gaussian import gaussian_sigma
 from .mechanisms.noise import gaussian_noise, laplace_noise

@@ -12,8 +12,9 @@ figure shows are computed by the package's concept modules, not here.
 ==========================================  =====================================================
 module                                      figures of
 ==========================================  =====================================================
-:mod:`~dpsens.figures.style`                the one style (palette, line styles, ``use_style``),
-                                            the smallest-text measure, ``figure_png``
+:mod:`~dpsens.figures.style`                the one style (palette, line styles, ``use_style``;
+                                            the smallest-text measure and ``figure_png`` are
+                                            in :mod:`dpsens.widgets.png`)
 :mod:`~dpsens.figures.dp`                   the Laplace mechanism (*Introduction*), *Differential
                                             privacy in one chapter*
 :mod:`~dpsens.figures.sensitivity`          *Global sensitivity from scratch*, *Local sensitivity*
@@ -34,21 +35,8 @@ module                                      figures of
 ==========================================  =====================================================
 """
 from . import style  # noqa: F401  (first: the other modules draw with it)
-from . import (audit, dp, exponential, glyphs, grid, proportions, ptr, sample_aggregate, sensitivity,  # noqa: F401
-               smooth, transformations, vector)
-from . import accuracy  # noqa: F401,E402  (ds.figures.accuracy)
+from . import (accuracy, audit, composition, dp, exponential, floating, glyphs, grid, proportions, ptr,  # noqa: F401
+               sample_aggregate, sensitivity, smooth, stability, transformations, vector)
 
 __all__ = ["style", "dp", "sensitivity", "grid", "glyphs", "audit", "ptr", "smooth", "sample_aggregate", "proportions",
-           "transformations", "exponential", "vector", "accuracy"]
-from . import composition  # noqa: F401,E402
-
-__all__ = ["style", "dp", "sensitivity", "grid", "glyphs", "audit", "ptr", "smooth", "sample_aggregate", "proportions",
-           "transformations", "exponential", "vector", "composition"]
-from . import stability  # noqa: F401
-
-__all__ = ["style", "dp", "sensitivity", "grid", "glyphs", "audit", "ptr", "smooth", "sample_aggregate", "proportions",
-           "transformations", "exponential", "vector", "stability"]
-from . import floating  # noqa: F401
-
-__all__ = ["style", "dp", "sensitivity", "grid", "glyphs", "audit", "ptr", "smooth", "sample_aggregate", "proportions",
-           "transformations", "exponential", "vector", "floating"]
+           "transformations", "exponential", "vector", "accuracy", "composition", "stability", "floating"]

@@ -11,7 +11,7 @@ of them and draws all of its text as one path (one draw call).  The text stays
 vector (crisp at any dpi, in PNG, SVG and PDF).  Monospaced text sits on a
 grid of character slots :data:`CHAR_IN` wide; a figure that draws text this
 way lists the sizes in its ``dpsens_text_pt`` attribute, so that
-:func:`dpsens.figures.style.smallest_text_pt` still sees them.
+:func:`dpsens.widgets.png.smallest_text_pt` still sees them.
 """
 from __future__ import annotations
 

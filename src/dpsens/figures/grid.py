@@ -283,7 +283,7 @@ def plot_sensitivity_grid(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, quer
                  "▲ row maximum = local sensitivity;  ★ overall maximum = global",
                  fontsize=10, y=1 - 0.08 / fig_h, va="top")
     fig.dpsens_cells = texts       # the cell texts, for tests and screen readers' alt text
-    fig.dpsens_text_pt = [MONO_PT, 8.0]   # sizes of the text drawn as paths (figures.style.smallest_text_pt)
+    fig.dpsens_text_pt = [MONO_PT, 8.0]   # sizes of the text drawn as paths (widgets.png.smallest_text_pt)
     return fig
 
 

@@ -3,19 +3,18 @@
 Chapter: every chapter (each calls :func:`use_style`, re-exported as
 ``ds.use_style``, once at the top; *Neighbouring datasets* draws with
 :func:`line_style`); *For teachers* (the browser test of the website reads
-the smallest text that :func:`figure_png` records in every PNG).
+the smallest text that :func:`dpsens.widgets.png.figure_png` records in every PNG).
 
 Colours come from the Okabe--Ito palette, which stays distinguishable for the
 common forms of colour blindness, and every series also differs by line
 style, so lines differ in print too.  Figures are at most
 :data:`MAX_WIDTH_IN` inches wide, so that their smallest text (10 pt) is
 still 9 px high on a phone (:data:`STYLE` explains the arithmetic);
-:func:`legend_below` and :func:`fit_titles` keep legends off the data and
-titles inside so narrow a figure.  :func:`smallest_text_pt` (the smallest
-text a reader sees in a figure), :func:`fit_titles` and :func:`figure_png`
-(a compact PNG that records that text, :data:`MIN_TEXT_KEY`) live in
-:mod:`dpsens.widgets.png`, the display layer below the figures, and are
-re-exported here.
+:func:`legend_below` and :func:`dpsens.widgets.png.fit_titles` keep legends off the data and
+titles inside so narrow a figure.  The smallest text a reader sees in a
+figure (``smallest_text_pt``), ``fit_titles`` and ``figure_png`` (a compact
+PNG that records that text, ``MIN_TEXT_KEY``) live in
+:mod:`dpsens.widgets.png`, the display layer below the figures.
 """
 from __future__ import annotations
 
@@ -25,12 +24,9 @@ from matplotlib.figure import Figure
 
 from .._validate import as_int
 from ..widgets.alt_text import enable_alt_text
-# the legibility measure and the PNG renderer live with the display code (the layer below the
-# figures); re-exported here, where the chapters and tests have always found them
-from ..widgets.png import MIN_TEXT_KEY, figure_png, fit_titles, smallest_text_pt  # noqa: F401
 
-__all__ = ["PALETTE", "LINESTYLES", "MAX_WIDTH_IN", "BOXED_WIDTH_IN", "MIN_FONT_PT", "STYLE", "MIN_TEXT_KEY", "use_style",
-           "line_style", "legend_below", "fit_titles", "smallest_text_pt", "figure_png"]
+__all__ = ["PALETTE", "LINESTYLES", "MAX_WIDTH_IN", "BOXED_WIDTH_IN", "MIN_FONT_PT", "STYLE", "use_style",
+           "line_style", "legend_below"]
 
 
 #: Okabe--Ito colour-blind-safe palette (black last: it is for reference lines).

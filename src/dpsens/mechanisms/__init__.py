@@ -43,10 +43,12 @@ module                              holds
                                     *Smooth sensitivity* and *Sample and aggregate*
 ==================================  ==========================================================
 
-Every mechanism and check is re-exported here, so ``dpsens.mechanisms.laplace_mechanism``
-and ``from dpsens.mechanisms import ptr_threshold`` work as before; the
-chapter *Sample and aggregate* uses the rest of its module as
-``from dpsens.mechanisms import sample_aggregate as saa``.
+The mechanisms themselves, and the few names the chapters call as
+``mech.<name>`` (``from dpsens import mechanisms as mech``) or
+``ds.mechanisms.<name>``, are imported here; everything else -- the argument
+checks, the samplers, the exact distributions -- is used from its own module
+(``from dpsens.mechanisms import sample_aggregate as saa``,
+``dpsens.mechanisms.heavy_tailed.polynomial_tail_cdf``).
 
 Summary of the privacy guarantees (one record added or removed, or replaced,
 according to the ``neighbors`` argument of the sensitivity functions):
@@ -76,30 +78,28 @@ from . import (checks, compare, exponential, gaussian, heavy_tailed, inverse_sen
 from . import noisy_max, piecewise, sparse_vector, stable_histogram  # noqa: F401
 from . import discrete, noise, snapping  # noqa: F401
 from .discrete import discrete_gaussian_mechanism, discrete_laplace_mechanism
-from .snapping import snapping_mechanism
-from .noise import gaussian_noise, laplace_noise
-from .checks import add_noise, as_nonnegative, as_size, as_value, check_rng
-from .exponential import exponential_mechanism, quantile_exponential, rank_utility_sensitivity
-from .gaussian import (gaussian_delta, gaussian_epsilon, gaussian_laplace_crossover, gaussian_mechanism, gaussian_rho, gaussian_sigma,
-                       per_coordinate_noise_std, zcdp_compose, zcdp_sigma, zcdp_to_dp)
-from .heavy_tailed import (check_gamma, heavy_tailed_constants, polynomial_tail_cdf, polynomial_tail_pdf,
-                           sample_polynomial_tail)
+from .exponential import exponential_mechanism, quantile_exponential
+from .gaussian import (gaussian_delta, gaussian_epsilon, gaussian_laplace_crossover, gaussian_mechanism, gaussian_rho,
+                       gaussian_sigma, zcdp_compose, zcdp_to_dp)
+from .heavy_tailed import heavy_tailed_constants
 from .inverse_sensitivity import inverse_sensitivity_quantile
 from .laplace import laplace_mechanism, laplace_noise_scale, laplace_pdf, local_sensitivity_laplace, noisy_mean_sum_count
-from .ptr import PTR_THRESHOLDS, propose_test_release, ptr_pass_probability, ptr_from_distance, ptr_threshold
-from .sample_aggregate import chunk_answers, sample_and_aggregate, split_reduce
-from .smooth_noise import (SMOOTH_NOISES, laplace_dilation_slack, laplace_smooth_delta_bound, smooth_sensitivity_beta,
+from .noise import gaussian_noise, laplace_noise
+from .ptr import propose_test_release, ptr_from_distance, ptr_pass_probability, ptr_threshold
+from .sample_aggregate import chunk_answers, sample_and_aggregate
+from .smooth_noise import (laplace_dilation_slack, laplace_smooth_delta_bound, smooth_sensitivity_beta,
                            smooth_sensitivity_mechanism)
+from .snapping import snapping_mechanism
 
 __all__ = [
-    "check_rng", "laplace_noise_scale", "laplace_mechanism", "gaussian_sigma", "gaussian_delta",
-    "gaussian_mechanism", "polynomial_tail_pdf", "polynomial_tail_cdf", "sample_polynomial_tail",
-    "heavy_tailed_constants", "ptr_threshold", "ptr_pass_probability", "ptr_from_distance",
-    "propose_test_release", "smooth_sensitivity_beta", "smooth_sensitivity_mechanism", "chunk_answers",
-    "sample_and_aggregate", "noisy_mean_sum_count", "local_sensitivity_laplace", "PTR_THRESHOLDS",
-    "split_reduce", "SMOOTH_NOISES", "laplace_dilation_slack", "laplace_smooth_delta_bound", "add_noise", "as_nonnegative", "as_size", "as_value", "check_gamma", "laplace_pdf",
-    "exponential_mechanism", "quantile_exponential", "rank_utility_sensitivity", "inverse_sensitivity_quantile",
-    "split_reduce", "gaussian_epsilon", "gaussian_rho", "zcdp_sigma", "zcdp_compose", "zcdp_to_dp", "gaussian_laplace_crossover",
-    "per_coordinate_noise_std", "add_noise", "as_nonnegative", "as_size", "as_value", "check_gamma", "laplace_pdf",
-    "discrete_laplace_mechanism", "discrete_gaussian_mechanism", "snapping_mechanism", "laplace_noise", "gaussian_noise",
+    # the mechanisms
+    "laplace_mechanism", "gaussian_mechanism", "ptr_from_distance", "propose_test_release",
+    "smooth_sensitivity_mechanism", "sample_and_aggregate", "exponential_mechanism", "quantile_exponential",
+    "inverse_sensitivity_quantile", "discrete_laplace_mechanism", "discrete_gaussian_mechanism", "snapping_mechanism",
+    "local_sensitivity_laplace",
+    # what the chapters compute about them as ``mech.<name>`` / ``ds.mechanisms.<name>``
+    "laplace_noise", "gaussian_noise", "laplace_noise_scale", "laplace_pdf", "noisy_mean_sum_count",
+    "gaussian_sigma", "gaussian_delta", "gaussian_epsilon", "gaussian_rho", "gaussian_laplace_crossover",
+    "zcdp_compose", "zcdp_to_dp", "heavy_tailed_constants", "ptr_threshold", "ptr_pass_probability",
+    "smooth_sensitivity_beta", "laplace_dilation_slack", "laplace_smooth_delta_bound", "chunk_answers",
 ]

@@ -5,17 +5,16 @@ random numbers (:mod:`dpsens.proportions`, :mod:`dpsens.transformations`),
 so by the chapters *Why local sensitivity leaks*, *Propose-test-release*,
 *Smooth sensitivity*, *Sample and aggregate*, *Proportions* and
 *Transformations*.  Every random number comes from a seeded
-:class:`numpy.random.Generator` that :func:`check_rng` accepts.
+:class:`numpy.random.Generator` that :func:`dpsens._validate.check_rng` accepts
+(``check_rng`` and ``as_nonnegative`` live there, below the mechanisms).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .._validate import as_int, as_nonnegative, check_rng
+from .._validate import as_int, check_rng
 
-# check_rng and as_nonnegative live in dpsens._validate (below neighbors and smooth, which use them);
-# they are listed here too because every mechanism imports its checks from this module.
-__all__ = ["check_rng", "as_size", "as_value", "as_nonnegative", "add_noise"]
+__all__ = ["as_size", "as_value", "add_noise"]
 
 
 def as_size(size):

@@ -17,10 +17,9 @@ import math
 import numpy as np
 import pandas as pd
 
-from .._validate import (as_bounds, as_data, as_int, as_positive, as_probability, as_quantile, check_in_bounds,
-                         check_relation)
+from .._validate import (as_bounds, as_data, as_int, as_positive, as_probability, as_quantile,
+                         check_in_bounds, check_relation, check_rng)
 from ..smooth import distance_to_high_ls, smooth_sensitivity
-from .checks import check_rng
 from .exponential import quantile_exponential
 from .heavy_tailed import sample_polynomial_tail
 from .inverse_sensitivity import inverse_sensitivity_quantile

@@ -28,8 +28,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._validate import as_int
-from .checks import as_size, check_rng
+from .._validate import as_int, check_rng
+from .checks import as_size
 
 __all__ = ["as_rational", "sample_bernoulli_exp", "sample_discrete_laplace", "sample_discrete_gaussian",
            "discrete_laplace_pmf", "discrete_gaussian_pmf", "discrete_gaussian_delta",

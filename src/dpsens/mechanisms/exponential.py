@@ -36,8 +36,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import as_bounds, as_data, as_positive, as_quantile, check_in_bounds, check_relation
-from .checks import as_size, check_rng
+from .._validate import as_bounds, as_data, as_positive, as_quantile, check_in_bounds, check_relation, check_rng
+from .checks import as_size
 
 __all__ = ["exponential_log_probabilities", "exponential_mechanism", "rank_utility_sensitivity",
            "quantile_rank_utility", "quantile_exponential_distribution", "quantile_exponential",

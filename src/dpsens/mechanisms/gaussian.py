@@ -3,8 +3,11 @@
 Chapters: *Many answers at once* (where all of it is defined and proved:
 the classic calibration and its range ε < 1, the analytic Gaussian
 mechanism, zero-concentrated DP and its conversion to (ε, δ), when Gaussian
-noise beats Laplace noise), *Smooth sensitivity* (the Gaussian noise aside)
-and *Transformations* (noise for a sum whose L2 sensitivity is bounded).
+noise beats Laplace noise), *How accurate is it, and what can no mechanism
+beat?* (the Gaussian count's error), *Composing releases* (ε of a Gaussian
+release, zCDP), *Noise a computer can actually sample* (δ of the discrete
+Gaussian, ``secure=True``) and *Transformations* (noise for a sum whose L2
+sensitivity is bounded).
 """
 from __future__ import annotations
 
@@ -12,8 +15,8 @@ import math
 
 import numpy as np
 
-from .._validate import as_int, as_positive, as_probability
-from .checks import add_noise, as_nonnegative, as_value
+from .._validate import as_int, as_nonnegative, as_positive, as_probability
+from .checks import add_noise, as_value
 from .discrete import as_integer_values, discrete_gaussian_delta, discrete_gaussian_mechanism
 from .noise import gaussian_noise, secure_sigma
 
@@ -24,7 +27,8 @@ __all__ = ["gaussian_delta", "gaussian_epsilon", "gaussian_sigma", "gaussian_mec
 def gaussian_delta(sigma, sensitivity, epsilon) -> float:
     """The smallest δ for which Gaussian noise ``N(0, sigma²)`` is (ε, δ)-DP.
 
-    Chapter: *Smooth sensitivity* (Gaussian noise aside).
+    Chapter: *Many answers at once* (the analytic Gaussian mechanism); *Noise a computer can
+    actually sample* (the discrete Gaussian's δ).
 
     Exact privacy profile of the Gaussian mechanism (Balle & Wang 2018,
     Theorem 8), for a query of L2 sensitivity ``sensitivity``::
@@ -97,7 +101,8 @@ def gaussian_epsilon(sigma, sensitivity, delta) -> float:
 def gaussian_sigma(sensitivity, epsilon, delta, method: str = "classic") -> float:
     """Standard deviation of the Gaussian mechanism for (ε, δ)-DP.
 
-    Chapter: *Smooth sensitivity* (Gaussian noise aside).
+    Chapter: *Many answers at once* (classic and analytic σ); *How accurate is it, and what can
+    no mechanism beat?*; *Transformations*.
 
     Parameters
     ----------
@@ -180,7 +185,8 @@ def gaussian_mechanism(value, sensitivity, epsilon, delta, rng, size=None, metho
                        secure: bool = False):
     """Release ``value + N(0, sigma²)`` with σ from :func:`gaussian_sigma`.
 
-    Chapter: *Smooth sensitivity* (Gaussian noise aside).
+    Chapter: *How accurate is it, and what can no mechanism beat?* (the Gaussian count's error);
+    *Noise a computer can actually sample* (``secure=True``, the discrete Gaussian).
 
     (ε, δ)-differentially private when ``sensitivity`` is the global L2
     sensitivity.  ``method="classic"`` (default) uses

@@ -9,8 +9,8 @@ import math
 
 import numpy as np
 
-from .._validate import as_positive
-from .checks import as_size, check_rng
+from .._validate import as_positive, check_rng
+from .checks import as_size
 
 __all__ = ["check_gamma", "polynomial_tail_pdf", "polynomial_tail_cdf", "sample_polynomial_tail",
            "heavy_tailed_constants"]

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import as_bounds, as_data, as_positive, as_quantile, check_in_bounds, check_relation
+from .._validate import as_bounds, as_data, as_positive, as_quantile, check_in_bounds, check_relation, check_rng
 from ..inverse import inverse_len_quantile
-from .checks import as_size, check_rng
+from .checks import as_size
 from .exponential import exponential_log_probabilities, interval_log_probabilities_sample
 
 __all__ = ["inverse_sensitivity_distribution", "inverse_sensitivity_quantile"]

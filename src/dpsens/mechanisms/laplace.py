@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import as_bounds, as_data, as_positive
-from .checks import add_noise, as_nonnegative, as_size, as_value, check_rng
+from .._validate import as_bounds, as_data, as_nonnegative, as_positive, check_rng
+from .checks import add_noise, as_size, as_value
 from .discrete import discrete_laplace_mechanism
 from .noise import laplace_noise
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from .._validate import as_nonnegative
-from .checks import as_size, check_rng
+from .._validate import as_nonnegative, check_rng
+from .checks import as_size
 from .discrete import as_rational, sample_discrete_gaussian, sample_discrete_laplace
 
 __all__ = ["laplace_noise", "gaussian_noise", "secure_sigma", "MAX_SECURE_SIGMA"]

@@ -22,8 +22,8 @@ import math
 
 import numpy as np
 
-from .._validate import as_positive
-from .checks import as_size, check_rng
+from .._validate import as_positive, check_rng
+from .checks import as_size
 from .exponential import exponential_log_probabilities
 from .noise import laplace_noise
 from .piecewise import exponential_cdf, exponential_pdf, integrate, laplace_cdf, laplace_pdf_factor

@@ -10,10 +10,11 @@ import numbers
 
 import numpy as np
 
-from .._validate import as_bounds, as_data, as_positive, as_probability, check_in_bounds, check_relation
+from .._validate import (as_bounds, as_data, as_nonnegative, as_positive, as_probability, check_in_bounds,
+                         check_relation, check_rng)
 from ..queries import check_query
 from ..smooth import distance_to_high_ls
-from .checks import as_nonnegative, as_value, check_rng
+from .checks import as_value
 from .noise import laplace_noise
 
 __all__ = ["PTR_THRESHOLDS", "ptr_threshold", "ptr_pass_probability", "ptr_from_distance",

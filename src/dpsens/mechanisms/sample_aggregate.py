@@ -17,9 +17,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from .._validate import as_bounds, as_data, as_int, as_positive
+from .._validate import as_bounds, as_data, as_int, as_positive, check_rng
 from ..queries import check_query
-from .checks import check_rng
 from .noise import laplace_noise
 
 __all__ = ["chunk_answers", "split_reduce", "sample_and_aggregate", "VECTORISED",

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import math
 
-from .._validate import as_bounds, as_data, as_positive, as_probability, check_in_bounds, check_relation
+from .._validate import as_bounds, as_data, as_positive, as_probability, check_in_bounds, check_relation, check_rng
 from ..queries import check_query
 from ..smooth import smooth_sensitivity
-from .checks import check_rng
 from .heavy_tailed import heavy_tailed_constants, sample_polynomial_tail
 from .noise import laplace_noise
 

@@ -21,8 +21,8 @@ import math
 
 import numpy as np
 
-from .._validate import as_positive
-from .checks import as_size, as_value, check_rng
+from .._validate import as_positive, check_rng
+from .checks import as_size, as_value
 
 __all__ = ["snapping_parameters", "snapping_epsilon", "snapping_mechanism", "sample_full_precision_uniform"]
 

@@ -28,8 +28,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from .._validate import as_int, as_positive
-from .checks import check_rng
+from .._validate import as_int, as_positive, check_rng
 from .noise import laplace_noise
 from .piecewise import integrate, laplace_cdf, laplace_pdf_factor, laplace_sf, step_above, step_below
 

@@ -22,8 +22,7 @@ from collections import Counter
 
 import numpy as np
 
-from .._validate import as_nonnegative, as_positive, as_probability
-from .checks import check_rng
+from .._validate import as_nonnegative, as_positive, as_probability, check_rng
 from .noise import laplace_noise
 from .ptr import ptr_pass_probability, ptr_threshold
 

@@ -102,8 +102,6 @@ from .kernel import ENV_VAR, in_kernel, lazy_default
 from .live import CONTROL_WIDTH, display_live, image_layout, label_width, live_bundle, widget_view_bundle
 from . import alt_text, explorers, kernel, live, png, static_html  # noqa: F401,E402
 
-_in_kernel = in_kernel  # the old private name, kept for notebooks written against it
-
 __all__ = ["Explorer", "explorer", "TextBox", "describe_figure", "enable_alt_text", "show", "MAX_VIEWS",
            "ENV_VAR", "CONTROL_WIDTH", "in_kernel", "label_width", "lazy_default", "live_bundle", "display_live",
            "widget_view_bundle", "image_layout"]
