@@ -51,7 +51,7 @@ def test_laplace_expected_max_by_quadrature():
 # ------------------------------------------------------------------ the exponential mechanism
 @pytest.mark.parametrize("eps", [0.2, 1.0, 3.0])
 def test_utility_theorem_over_finite_candidates(eps):
-    scores = -np.abs(np.arange(101) - 37.0)          # one best candidate, GS_g = 1
+    scores = -np.abs(np.arange(101) - 37.0)          # one best candidate, GS_U = 1
     p = np.exp(em.exponential_log_probabilities(scores, 1.0, eps))
     for zeta in (0.01, 0.1, 0.5):
         loss = acc.exponential_utility_bound(1.0, eps, zeta, 101)
@@ -152,7 +152,7 @@ def test_the_laplace_count_meets_the_packing_lemma():
 
 
 def test_local_lower_bound_against_the_exponential_mechanism():
-    """The theorem: on x or on the y that reaches ω(x; t), any ε-DP mechanism's expected error is at least the
+    """The theorem: on x or on the y that reaches Ω_f(x; t), any ε-DP mechanism's expected error is at least the
     local bound; here the exponential mechanism and inverse sensitivity, computed exactly."""
     x = [1, 2, 2, 3, 5, 6, 6]
     domain, fx = range(8), inverse.order_statistic(x, 0.5)
@@ -290,7 +290,7 @@ def test_local_lower_bound_on_the_sample_of_201():
 def test_exponential_mechanism_on_the_ages_next_to_the_tie_block():
     """The rank score's intervals (36, 37) and (37, 38): scores −457.5 and −400.5 (15,823 ages below 37, 858 at it,
     αn = 16,280.5), so (36, 37) is 57 ranks worse; its probability at ε = 0.1 and 1 from weights computed here
-    (length × e^{ε g / (2 GS_g)}, GS_g = ½ under add/remove)."""
+    (length × e^{ε U / (2 GS_U)}, GS_U = ½ under add/remove)."""
     ages = _ages()
     n = len(ages)
     pts = np.concatenate(([0.0], ages, [100.0]))

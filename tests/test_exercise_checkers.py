@@ -132,7 +132,7 @@ ANSWERS = {
     "check_smooth_turning_point": (math.floor(N - 1 / math.expm1(1 / (2 * math.log(2 / DELTA)))) + 1, "count"),
     "check_smooth_median_direct": (0.7301206443289684, "real"),
     "check_leak_threshold": ((5 - math.log(math.cosh(1 / 8))) / 1.75, "two decimals"),
-    # the two intervals next to the 858 ages of 37: scores -457.5 and -400.5, lengths 1, eps = 0.1, GS_g = 1
+    # the two intervals next to the 858 ages of 37: scores -457.5 and -400.5, lengths 1, eps = 0.1, GS_U = 1
     "check_em_tie_probability": (1 / (1 + math.exp(0.1 * 57 / 2)), "real"),
     "check_inverse_len_median": (2044, "count"),
     "check_rank_score_sensitivity": (2, "exact"),

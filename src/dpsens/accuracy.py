@@ -110,7 +110,7 @@ def heavy_tailed_tail_exact(scale, zeta, gamma: float = 4.0) -> float:
 
 # ------------------------------------------------------------------ the exponential mechanism
 def exponential_utility_bound(sensitivity, epsilon, zeta, measure_ratio) -> float:
-    """``(2 GS_g / ε) (ln(μ(Z)/μ(S)) + ln(1/ζ))``: the score the exponential mechanism loses below OPT.
+    """``(2 GS_U / ε) (ln(μ(Z)/μ(S)) + ln(1/ζ))``: the score the exponential mechanism loses below OPT.
 
     Chapter: *How accurate is it?* (the utility theorem).  ``measure_ratio`` is
     ``μ(Z)/μ(S)``, with ``S`` the outputs whose score is OPT (``|Z|`` for a finite
@@ -133,9 +133,9 @@ def _rank_setup(x, q, epsilon, lower, upper, neighbors):
 
 
 def rank_error(x, q, released, lower, upper, neighbors: str = "bounded"):
-    """``OPT − g(x, z)`` for released ``z``: how many records the rank of ``z`` is worse than the best.
+    """``OPT − U(x, z)`` for released ``z``: how many records the rank of ``z`` is worse than the best.
 
-    Chapter: *How accurate is it?*.  ``g(x, z) = −|#{x_i < z} − αn|`` is the rank
+    Chapter: *How accurate is it?*.  ``U(x, z) = −|#{x_i < z} − αn|`` is the rank
     score; OPT its largest value on a set of positive length (what the
     mechanism can release with positive density).
     """
@@ -199,11 +199,11 @@ def _cells(x, lower, upper, candidates):
 
 
 def local_modulus_quantile(x, q, t, lower, upper, neighbors: str = "bounded", candidates=None):
-    """``ω(x; t) = sup{|f(y) − f(x)| : d(x, y) <= t}`` for the ``q`` quantile, exactly.
+    """``Ω_f(x; t) = sup{|f(y) − f(x)| : dist(x, y) <= t}`` for the ``q`` quantile, exactly.
 
     Chapter: *How accurate is it?* (instance optimality).
 
-    ``{f(y) : d(x, y) <= t}`` is ``{z : len(x; z) <= t}`` (:mod:`dpsens.inverse`),
+    ``{f(y) : dist(x, y) <= t}`` is ``{z : len(x; z) <= t}`` (:mod:`dpsens.inverse`),
     and ``len`` is constant on each data point, bound and open gap between
     them, so the supremum is over the closures of the cells with
     ``len <= t``.  With ``candidates`` (a public finite set) the maximum is
@@ -243,7 +243,7 @@ def local_modulus_quantile(x, q, t, lower, upper, neighbors: str = "bounded", ca
 
 def inverse_sensitivity_error_bound(x, q, epsilon, zeta, lower, upper, neighbors: str = "bounded",
                                     candidates=None) -> dict:
-    """The chapter's accuracy theorem for inverse sensitivity: ``|M(x) − f(x)| <= ω(x; t − 1)`` w.p. ``>= 1 − ζ``.
+    """The chapter's accuracy theorem for inverse sensitivity: ``|M(x) − f(x)| <= Ω_f(x; t − 1)`` w.p. ``>= 1 − ζ``.
 
     Chapter: *How accurate is it?*.
 
@@ -252,12 +252,12 @@ def inverse_sensitivity_error_bound(x, q, epsilon, zeta, lower, upper, neighbors
     each ``j``, ``t_j = j + ⌈(2/ε) ln((u − ℓ)/(ζ λ_j))⌉`` with ``λ_j`` the
     length of ``{z : len(x; z) <= j}``, and the smallest ``t_j`` is used.
     ``P(len(x; M) >= t) <= ζ``, and ``len(x; z) <= t − 1`` means
-    ``|z − f(x)| <= ω(x; t − 1)``.
+    ``|z − f(x)| <= Ω_f(x; t − 1)``.
 
     Returns
     -------
     dict
-        ``t``, ``bound`` (``ω(x; t − 1)``), ``j`` (None with candidates).
+        ``t``, ``bound`` (``Ω_f(x; t − 1)``), ``j`` (None with candidates).
     """
     epsilon = as_positive(epsilon, "epsilon")
     zeta = _zeta(zeta)
@@ -341,7 +341,7 @@ def median_lower_bound(epsilon, lower, upper) -> float:
 
 def local_minimax_lower_bound(x, q, epsilon, lower, upper, neighbors: str = "bounded", t_max=None,
                               return_t: bool = False):
-    """``max_t ω(x; t)/(2(1 + e^{tε}))``: every ε-DP mechanism has at least this expected error on ``x`` or on
+    """``max_t Ω_f(x; t)/(2(1 + e^{tε}))``: every ε-DP mechanism has at least this expected error on ``x`` or on
     some dataset within distance ``t`` of it.
 
     Chapter: *What can no mechanism beat?* (instance optimality).  ``t`` runs

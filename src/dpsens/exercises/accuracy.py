@@ -44,13 +44,13 @@ def check_gaussian_tail(answer) -> Verdict:
 @checker("a number")
 def check_em_utility_bound(answer) -> Verdict:
     """Exercise *The utility theorem on 101 candidates*: the score loss the exponential mechanism exceeds with
-    probability at most 0.01, for 101 candidates, GS_g = 1 and ε = 1.
+    probability at most 0.01, for 101 candidates, GS_U = 1 and ε = 1.
 
     Precision: within 0.5 % (relative)."""
     return check_key(answer, "em_utility_bound", "the loss",
-                     "(2 GS_g/ε)(ln(|Z|/|Z*|) + ln(1/ζ)), with one optimal candidate.",
-                     {"no_factor_2": ("that drops the 2 of the exponent ε g/(2 GS_g): the loss is twice that.",
-                                      "the weights are e^{ε g/(2 GS_g)}.")})
+                     "(2 GS_U/ε)(ln(|Z|/|Z*|) + ln(1/ζ)), with one optimal candidate.",
+                     {"no_factor_2": ("that drops the 2 of the exponent ε U/(2 GS_U): the loss is twice that.",
+                                      "the weights are e^{ε U/(2 GS_U)}.")})
 
 
 @checker("a number")
