@@ -306,9 +306,9 @@ def gaussian_composition_epsilon(delta, gaussian) -> float:
 
     Chapter: *Composing releases*.  Release ``i`` with noise σ_i on a query of
     L2 sensitivity Δ_i is, in the worst case, a test between ``N(0, 1)`` and
-    ``N(Δ_i/σ_i, 1)``; composed, between ``N(0, 1)`` and ``N(ν, 1)`` with
-    ``ν = sqrt(Σ (Δ_i/σ_i)²)`` (Dong, Roth and Su 2022, Corollary 3.3).  Its
-    exact profile is the analytic Gaussian's with ``Δ/σ = ν``
+    ``N(Δ_i/σ_i, 1)``; composed, between ``N(0, 1)`` and ``N(ϑ, 1)`` with
+    ``ϑ = sqrt(Σ (Δ_i/σ_i)²)`` (Dong, Roth and Su 2022, Corollary 3.3).  Its
+    exact profile is the analytic Gaussian's with ``Δ/σ = ϑ``
     (:func:`dpsens.mechanisms.gaussian_epsilon`).
 
     Examples

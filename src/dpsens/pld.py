@@ -9,7 +9,7 @@ has, in the worst case (outputs centred at 0 and Δ), the privacy loss
 ``L = (|z − Δ| − |z|)/b`` in ``[−a, a]``, ``a = Δ/b``: an atom ``+a`` of
 probability 1/2, an atom ``−a`` of probability ``e^{−a}/2`` and a density
 ``e^{−a/2} e^{l/2}/4`` in between.  Gaussian releases compose exactly into
-one Gaussian with ``ν = sqrt(Σ (Δ_i/σ_i)²)``, whose loss is ``N(ν²/2, ν²)``.
+one Gaussian with ``ϑ = sqrt(Σ (Δ_i/σ_i)²)``, whose loss is ``N(ϑ²/2, ϑ²)``.
 The losses of independent releases add, and
 
     δ(ε) = E[(1 − e^{ε − L_1 − ... − L_J})_+]
@@ -80,7 +80,7 @@ def _laplace_masses(a: float, h: float, up: bool) -> tuple[int, np.ndarray]:
 
 
 def _gaussian_masses(nu: float, h: float, up: bool) -> tuple[int, np.ndarray, float]:
-    """The loss N(ν²/2, ν²) on the grid, cut at ``_Z_TAIL`` standard deviations: first index, masses and
+    """The loss N(ϑ²/2, ϑ²) on the grid, cut at ``_Z_TAIL`` standard deviations: first index, masses and
     the mass treated as an infinite loss (upper bound only)."""
     mean = nu ** 2 / 2
     rnd = math.ceil if up else math.floor

@@ -101,7 +101,7 @@ def heavy_tailed_constants(epsilon, gamma: float = 4.0) -> tuple[float, float]:
     Section 2: admissible noise distributions); these constants are the
     book's own, proved in the chapter: if ``S`` is a β-smooth upper bound on
     the local sensitivity with ``β <= ε / (2(γ+1))``, then ``f(x) + S(x)/α · Z``
-    with ``α = ε / (2(γ+1))`` (the chapter's ζ) and ``Z ~ 1/(1+|z|^γ)`` is
+    with ``α = ε / (2(γ+1))`` (the chapter's Ψ) and ``Z ~ 1/(1+|z|^γ)`` is
     ε-DP: the densities differ by at most ``e^{max(1, γ−1)β + γα} <= e^ε``.
     The noise is ``2(γ+1)·S/ε · Z``.  For γ = 4: β = α = ε/10, noise ``10·S/ε · Z``.
 

@@ -102,7 +102,7 @@ def permute_and_flip(scores, epsilon, rng, sensitivity=1.0, monotone: bool = Fal
     """Permute-and-flip (McKenna and Sheldon 2020): the first candidate, in a random order, whose coin lands heads.
 
     Chapter: *Testing privately, and releasing what is stable*.  Candidate
-    ``i``'s coin lands heads with probability ``exp((g_i − g*)/ν)``, ``ν``
+    ``i``'s coin lands heads with probability ``exp((U_i − U*)/b)``, ``b``
     from :func:`selection_scale`; the best candidate's always does, so the
     walk stops.  ε-DP (McKenna and Sheldon 2020, cited from the statement in
     their paper).
@@ -149,9 +149,9 @@ def selection_distribution(scores, epsilon, mechanism: str, sensitivity=1.0, mon
     scores : sequence of float
     epsilon : float
     mechanism : str
-        ``"exponential-mechanism"`` (probability ``∝ exp(g_i/ν)``),
+        ``"exponential-mechanism"`` (probability ``∝ exp(U_i/b)``),
         ``"permute-and-flip"``, ``"rnm-laplace"``, ``"rnm-exponential"`` or
-        ``"rnm-gumbel"``, all with the scale ``ν`` of :func:`selection_scale`.
+        ``"rnm-gumbel"``, all with the scale ``b`` of :func:`selection_scale`.
     sensitivity : float
     monotone : bool
 
