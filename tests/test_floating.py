@@ -414,3 +414,55 @@ def test_secure_sigma_rounds_up_to_what_the_sampler_takes():
         D.sample_discrete_gaussian(r, np.random.default_rng(0), 10)         # accepted by the exact sampler
     with pytest.raises(ValueError, match="sigma must be at most 13776"):
         secure_sigma(13_776.5)
+
+
+# --- second reader's independent checks ---------------------------------------------------------
+
+def _own_release(value, scale, j):
+    """numpy's random_laplace written out by hand for one index j (no package code)."""
+    u = math.ldexp(float(j), -53)
+    if u >= 0.5:
+        return value + (0.0 - scale * math.log((2.0 - u) - u))
+    return value + (0.0 + scale * math.log(u + u))
+
+
+def _own_reachable(z, value, scale):
+    """Bracket j around the real inverse of the noise at z - value, widen until it brackets, then bisect."""
+    top = 2 ** 53
+    n = z - value
+    j0 = int(top / 2 * math.exp(n / scale)) if n < 0 else top - int(top / 2 * math.exp(-n / scale))
+    width = 64
+    while True:
+        lo, hi = max(1, j0 - width), min(top - 1, j0 + width)
+        if (lo == 1 or _own_release(value, scale, lo) < z) and (hi == top - 1 or _own_release(value, scale, hi) > z):
+            break
+        width *= 4
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _own_release(value, scale, mid) < z:
+            lo = mid
+        else:
+            hi = mid
+    return _own_release(value, scale, lo) == z or _own_release(value, scale, hi) == z
+
+
+@pytest.mark.parametrize("value, value_prime, seed", [(0.0, 1.0, 2012), (1.0, 0.0, 2013)])
+def test_chapter_attack_counts_by_an_independent_search(value, value_prime, seed):
+    """The chapter's 10,000 releases (seeds 2012, 2013), recounted with a hand-written sampler and search."""
+    raw = np.random.default_rng(seed).bit_generator.random_raw(50)
+    draws = np.random.default_rng(seed).laplace(0.0, 1.0, 50)
+    assert [_own_release(0.0, 1.0, int(r) >> 11) for r in raw] == list(draws)      # the hand-written sampler is numpy's
+    z = value + np.random.default_rng(seed).laplace(0.0, 1.0, 10_000)
+    own = sum(not _own_reachable(float(one), value_prime, 1.0) for one in z)
+    result = F.identifying_fraction(value, value_prime, 1.0, 1.0, np.random.default_rng(seed), 10_000)
+    assert result.identifying == own
+    assert 0.79 < own / 10_000 < 0.83
+
+
+@pytest.mark.parametrize("gap, half_even, half_up", [(1, 2, 1), (2, 2, 2), (3, 4, 3), (0.5, 1, 1), (1.5, 2, 2)])
+def test_sensitivity_after_rounding_by_enumeration(gap, half_even, half_up):
+    """np.round (half to even) adds 1 to an odd integer sensitivity only; rounding half up gives ceil(Δ)."""
+    grid = [Fraction(k, 8) for k in range(-40, 41)]
+    pairs = [(a, a + d) for a in grid for d in grid if 0 <= d <= gap]
+    assert max(abs(np.round(float(a)) - np.round(float(b))) for a, b in pairs) == half_even
+    assert max(abs(math.floor(a + Fraction(1, 2)) - math.floor(b + Fraction(1, 2))) for a, b in pairs) == half_up

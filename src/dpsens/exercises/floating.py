@@ -17,11 +17,11 @@ def check_discrete_laplace_zero(answer) -> Verdict:
     """Exercise *No noise at all*: the probability that discrete Laplace noise with ``b = 2`` is exactly 0.
 
     Precision: within 0.5 % (relative); the continuous density at 0 does not pass."""
-    return check_key(answer, "discrete_laplace_zero", "P(Y = 0)",
-                     "P(Y = k) is proportional to exp(−|k|/b); sum the two geometric series to normalise.",
+    return check_key(answer, "discrete_laplace_zero", "P(Z = 0)",
+                     "P(Z = z) is proportional to exp(−|z|/b); sum the two geometric series to normalise.",
                      {"density": ("that is the continuous Laplace density at 0, 1/(2b), not a probability "
                                   "of the discrete distribution.",
-                                  "normalise exp(−|k|/b) by its sum over all integers k.")})
+                                  "normalise exp(−|z|/b) by its sum over all integers z.")})
 
 
 @checker("a number")
@@ -30,11 +30,11 @@ def check_snapping_epsilon(answer) -> Verdict:
 
     Precision: within 1e-6 (absolute), so 6 decimals; the target ε itself does not pass."""
     return check_key(answer, "snapping_epsilon", "ε'",
-                     "ε' = 1/λ + 2^−49·B/λ with λ = Δ/ε the noise scale (for Δ = 1).",
-                     {"grid": ("that divides by the grid Λ; the theorem divides by the noise scale λ.",
-                               "λ = 1/ε = 1/0.3, and Λ = 4 is only the rounding grid."),
-                      "target": ("that is the target ε; the clamp adds 2^−49·B/λ.",
-                                 "add 2^−49·B/λ with B = 2^40.")})
+                     "ε' = 1/b + 2^−49·B/b with b = Δ/ε the noise scale (for Δ = 1).",
+                     {"grid": ("that divides by the grid Λ; the theorem divides by the noise scale b.",
+                               "b = 1/ε = 1/0.3, and Λ = 4 is only the rounding grid."),
+                      "target": ("that is the target ε; the clamp adds 2^−49·B/b.",
+                                 "add 2^−49·B/b with B = 2^40.")})
 
 
 @checker("a whole number")
@@ -55,7 +55,7 @@ def check_discrete_gaussian_delta(answer) -> Verdict:
 
     Precision: within 0.5 % (relative)."""
     return check_key(answer, "discrete_gaussian_delta", "δ",
-                     "δ = Σ_k max(0, p(k) − e^ε p(k − 1)) with p the probabilities of N_Z(0, 9); "
+                     "δ = Σ_z max(0, p(z) − e^ε p(z − 1)) with p the probabilities of N_Z(0, 9); "
                      "ds.mechanisms.discrete.discrete_gaussian_pmf gives them.",
                      {"zcdp": ("that is the δ of the zCDP conversion ε = ρ + 2√(ρ ln(1/δ)) solved for δ: valid, but "
                                "not the exact δ.", "sum the privacy-loss profile directly.")})

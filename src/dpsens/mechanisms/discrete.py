@@ -344,7 +344,8 @@ def discrete_gaussian_delta(epsilon, sigma, sensitivity=1) -> float:
 
     Chapter: *Noise a computer can actually sample*.  The privacy-loss
     profile of ``N_Z(0, σ²)`` against ``N_Z(Δ, σ²)`` (Canonne, Kamath &
-    Steinke 2020, cited from the statement of their tight (ε, δ) theorem)::
+    Steinke 2020, Theorem 7 of arXiv 2004.00010v3, as their reference code
+    ``cdp2adp.py`` cites it; cited from the statement)::
 
         δ = P[Y > εσ²/Δ - Δ/2] - e^ε P[Y > εσ²/Δ + Δ/2],   Y ~ N_Z(0, σ²)
 

@@ -2,8 +2,9 @@
 
 Chapter: *Noise a computer can actually sample* (``chapters/floating.md``).
 Mironov (2012), Section 5.2: for a query of sensitivity 1 and noise scale
-``λ``, release ``clamp_B(round_Λ(clamp_B(f(x)) + S·λ·ln(U*)))`` where ``S`` is
-a fair sign, ``U*`` a uniform double on (0, 1) drawn with full precision
+``λ`` (Mironov's letter, kept here; the chapter writes ``b``), release
+``clamp_B(round_Λ(clamp_B(f(x)) + S·λ·ln(U*)))`` where ``S`` is a fair sign,
+``U*`` a uniform double on (0, 1) drawn with full precision
 (every double ``d`` with probability the length of ``[d, next double)``:
 a geometric exponent and 52 uniform mantissa bits), ``Λ`` the smallest power
 of two ``>= λ`` and ``round_Λ`` rounding to the nearest multiple of ``Λ``.
