@@ -34,6 +34,8 @@ utility, whose sensitivity accounts for it.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .._validate import as_bounds, as_data, as_positive, as_quantile, check_in_bounds, check_relation
@@ -214,25 +216,121 @@ def quantile_exponential_distribution(x, q, epsilon, lower, upper, neighbors: st
             "sensitivity": du}
 
 
+#: intervals whose log-weight is this far below the largest get probability exactly 0 in
+#: :func:`interval_log_probabilities_sample` (``exp`` of it underflows; see ``_EXP_FLOOR``), with a margin of 1
+_NEGLIGIBLE = -_EXP_FLOOR + 1.0
+
+#: integer data whose range is at most this many times n (plus this many) are counted, not sorted
+_COUNTING_RANGE = 4
+
+
+def _release_data(x, lower, upper):
+    """The data of :func:`quantile_exponential` as ``(edges, ranks)``: the intervals of positive or
+    zero length ``[edges[j], edges[j+1]]`` and the count of data below each (``ranks[j]``).
+
+    Fast paths (same result as :func:`_quantile_setup`, same errors): a float64 array is sorted and
+    checked at its ends only (a NaN sorts last); small-range integer data are counted with
+    ``np.bincount`` (no comparison sort), keeping only the intervals of positive length, whose
+    probabilities and cumulative sums are the full list's (a zero-length interval adds exactly 0).
+    Anything else goes through the full checks of :func:`dpsens._validate.as_data`.
+    """
+    if type(x) is np.ndarray and x.ndim == 1 and x.size and x.dtype.kind in "iu":
+        lo, hi = int(x.min()), int(x.max())
+        if lo >= lower and hi <= upper and max(-lo, hi) <= 2**53 and hi - lo <= _COUNTING_RANGE * (x.size + 64):
+            counts = np.bincount(x.astype(np.int64, copy=False) - lo)
+            values = np.flatnonzero(counts)
+            ranks = np.concatenate(([0], np.cumsum(counts[values])))
+            edges = np.concatenate(([lower], (values + lo).astype(float), [upper]))
+            return edges, ranks
+    if type(x) is np.ndarray and x.ndim == 1 and x.size and x.dtype == np.float64:
+        xs = np.sort(x)
+        if np.isfinite(xs[0]) and np.isfinite(xs[-1]) and xs[0] >= lower and xs[-1] <= upper:
+            return np.concatenate(([lower], xs, [upper])), None
+    xs = np.sort(as_data(x))
+    check_in_bounds(xs, lower, upper)
+    return np.concatenate(([lower], xs, [upper])), None
+
+
+def _release_window(n, q, factor, edges, ranks):
+    """``(start, w)``: the log-weights ``w`` of the intervals ``start, start + 1, ...`` outside which every
+    interval has probability exactly 0 (log-weight more than ``_NEGLIGIBLE`` below the largest).
+
+    Each weight is computed by the same floating-point operations as :func:`_quantile_log_weights`, so
+    the weights, their cumulative sums and the draws are bit for bit those of the full list.  For
+    sorted data (``ranks`` None, interval ``i`` has rank ``i``) only a window around the rank ``q n``
+    is computed: every interval has length at most ``upper − lower``, so interval ``i`` has log-weight at
+    most ``log(upper − lower) − factor |i − q n|``, below the window's largest minus ``_NEGLIGIBLE``
+    outside it.
+    """
+    def weights(i, left, right):
+        w = i.astype(float)
+        w -= q * n
+        np.abs(w, out=w)
+        w *= -factor
+        with np.errstate(divide="ignore"):
+            w += np.log(right - left)
+        return w
+
+    if ranks is not None:
+        return 0, weights(ranks, edges[:-1], edges[1:])
+    centre = min(n, max(0, int(round(q * n))))
+    half = 32
+    while True:
+        a, b = max(0, centre - half), min(n, centre + half)
+        i = np.arange(a, b + 1)
+        w = weights(i, edges[a:b + 1], edges[a + 1:b + 2])
+        top = float(np.max(w))
+        if np.isfinite(top) or (a == 0 and b == n):
+            break
+        half *= 4
+    # the margin 1 of _NEGLIGIBLE, widened by the rounding of weights of a huge magnitude
+    reach = (math.log(edges[-1] - edges[0]) - top + _NEGLIGIBLE + 1e-9 * (abs(top) + factor * n)) / factor
+    if not np.isfinite(top) or not reach < n:
+        a, b = 0, n
+    else:
+        a, b = min(a, max(0, math.floor(q * n - reach) - 1)), max(b, min(n, math.ceil(q * n + reach) + 1))
+    i = np.arange(a, b + 1)
+    return a, weights(i, edges[a:b + 1], edges[a + 1:b + 2])
+
+
 def quantile_exponential(x, q, epsilon, lower, upper, rng, neighbors: str = "bounded", size=None):
     """Release the ``q`` quantile of ``x`` by the exponential mechanism with the rank utility.
 
     Chapter: *The exponential mechanism and inverse sensitivity*.
 
     ε-DP for the chosen relation (the proof is in the chapter); ``lower``
-    and ``upper`` must be public.  Cost: one sort, then ``O(n)``; each draw
-    one uniform number for the interval and one for the point inside it.
+    and ``upper`` must be public.  Cost: one sort (none for integer data of
+    a small range, which are counted), then ``O(n)`` at most, usually only a
+    window of ``O((log((upper − lower)/gap) + 745) / ε)`` intervals around
+    the rank ``q n`` (outside it every probability is exactly 0 in double
+    precision); each draw one uniform number for the interval and one for
+    the point inside it.  The draws are those of the exact distribution
+    :func:`quantile_exponential_distribution`, bit for bit the same as
+    computing every interval's weight (``tests/test_exponential.py``).
 
     Returns
     -------
     float, or numpy.ndarray of ``size`` draws.
     """
-    xs, q, lower, upper = _quantile_setup(x, q, lower, upper)
+    q = as_quantile(q)
     epsilon = as_positive(epsilon, "epsilon")
+    lower, upper = as_bounds(lower, upper)
+    if not lower < upper:
+        raise ValueError(f"lower must be < upper (the outputs are the points of [lower, upper]), "
+                         f"got lower = upper = {lower!r}")
+    factor = epsilon / (2 * rank_utility_sensitivity(q, neighbors))
     rng = check_rng(rng)
-    edges, w = _quantile_log_weights(xs, q, epsilon / (2 * rank_utility_sensitivity(q, neighbors)), lower, upper)
-    idx = interval_log_probabilities_sample(w, rng, size)     # unnormalised log-weights suffice
+    size = as_size(size)
+    edges, ranks = _release_data(x, lower, upper)
+    n = len(edges) - 2 if ranks is None else int(ranks[-1])
+    start, w = _release_window(n, q, factor, edges, ranks)
+    cdf = np.cumsum(_exp_below_one(w - np.max(w)))
+    draw = rng.random(size=size) * cdf[-1]
+    # the first interval whose cumulative sum exceeds the draw (never one of probability zero); a draw
+    # rounded up to the total goes to the last interval of positive probability
+    idx = np.minimum(np.searchsorted(cdf, draw, side="right"), np.searchsorted(cdf, cdf[-1], side="left"))
+    idx = idx + start
     left, right = edges[idx], edges[idx + 1]
-    out = left + rng.random(size=as_size(size)) * (right - left)
+    out = left + rng.random(size=size) * (right - left)
     out = np.minimum(out, right)
     return float(out) if np.ndim(out) == 0 else out
