@@ -70,6 +70,8 @@ def _datasets():
     yield "list", [1, 2, 2, 3.5, 7], 0.0, 8.0
     yield "float32", rng.uniform(-1, 1, 500).astype(np.float32), -1.0, 1.0
     yield "tiny gaps", 1.0 + rng.integers(0, 3, 2000) * 1e-12, 0.0, 2.0
+    yield "long ties", np.repeat([1.0, 2.0, 2.5, 7.0], [9000, 40000, 30000, 21000]), 0.0, 10.0
+    yield "uniform 2e4", rng.uniform(0, 1, 20000), 0.0, 1.0
 
 
 SETTINGS = list(itertools.product([0.1, 0.5, 0.93], [1e-3, 0.1, 1.0, 30.0, 1e4], ["bounded", "unbounded"]))

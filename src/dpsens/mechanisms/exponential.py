@@ -52,10 +52,7 @@ _EXP_FLOOR = -745.0
 
 def _exp_below_one(d: np.ndarray) -> np.ndarray:
     """``exp(d)`` for ``d <= 0``, computed only where it does not underflow (0 elsewhere)."""
-    out = np.zeros(d.shape)
-    keep = d > _EXP_FLOOR
-    out[keep] = np.exp(d[keep])
-    return out
+    return np.exp(d, out=np.zeros(d.shape), where=d > _EXP_FLOOR)
 
 
 def _logsumexp(w: np.ndarray) -> float:
@@ -243,9 +240,12 @@ def _release_data(x, lower, upper):
             edges = np.concatenate(([lower], (values + lo).astype(float), [upper]))
             return edges, ranks
     if type(x) is np.ndarray and x.ndim == 1 and x.size and x.dtype == np.float64:
-        xs = np.sort(x)
-        if np.isfinite(xs[0]) and np.isfinite(xs[-1]) and xs[0] >= lower and xs[-1] <= upper:
-            return np.concatenate(([lower], xs, [upper])), None
+        edges = np.empty(x.size + 2)                  # sorted in place between the bounds: one copy
+        edges[0], edges[1:-1], edges[-1] = lower, x, upper
+        edges[1:-1].sort()
+        first, last = float(edges[1]), float(edges[-2])
+        if lower <= first and last <= upper:          # False for a NaN (sorted last); infinities are outside
+            return edges, None
     xs = np.sort(as_data(x))
     check_in_bounds(xs, lower, upper)
     return np.concatenate(([lower], xs, [upper])), None
@@ -263,7 +263,7 @@ def _release_window(n, q, factor, edges, ranks):
     outside it.
     """
     def weights(i, left, right):
-        w = i.astype(float)
+        w = i.astype(float, copy=False)
         w -= q * n
         np.abs(w, out=w)
         w *= -factor
@@ -274,11 +274,12 @@ def _release_window(n, q, factor, edges, ranks):
     if ranks is not None:
         return 0, weights(ranks, edges[:-1], edges[1:])
     centre = min(n, max(0, int(round(q * n))))
-    half = 32
+    half = 512
+    if n <= 2 * half:
+        return 0, weights(np.arange(n + 1, dtype=float), edges[:-1], edges[1:])
     while True:
         a, b = max(0, centre - half), min(n, centre + half)
-        i = np.arange(a, b + 1)
-        w = weights(i, edges[a:b + 1], edges[a + 1:b + 2])
+        w = weights(np.arange(a, b + 1, dtype=float), edges[a:b + 1], edges[a + 1:b + 2])
         top = float(np.max(w))
         if np.isfinite(top) or (a == 0 and b == n):
             break
@@ -289,8 +290,7 @@ def _release_window(n, q, factor, edges, ranks):
         a, b = 0, n
     else:
         a, b = min(a, max(0, math.floor(q * n - reach) - 1)), max(b, min(n, math.ceil(q * n + reach) + 1))
-    i = np.arange(a, b + 1)
-    return a, weights(i, edges[a:b + 1], edges[a + 1:b + 2])
+    return a, weights(np.arange(a, b + 1, dtype=float), edges[a:b + 1], edges[a + 1:b + 2])
 
 
 def quantile_exponential(x, q, epsilon, lower, upper, rng, neighbors: str = "bounded", size=None):
@@ -324,13 +324,18 @@ def quantile_exponential(x, q, epsilon, lower, upper, rng, neighbors: str = "bou
     edges, ranks = _release_data(x, lower, upper)
     n = len(edges) - 2 if ranks is None else int(ranks[-1])
     start, w = _release_window(n, q, factor, edges, ranks)
-    cdf = np.cumsum(_exp_below_one(w - np.max(w)))
-    draw = rng.random(size=size) * cdf[-1]
+    w -= w.max()
+    cdf = np.cumsum(_exp_below_one(w))
+    total = cdf[-1]
     # the first interval whose cumulative sum exceeds the draw (never one of probability zero); a draw
     # rounded up to the total goes to the last interval of positive probability
-    idx = np.minimum(np.searchsorted(cdf, draw, side="right"), np.searchsorted(cdf, cdf[-1], side="left"))
-    idx = idx + start
+    if size is None:                                  # Python floats: the same IEEE operations, less overhead
+        i = int(np.searchsorted(cdf, rng.random() * total, side="right"))
+        i = start + (i if i < len(cdf) else int(np.searchsorted(cdf, total, side="left")))
+        left, right = float(edges[i]), float(edges[i + 1])
+        return min(left + rng.random() * (right - left), right)
+    last = int(np.searchsorted(cdf, total, side="left"))
+    idx = start + np.minimum(np.searchsorted(cdf, rng.random(size=size) * total, side="right"), last)
     left, right = edges[idx], edges[idx + 1]
-    out = left + rng.random(size=size) * (right - left)
-    out = np.minimum(out, right)
+    out = np.minimum(left + rng.random(size=size) * (right - left), right)
     return float(out) if np.ndim(out) == 0 else out
