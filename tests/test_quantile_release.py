@@ -72,6 +72,8 @@ def _datasets():
     yield "tiny gaps", 1.0 + rng.integers(0, 3, 2000) * 1e-12, 0.0, 2.0
     yield "long ties", np.repeat([1.0, 2.0, 2.5, 7.0], [9000, 40000, 30000, 21000]), 0.0, 10.0
     yield "uniform 2e4", rng.uniform(0, 1, 20000), 0.0, 1.0
+    yield "uniform 1e5, skewed", rng.beta(0.5, 3, 100_000), 0.0, 1.0
+    yield "ties 3e4, float", rng.integers(0, 50, 30_000) * 0.5, 0.0, 25.0
 
 
 SETTINGS = list(itertools.product([0.1, 0.5, 0.93], [1e-3, 0.1, 1.0, 30.0, 1e4], ["bounded", "unbounded"]))
@@ -94,38 +96,36 @@ def test_interval_probabilities_are_the_full_formulas(name, x, lower, upper):
     for q, eps, relation in SETTINGS:
         _, p_full = old_weights(x, q, eps, lower, upper, relation)
         factor = eps / (2 * em.rank_utility_sensitivity(q, relation))
-        edges, ranks = em._release_data(np.asarray(x) if isinstance(x, list) else x, lower, upper)
-        n = len(p_full) - 1
-        start, w = em._release_window(n, q, factor, edges, ranks)
+        xa = np.asarray(x) if isinstance(x, list) else x
+        i, w, edges = em._release_intervals(xa, q, factor, float(lower), float(upper))
         d = w - np.max(w)
-        p = np.where(d > -745.0, np.exp(d), 0.0)
-        p_new = np.zeros(n + 1)
-        if ranks is None:
-            p_new[start:start + len(w)] = p
-        else:                       # counted: interval j starts at the ranks[j]-th order statistic
-            assert start == 0
-            p_new[ranks] = np.where(np.diff(edges) > 0, p, 0.0)
+        p_new = np.zeros(len(p_full))
+        p_new[i.astype(int)] = np.where(d > -745.0, np.exp(d), 0.0)
         np.testing.assert_array_equal(p_new, p_full, err_msg=f"{name}, q={q}, eps={eps}, {relation}")
 
 
 def test_window_is_small_for_moderate_epsilon():
-    """At ε = 1 only a few thousand of the million intervals are computed (the rest are exactly 0)."""
-    x = np.sort(np.random.default_rng(1).uniform(0, 100, 10**6))
-    edges = np.concatenate(([0.0], x, [100.0]))
-    start, w = em._release_window(10**6, 0.5, 0.5, edges, None)
-    assert len(w) < 5000 and start <= 500_000 <= start + len(w)
+    """At ε = 1 only a few thousand of the million intervals are computed (the rest are exactly 0), and
+    the data are partitioned, not sorted: the window's edges are the sorted data's."""
+    x = np.random.default_rng(1).uniform(0, 100, 10**6)
+    i, w, edges = em._release_intervals(x, 0.5, 0.5, 0.0, 100.0)
+    assert len(w) < 5000 and i[0] <= 500_000 <= i[-1]
+    np.testing.assert_array_equal(edges, np.sort(x)[int(i[0]) - 1:int(i[-1]) + 1])
 
 
 def test_counting_path_needs_no_sort_and_handles_out_of_bounds():
     ages = np.random.default_rng(2).integers(17, 91, 10**5)
-    edges, ranks = em._release_data(ages, 0.0, 100.0)
+    i, _, edges = em._release_intervals(ages, 0.5, 0.5, 0.0, 100.0)
     values, counts = np.unique(ages, return_counts=True)
     np.testing.assert_array_equal(edges, np.concatenate(([0.0], values, [100.0])))
-    np.testing.assert_array_equal(ranks, np.concatenate(([0], np.cumsum(counts))))
+    np.testing.assert_array_equal(i, np.concatenate(([0], np.cumsum(counts))))
     with pytest.raises(ValueError, match="outside"):
         em.quantile_exponential(ages, 0.5, 1.0, 20.0, 100.0, np.random.default_rng(0))
-    with pytest.raises(ValueError, match="NaN"):
-        em.quantile_exponential(np.array([1.0, np.nan]), 0.5, 1.0, 0.0, 2.0, np.random.default_rng(0))
+    for bad in (np.array([1.0, np.nan]), np.r_[np.ones(5000), np.nan]):
+        with pytest.raises(ValueError, match="NaN"):
+            em.quantile_exponential(bad, 0.5, 1.0, 0.0, 2.0, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="outside"):
+        em.quantile_exponential(np.r_[np.ones(5000), 3.0], 0.5, 1.0, 0.0, 2.0, np.random.default_rng(0))
 
 
 @pytest.mark.parametrize("kind", ["uniform", "ages"])

@@ -220,77 +220,120 @@ _NEGLIGIBLE = -_EXP_FLOOR + 1.0
 #: integer data whose range is at most this many times n (plus this many) are counted, not sorted
 _COUNTING_RANGE = 4
 
+#: float data at least this long are partitioned around the rank q n rather than sorted whole
+_PARTITION_MIN = 4096
 
-def _release_data(x, lower, upper):
-    """The data of :func:`quantile_exponential` as ``(edges, ranks)``: the intervals of positive or
-    zero length ``[edges[j], edges[j+1]]`` and the count of data below each (``ranks[j]``).
 
-    Fast paths (same result as :func:`_quantile_setup`, same errors): a float64 array is sorted and
-    checked at its ends only (a NaN sorts last); small-range integer data are counted with
-    ``np.bincount`` (no comparison sort), keeping only the intervals of positive length, whose
-    probabilities and cumulative sums are the full list's (a zero-length interval adds exactly 0).
-    Anything else goes through the full checks of :func:`dpsens._validate.as_data`.
+def _log_weights(i, edges, q, n, factor):
+    """Log-weights ``log(length) − factor |i − q n|`` of the intervals ``[edges[j], edges[j+1]]`` of ranks
+    ``i`` (floats), by the same floating-point operations as :func:`_quantile_log_weights`."""
+    w = i.copy()
+    w -= q * n
+    np.abs(w, out=w)
+    w *= -factor
+    with np.errstate(divide="ignore"):
+        w += np.log(edges[1:] - edges[:-1])
+    return w
+
+
+def _window(n, q, factor, edges_between, span, limit=None):
+    """``(i, w, edges)`` for the intervals ``a..b`` of sorted data outside which every interval has
+    probability exactly 0, or ``None`` if that window is wider than ``limit``.
+
+    ``edges_between(a, b)`` returns the points ``lower, x_(0), ..., x_(n−1), upper`` from place ``a``
+    to ``b + 1``; ``span`` is ``upper − lower``.  Every interval has length at most ``upper − lower``, so interval ``i`` has
+    log-weight at most ``log(upper − lower) − factor |i − q n|``: more than ``_NEGLIGIBLE`` below the
+    largest weight of a first window around ``q n`` outside the final one, where ``exp`` of the
+    difference underflows and :func:`interval_log_probabilities_sample` would give it 0 too.
     """
-    if type(x) is np.ndarray and x.ndim == 1 and x.size and x.dtype.kind in "iu":
-        lo, hi = int(x.min()), int(x.max())
-        if lo >= lower and hi <= upper and max(-lo, hi) <= 2**53 and hi - lo <= _COUNTING_RANGE * (x.size + 64):
-            counts = np.bincount(x.astype(np.int64, copy=False) - lo)
-            values = np.flatnonzero(counts)
-            ranks = np.concatenate(([0], np.cumsum(counts[values])))
-            edges = np.concatenate(([lower], (values + lo).astype(float), [upper]))
-            return edges, ranks
-    if type(x) is np.ndarray and x.ndim == 1 and x.size and x.dtype == np.float64:
-        edges = np.empty(x.size + 2)                  # sorted in place between the bounds: one copy
-        edges[0], edges[1:-1], edges[-1] = lower, x, upper
-        edges[1:-1].sort()
-        first, last = float(edges[1]), float(edges[-2])
-        if lower <= first and last <= upper:          # False for a NaN (sorted last); infinities are outside
-            return edges, None
-    xs = np.sort(as_data(x))
-    check_in_bounds(xs, lower, upper)
-    return np.concatenate(([lower], xs, [upper])), None
+    def at(a, b):
+        edges = edges_between(a, b)
+        i = np.arange(a, b + 1, dtype=float)
+        return i, _log_weights(i, edges, q, n, factor), edges
 
-
-def _release_window(n, q, factor, edges, ranks):
-    """``(start, w)``: the log-weights ``w`` of the intervals ``start, start + 1, ...`` outside which every
-    interval has probability exactly 0 (log-weight more than ``_NEGLIGIBLE`` below the largest).
-
-    Each weight is computed by the same floating-point operations as :func:`_quantile_log_weights`, so
-    the weights, their cumulative sums and the draws are bit for bit those of the full list.  For
-    sorted data (``ranks`` None, interval ``i`` has rank ``i``) only a window around the rank ``q n``
-    is computed: every interval has length at most ``upper − lower``, so interval ``i`` has log-weight at
-    most ``log(upper − lower) − factor |i − q n|``, below the window's largest minus ``_NEGLIGIBLE``
-    outside it.
-    """
-    def weights(i, left, right):
-        w = i.astype(float, copy=False)
-        w -= q * n
-        np.abs(w, out=w)
-        w *= -factor
-        with np.errstate(divide="ignore"):
-            w += np.log(right - left)
-        return w
-
-    if ranks is not None:
-        return 0, weights(ranks, edges[:-1], edges[1:])
-    centre = min(n, max(0, int(round(q * n))))
     half = 512
     if n <= 2 * half:
-        return 0, weights(np.arange(n + 1, dtype=float), edges[:-1], edges[1:])
+        return at(0, n)
+    centre = min(n, max(0, int(round(q * n))))
     while True:
         a, b = max(0, centre - half), min(n, centre + half)
-        w = weights(np.arange(a, b + 1, dtype=float), edges[a:b + 1], edges[a + 1:b + 2])
+        i, w, edges = at(a, b)
         top = float(np.max(w))
         if np.isfinite(top) or (a == 0 and b == n):
             break
         half *= 4
+    if not np.isfinite(top):
+        return None if limit is not None and n > limit else (i, w, edges)
     # the margin 1 of _NEGLIGIBLE, widened by the rounding of weights of a huge magnitude
-    reach = (math.log(edges[-1] - edges[0]) - top + _NEGLIGIBLE + 1e-9 * (abs(top) + factor * n)) / factor
-    if not np.isfinite(top) or not reach < n:
+    reach = (math.log(span) - top + _NEGLIGIBLE + 1e-9 * (abs(top) + factor * n)) / factor
+    if not reach < n:
         a, b = 0, n
     else:
         a, b = min(a, max(0, math.floor(q * n - reach) - 1)), max(b, min(n, math.ceil(q * n + reach) + 1))
-    return a, weights(np.arange(a, b + 1, dtype=float), edges[a:b + 1], edges[a + 1:b + 2])
+    if limit is not None and b - a > limit:
+        return None
+    return at(a, b)
+
+
+def _partitioned(x, lower, upper):
+    """``edges_between`` of :func:`_window` for float data, by partial sorting (``numpy.partition``) of a
+    copy: the order statistics of places ``a − 1..b`` only, exactly those of a full sort."""
+    y = x.copy()
+    n = len(y)
+
+    def edges_between(a, b):
+        i0, i1 = max(a - 1, 0), min(b, n - 1)
+        y.partition([i0, i1] if i0 < i1 else [i0])
+        inner = np.sort(y[i0:i1 + 1])
+        return np.concatenate(([lower] if a == 0 else [], inner, [upper] if b == n else []))
+    return y, edges_between
+
+
+def _release_intervals(x, q, factor, lower, upper):
+    """``(i, w, edges)``: interval ``j`` is ``[edges[j], edges[j+1]]``, holds ``i[j]`` data below it and
+    has log-weight ``w[j]``; every interval left out has probability exactly 0.
+
+    Fast paths (same results as :func:`_quantile_setup` with :func:`_quantile_log_weights`, same
+    errors): small-range integer data are counted with ``np.bincount`` (no comparison sort), giving the
+    intervals between distinct values (the zero-length ones left out add exactly 0 to every cumulative
+    sum); long float64 data are partitioned around the rank ``q n`` and only the window of
+    :func:`_window` is sorted; other float64 data are sorted in place between the bounds and checked
+    at their ends (a NaN sorts last).  Anything else goes through :func:`dpsens._validate.as_data`.
+    """
+    plain = type(x) is np.ndarray and x.ndim == 1 and x.size
+    if plain and x.dtype.kind in "iu":
+        lo, hi = int(x.min()), int(x.max())
+        if lo >= lower and hi <= upper and max(-lo, hi) <= 2**53 and hi - lo <= _COUNTING_RANGE * (x.size + 64):
+            counts = np.bincount(x.astype(np.int64, copy=False) - lo)
+            values = np.flatnonzero(counts)
+            i = np.concatenate(([0], np.cumsum(counts[values]))).astype(float)
+            edges = np.concatenate(([lower], (values + lo).astype(float), [upper]))
+            return i, _log_weights(i, edges, q, len(x), factor), edges
+    # partition when the window (guessed with typical gaps (upper − lower)/n; the guess only picks the
+    # path) is under half the data
+    if plain and x.dtype == np.float64 and x.size >= _PARTITION_MIN and \
+            4 * (math.log(x.size) + _NEGLIGIBLE) / factor < x.size:
+        lo, hi = float(x.min()), float(x.max())      # NaN for a NaN: refused by the comparisons
+        if lower <= lo and hi <= upper:
+            y, between = _partitioned(x, lower, upper)
+            found = _window(len(x), q, factor, between, upper - lower, limit=len(x) // 2)
+            if found is not None:
+                return found
+            y.sort()
+            edges = np.concatenate(([lower], y, [upper]))
+            return _window(len(x), q, factor, lambda a, b: edges[a:b + 2], upper - lower)
+    edges = None
+    if plain and x.dtype == np.float64:
+        edges = np.empty(x.size + 2)                  # sorted in place between the bounds: one copy
+        edges[0], edges[1:-1], edges[-1] = lower, x, upper
+        edges[1:-1].sort()
+        if not (lower <= float(edges[1]) and float(edges[-2]) <= upper):
+            edges = None
+    if edges is None:
+        xs = np.sort(as_data(x))
+        check_in_bounds(xs, lower, upper)
+        edges = np.concatenate(([lower], xs, [upper]))
+    return _window(len(edges) - 2, q, factor, lambda a, b: edges[a:b + 2], upper - lower)
 
 
 def quantile_exponential(x, q, epsilon, lower, upper, rng, neighbors: str = "bounded", size=None):
@@ -321,9 +364,7 @@ def quantile_exponential(x, q, epsilon, lower, upper, rng, neighbors: str = "bou
     factor = epsilon / (2 * rank_utility_sensitivity(q, neighbors))
     rng = check_rng(rng)
     size = as_size(size)
-    edges, ranks = _release_data(x, lower, upper)
-    n = len(edges) - 2 if ranks is None else int(ranks[-1])
-    start, w = _release_window(n, q, factor, edges, ranks)
+    _, w, edges = _release_intervals(x, q, factor, lower, upper)
     w -= w.max()
     cdf = np.cumsum(_exp_below_one(w))
     total = cdf[-1]
@@ -331,11 +372,11 @@ def quantile_exponential(x, q, epsilon, lower, upper, rng, neighbors: str = "bou
     # rounded up to the total goes to the last interval of positive probability
     if size is None:                                  # Python floats: the same IEEE operations, less overhead
         i = int(np.searchsorted(cdf, rng.random() * total, side="right"))
-        i = start + (i if i < len(cdf) else int(np.searchsorted(cdf, total, side="left")))
+        i = i if i < len(cdf) else int(np.searchsorted(cdf, total, side="left"))
         left, right = float(edges[i]), float(edges[i + 1])
         return min(left + rng.random() * (right - left), right)
     last = int(np.searchsorted(cdf, total, side="left"))
-    idx = start + np.minimum(np.searchsorted(cdf, rng.random(size=size) * total, side="right"), last)
+    idx = np.minimum(np.searchsorted(cdf, rng.random(size=size) * total, side="right"), last)
     left, right = edges[idx], edges[idx + 1]
     out = np.minimum(left + rng.random(size=size) * (right - left), right)
     return float(out) if np.ndim(out) == 0 else out
