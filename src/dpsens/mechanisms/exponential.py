@@ -251,25 +251,26 @@ def _window(n, q, factor, edges_between, span, limit=None):
         i = np.arange(a, b + 1, dtype=float)
         return i, _log_weights(i, edges, q, n, factor), edges
 
-    half = 512
-    if n <= 2 * half:
+    # a first window as wide as the final one is for gaps of the typical (upper − lower) / n
+    guess = (math.log(n) + _NEGLIGIBLE) / factor
+    half = int(guess) + 32 if guess < n else n
+    if n <= 2 * half or n <= 1024:
         return at(0, n)
     centre = min(n, max(0, int(round(q * n))))
     while True:
-        a, b = max(0, centre - half), min(n, centre + half)
-        i, w, edges = at(a, b)
+        a0, b0 = max(0, centre - half), min(n, centre + half)
+        i, w, edges = at(a0, b0)
         top = float(np.max(w))
-        if np.isfinite(top) or (a == 0 and b == n):
+        if np.isfinite(top) or (a0 == 0 and b0 == n):
             break
         half *= 4
     if not np.isfinite(top):
         return None if limit is not None and n > limit else (i, w, edges)
     # the margin 1 of _NEGLIGIBLE, widened by the rounding of weights of a huge magnitude
     reach = (math.log(span) - top + _NEGLIGIBLE + 1e-9 * (abs(top) + factor * n)) / factor
-    if not reach < n:
-        a, b = 0, n
-    else:
-        a, b = min(a, max(0, math.floor(q * n - reach) - 1)), max(b, min(n, math.ceil(q * n + reach) + 1))
+    a, b = (0, n) if not reach < n else (max(0, math.floor(q * n - reach) - 1), min(n, math.ceil(q * n + reach) + 1))
+    if a0 <= a and b <= b0:                           # inside the first window: a slice of it
+        return i[a - a0:b - a0 + 1], w[a - a0:b - a0 + 1], edges[a - a0:b - a0 + 2]
     if limit is not None and b - a > limit:
         return None
     return at(a, b)
