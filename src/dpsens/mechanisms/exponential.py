@@ -52,7 +52,10 @@ _EXP_FLOOR = -745.0
 
 def _exp_below_one(d: np.ndarray) -> np.ndarray:
     """``exp(d)`` for ``d <= 0``, computed only where it does not underflow (0 elsewhere)."""
-    return np.exp(d, out=np.zeros(d.shape), where=d > _EXP_FLOOR)
+    out = np.zeros(d.shape)
+    keep = d > _EXP_FLOOR
+    out[keep] = np.exp(d[keep])
+    return out
 
 
 def _logsumexp(w: np.ndarray) -> float:
@@ -227,8 +230,7 @@ _PARTITION_MIN = 4096
 def _log_weights(i, edges, q, n, factor):
     """Log-weights ``log(length) − factor |i − q n|`` of the intervals ``[edges[j], edges[j+1]]`` of ranks
     ``i`` (floats), by the same floating-point operations as :func:`_quantile_log_weights`."""
-    w = i.copy()
-    w -= q * n
+    w = i - q * n
     np.abs(w, out=w)
     w *= -factor
     with np.errstate(divide="ignore"):
@@ -367,7 +369,8 @@ def quantile_exponential(x, q, epsilon, lower, upper, rng, neighbors: str = "bou
     size = as_size(size)
     _, w, edges = _release_intervals(x, q, factor, lower, upper)
     w -= w.max()
-    cdf = np.cumsum(_exp_below_one(w))
+    # when nothing underflows, exp of the whole array: the same values as _exp_below_one, in one pass
+    cdf = np.cumsum(np.exp(w) if w.min() > _EXP_FLOOR else _exp_below_one(w))
     total = cdf[-1]
     # the first interval whose cumulative sum exceeds the draw (never one of probability zero); a draw
     # rounded up to the total goes to the last interval of positive probability
