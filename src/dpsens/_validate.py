@@ -12,6 +12,9 @@ import numpy as np
 
 RELATIONS = ("unbounded", "bounded")
 
+#: the types accepted as real numbers without the (slower) abstract-base-class check
+_PLAIN_REALS = (float, int)
+
 #: The relations of the exact sensitivity engines: the two above and the group
 #: relation "symmetric" (symmetric difference at most k: any mix of additions
 #: and removals, at most k in all).
@@ -155,7 +158,7 @@ def as_int(value, name: str, minimum: int | None = None, maximum: int | None = N
 
 def as_positive(value, name: str) -> float:
     """Return ``value`` as a float that is finite and > 0, or raise."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    if type(value) not in _PLAIN_REALS and (isinstance(value, bool) or not isinstance(value, numbers.Real)):
         raise TypeError(f"{name} must be a positive number, got {value!r} of type {type(value).__name__}")
     value = float(value)
     if not np.isfinite(value) or value <= 0:
@@ -165,7 +168,7 @@ def as_positive(value, name: str) -> float:
 
 def as_probability(value, name: str = "delta") -> float:
     """Return ``value`` as a float strictly between 0 and 1, or raise."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    if type(value) not in _PLAIN_REALS and (isinstance(value, bool) or not isinstance(value, numbers.Real)):
         raise TypeError(f"{name} must be a number in (0, 1), got {value!r}")
     value = float(value)
     if not 0 < value < 1:
@@ -176,7 +179,7 @@ def as_probability(value, name: str = "delta") -> float:
 def as_bounds(lower, upper) -> tuple[float, float]:
     """Check a clipping interval ``[lower, upper]`` and return it as floats."""
     for name, v in (("lower", lower), ("upper", upper)):
-        if isinstance(v, bool) or not isinstance(v, numbers.Real):
+        if type(v) not in _PLAIN_REALS and (isinstance(v, bool) or not isinstance(v, numbers.Real)):
             raise TypeError(f"{name} must be a number, got {v!r}")
         if not np.isfinite(v):
             raise ValueError(f"{name} must be finite, got {v!r}")
@@ -204,7 +207,7 @@ def check_relation(neighbors, allowed: tuple = RELATIONS) -> str:
 
 def as_quantile(q, name: str = "q") -> float:
     """Return ``q`` as a float strictly between 0 and 1 (0.5 is the median), or raise."""
-    if isinstance(q, bool) or not isinstance(q, numbers.Real):
+    if type(q) not in _PLAIN_REALS and (isinstance(q, bool) or not isinstance(q, numbers.Real)):
         raise TypeError(f"{name} must be a number in (0, 1), e.g. 0.5 for the median, got {q!r}")
     q = float(q)
     if not 0 < q < 1:
@@ -247,7 +250,7 @@ def check_rng(rng, allow_none: bool = False) -> np.random.Generator | None:
 
 def as_nonnegative(value, name: str) -> float:
     """A finite real number ``>= 0`` (a sensitivity, a distance), as ``float``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    if type(value) not in _PLAIN_REALS and (isinstance(value, bool) or not isinstance(value, numbers.Real)):
         raise TypeError(f"{name} must be a number >= 0, got {value!r} of type {type(value).__name__}")
     value = float(value)
     if not np.isfinite(value) or value < 0:

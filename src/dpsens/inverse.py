@@ -53,9 +53,12 @@ Count, sum and mean (data in ``[lower, upper]``):
   mechanism with continuous outputs.
 
 Cost: one sort, then for the bounded quantiles ``O(log n)`` per ``t``; for
-the unbounded quantiles ``O(c)`` per distinct cell ``(a, e, b)``, where
-``c <= n + 1`` is the cost at ``m' = n`` (the ages: 74 gaps, well under a
-second); for the unbounded sum and mean ``O(n)`` per ``t``.
+the unbounded quantiles ``O(log n)`` per ``t`` plus ``O(d)`` per distinct cell
+``(a, e, b)`` when ``q = p/d`` with ``d <= 64`` (the median: 24 candidate
+sizes per cell, see ``_len_quantile_unbounded_cells``), so ``O(n log n + d n)``
+for every gap and data point; for a larger ``d`` ``O(c)`` per cell, where
+``c <= n + 1`` is the cost at ``m' = n``; for the unbounded sum and mean
+``O(n)`` per ``t``.
 
 Variance and standard deviation, bounded relation (``n`` public): for a set
 ``R`` of ``t`` replaced records the reachable variances form an interval
@@ -133,6 +136,13 @@ def _prepare(x, t, lower, upper, neighbors):
     return np.sort(x), t, lower, upper
 
 
+#: the fast search of :func:`_len_quantile_unbounded_cells` is used when q's denominator is at most this
+_PERIOD_MAX = 64
+
+#: candidates evaluated together (bounds the memory of the candidate matrix: 12 d per cell)
+_CHUNK = 2**19
+
+
 def _len_quantile_unbounded(n, a, e, b, fr):
     """min over the final size m' of the cost of reaching counts (a', e', b') with t at rank K(m')."""
     def cost(m):
@@ -143,6 +153,47 @@ def _len_quantile_unbounded(n, a, e, b, fr):
     at_n = int(cost(np.int64(n)))
     m = np.arange(max(1, n - at_n), n + at_n + 1, dtype=np.int64)
     return int(cost(m).min())
+
+
+def _len_quantile_unbounded_cells(n, a, e, b, fr):
+    """:func:`_len_quantile_unbounded` for the arrays of cells ``a, e, b`` at once, in ``O(d)`` per cell.
+
+    With ``q = p/d``, ``K(m) = floor(p (m − 1)/d)`` and ``B(m) = m − 1 − K(m)`` never decrease in ``m``,
+    so the five statements ``K >= a``, ``B >= b``, ``B >= e + b``, ``K >= e + a``, ``m >= n`` each hold
+    from some ``m`` on (found in closed form).  Between consecutive such thresholds every ``min`` and
+    the absolute value of the cost resolve the same way, so the cost is ``α + β m + γ K(m)`` with whole
+    ``α, β, γ``; as ``K(m + d) = K(m) + p``, ``cost(m + d) − cost(m)`` is constant there, and the
+    minimum over such a stretch lies among its first ``d`` or its last ``d`` values.  Those candidates
+    (at most ``12 d`` per cell) are evaluated exactly; the result equals the full scan.
+    """
+    p, d = fr.numerator, fr.denominator
+
+    def cost(m, a, e, b):
+        K = (p * (m - 1)) // d
+        keep_a, keep_b = np.minimum(a, K), np.minimum(b, m - 1 - K)
+        return (a - keep_a) + (b - keep_b) + np.abs(e - (m - keep_a - keep_b))
+
+    def k_from(k):                       # least m with K(m) >= k
+        return 1 + -((-k * d) // p)
+
+    def b_from(k):                       # least m with B(m) >= k, B(m) = ceil((d − p)(m − 1)/d)
+        return ((k - 1) * d) // (d - p) + 2
+
+    out = np.empty(len(a), dtype=np.int64)
+    offsets = np.arange(d, dtype=np.int64)
+    step = max(1, _CHUNK // (12 * d))
+    for s in range(0, len(a), step):
+        A, E, Bc = (v[s:s + step, None].astype(np.int64) for v in (a, e, b))
+        c = cost(np.int64(n), A, E, Bc)
+        lo, hi = np.maximum(1, n - c), n + c + 1                       # the scan's range [lo, hi)
+        cuts = np.concatenate([lo, k_from(A), b_from(Bc), b_from(E + Bc), k_from(E + A),
+                               np.full_like(lo, n), hi], axis=1)
+        cuts = np.sort(np.clip(cuts, lo, hi), axis=1)
+        starts, ends = cuts[:, :-1, None], cuts[:, 1:, None] - 1       # stretches [start, end], maybe empty
+        m = np.concatenate([starts + offsets, ends - offsets], axis=2).reshape(len(A), -1)
+        m = np.clip(m, lo, hi - 1)                                     # candidates outside fall back inside
+        out[s:s + step] = cost(m, A, E, Bc).min(axis=1)
+    return out
 
 
 def inverse_len_quantile(x, q, t, lower, upper, neighbors: str = "bounded"):
@@ -176,9 +227,14 @@ def inverse_len_quantile(x, q, t, lower, upper, neighbors: str = "bounded"):
         K = quantile_rank(q, n)
         out = np.maximum(0, np.maximum(a - K, b - (n - 1 - K))).astype(float)
     else:
-        flat = np.stack([a.ravel(), e.ravel(), b.ravel()], axis=1)
-        cells, inverse = np.unique(flat, axis=0, return_inverse=True)
-        values = np.array([_len_quantile_unbounded(n, *cell, fr) for cell in cells], dtype=float)
+        # a cell (a, e, b) has a + e + b = n: one whole number a (n + 1) + e names it
+        keys, inverse = np.unique(a.ravel().astype(np.int64) * (n + 1) + e.ravel(), return_inverse=True)
+        ca, ce = np.divmod(keys, n + 1)
+        if fr.denominator <= _PERIOD_MAX:
+            values = _len_quantile_unbounded_cells(n, ca, ce, n - ca - ce, fr).astype(float)
+        else:
+            values = np.array([_len_quantile_unbounded(n, *cell, fr) for cell in zip(ca, ce, n - ca - ce)],
+                              dtype=float)
         out = values[inverse.ravel()].reshape(t.shape)
     out = np.where((t < lower) | (t > upper), np.inf, out)
     return float(out) if out.ndim == 0 else out

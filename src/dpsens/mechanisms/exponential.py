@@ -34,6 +34,8 @@ utility, whose sensitivity accounts for it.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .._validate import as_bounds, as_data, as_positive, as_quantile, check_in_bounds, check_relation, check_rng
@@ -214,25 +216,171 @@ def quantile_exponential_distribution(x, q, epsilon, lower, upper, neighbors: st
             "sensitivity": du}
 
 
+#: intervals whose log-weight is this far below the largest get probability exactly 0 in
+#: :func:`interval_log_probabilities_sample` (``exp`` of it underflows; see ``_EXP_FLOOR``), with a margin of 1
+_NEGLIGIBLE = -_EXP_FLOOR + 1.0
+
+#: integer data whose range is at most this many times n (plus this many) are counted, not sorted
+_COUNTING_RANGE = 4
+
+#: float data at least this long are partitioned around the rank q n rather than sorted whole
+_PARTITION_MIN = 4096
+
+
+def _log_weights(i, edges, q, n, factor):
+    """Log-weights ``log(length) − factor |i − q n|`` of the intervals ``[edges[j], edges[j+1]]`` of ranks
+    ``i`` (floats), by the same floating-point operations as :func:`_quantile_log_weights`."""
+    w = i - q * n
+    np.abs(w, out=w)
+    w *= -factor
+    with np.errstate(divide="ignore"):
+        w += np.log(edges[1:] - edges[:-1])
+    return w
+
+
+def _window(n, q, factor, edges_between, span, limit=None):
+    """``(i, w, edges)`` for the intervals ``a..b`` of sorted data outside which every interval has
+    probability exactly 0, or ``None`` if that window is wider than ``limit``.
+
+    ``edges_between(a, b)`` returns the points ``lower, x_(0), ..., x_(n−1), upper`` from place ``a``
+    to ``b + 1``; ``span`` is ``upper − lower``.  Every interval has length at most ``upper − lower``, so interval ``i`` has
+    log-weight at most ``log(upper − lower) − factor |i − q n|``: more than ``_NEGLIGIBLE`` below the
+    largest weight of a first window around ``q n`` outside the final one, where ``exp`` of the
+    difference underflows and :func:`interval_log_probabilities_sample` would give it 0 too.
+    """
+    def at(a, b):
+        edges = edges_between(a, b)
+        i = np.arange(a, b + 1, dtype=float)
+        return i, _log_weights(i, edges, q, n, factor), edges
+
+    # a first window as wide as the final one is for gaps of the typical (upper − lower) / n
+    guess = (math.log(n) + _NEGLIGIBLE) / factor
+    half = int(guess) + 32 if guess < n else n
+    if n <= 2 * half or n <= 1024:
+        return at(0, n)
+    centre = min(n, max(0, int(round(q * n))))
+    while True:
+        a0, b0 = max(0, centre - half), min(n, centre + half)
+        i, w, edges = at(a0, b0)
+        top = float(np.max(w))
+        if np.isfinite(top) or (a0 == 0 and b0 == n):
+            break
+        half *= 4
+    if not np.isfinite(top):
+        return None if limit is not None and n > limit else (i, w, edges)
+    # the margin 1 of _NEGLIGIBLE, widened by the rounding of weights of a huge magnitude
+    reach = (math.log(span) - top + _NEGLIGIBLE + 1e-9 * (abs(top) + factor * n)) / factor
+    a, b = (0, n) if not reach < n else (max(0, math.floor(q * n - reach) - 1), min(n, math.ceil(q * n + reach) + 1))
+    if a0 <= a and b <= b0:                           # inside the first window: a slice of it
+        return i[a - a0:b - a0 + 1], w[a - a0:b - a0 + 1], edges[a - a0:b - a0 + 2]
+    if limit is not None and b - a > limit:
+        return None
+    return at(a, b)
+
+
+def _partitioned(x, lower, upper):
+    """``edges_between`` of :func:`_window` for float data, by partial sorting (``numpy.partition``) of a
+    copy: the order statistics of places ``a − 1..b`` only, exactly those of a full sort."""
+    y = x.copy()
+    n = len(y)
+
+    def edges_between(a, b):
+        i0, i1 = max(a - 1, 0), min(b, n - 1)
+        y.partition([i0, i1] if i0 < i1 else [i0])
+        inner = np.sort(y[i0:i1 + 1])
+        return np.concatenate(([lower] if a == 0 else [], inner, [upper] if b == n else []))
+    return y, edges_between
+
+
+def _release_intervals(x, q, factor, lower, upper):
+    """``(i, w, edges)``: interval ``j`` is ``[edges[j], edges[j+1]]``, holds ``i[j]`` data below it and
+    has log-weight ``w[j]``; every interval left out has probability exactly 0.
+
+    Fast paths (same results as :func:`_quantile_setup` with :func:`_quantile_log_weights`, same
+    errors): small-range integer data are counted with ``np.bincount`` (no comparison sort), giving the
+    intervals between distinct values (the zero-length ones left out add exactly 0 to every cumulative
+    sum); long float64 data are partitioned around the rank ``q n`` and only the window of
+    :func:`_window` is sorted; other float64 data are sorted in place between the bounds and checked
+    at their ends (a NaN sorts last).  Anything else goes through :func:`dpsens._validate.as_data`.
+    """
+    plain = type(x) is np.ndarray and x.ndim == 1 and x.size
+    if plain and x.dtype.kind in "iu":
+        lo, hi = int(x.min()), int(x.max())
+        if lo >= lower and hi <= upper and max(-lo, hi) <= 2**53 and hi - lo <= _COUNTING_RANGE * (x.size + 64):
+            counts = np.bincount(x.astype(np.int64, copy=False) - lo)
+            values = np.flatnonzero(counts)
+            i = np.concatenate(([0], np.cumsum(counts[values]))).astype(float)
+            edges = np.concatenate(([lower], (values + lo).astype(float), [upper]))
+            return i, _log_weights(i, edges, q, len(x), factor), edges
+    # partition when the window (guessed with typical gaps (upper − lower)/n; the guess only picks the
+    # path) is under half the data
+    if plain and x.dtype == np.float64 and x.size >= _PARTITION_MIN and \
+            4 * (math.log(x.size) + _NEGLIGIBLE) / factor < x.size:
+        lo, hi = float(x.min()), float(x.max())      # NaN for a NaN: refused by the comparisons
+        if lower <= lo and hi <= upper:
+            y, between = _partitioned(x, lower, upper)
+            found = _window(len(x), q, factor, between, upper - lower, limit=len(x) // 2)
+            if found is not None:
+                return found
+            y.sort()
+            edges = np.concatenate(([lower], y, [upper]))
+            return _window(len(x), q, factor, lambda a, b: edges[a:b + 2], upper - lower)
+    edges = None
+    if plain and x.dtype == np.float64:
+        edges = np.empty(x.size + 2)                  # sorted in place between the bounds: one copy
+        edges[0], edges[1:-1], edges[-1] = lower, x, upper
+        edges[1:-1].sort()
+        if not (lower <= float(edges[1]) and float(edges[-2]) <= upper):
+            edges = None
+    if edges is None:
+        xs = np.sort(as_data(x))
+        check_in_bounds(xs, lower, upper)
+        edges = np.concatenate(([lower], xs, [upper]))
+    return _window(len(edges) - 2, q, factor, lambda a, b: edges[a:b + 2], upper - lower)
+
+
 def quantile_exponential(x, q, epsilon, lower, upper, rng, neighbors: str = "bounded", size=None):
     """Release the ``q`` quantile of ``x`` by the exponential mechanism with the rank utility.
 
     Chapter: *The exponential mechanism and inverse sensitivity*.
 
     ε-DP for the chosen relation (the proof is in the chapter); ``lower``
-    and ``upper`` must be public.  Cost: one sort, then ``O(n)``; each draw
-    one uniform number for the interval and one for the point inside it.
+    and ``upper`` must be public.  Cost: one sort (none for integer data of
+    a small range, which are counted), then ``O(n)`` at most, usually only a
+    window of ``O((log((upper − lower)/gap) + 745) / ε)`` intervals around
+    the rank ``q n`` (outside it every probability is exactly 0 in double
+    precision); each draw one uniform number for the interval and one for
+    the point inside it.  The draws are those of the exact distribution
+    :func:`quantile_exponential_distribution`, bit for bit the same as
+    computing every interval's weight (``tests/test_exponential.py``).
 
     Returns
     -------
     float, or numpy.ndarray of ``size`` draws.
     """
-    xs, q, lower, upper = _quantile_setup(x, q, lower, upper)
+    q = as_quantile(q)
     epsilon = as_positive(epsilon, "epsilon")
+    lower, upper = as_bounds(lower, upper)
+    if not lower < upper:
+        raise ValueError(f"lower must be < upper (the outputs are the points of [lower, upper]), "
+                         f"got lower = upper = {lower!r}")
+    factor = epsilon / (2 * rank_utility_sensitivity(q, neighbors))
     rng = check_rng(rng)
-    edges, w = _quantile_log_weights(xs, q, epsilon / (2 * rank_utility_sensitivity(q, neighbors)), lower, upper)
-    idx = interval_log_probabilities_sample(w, rng, size)     # unnormalised log-weights suffice
+    size = as_size(size)
+    _, w, edges = _release_intervals(x, q, factor, lower, upper)
+    w -= w.max()
+    # when nothing underflows, exp of the whole array: the same values as _exp_below_one, in one pass
+    cdf = np.cumsum(np.exp(w) if w.min() > _EXP_FLOOR else _exp_below_one(w))
+    total = cdf[-1]
+    # the first interval whose cumulative sum exceeds the draw (never one of probability zero); a draw
+    # rounded up to the total goes to the last interval of positive probability
+    if size is None:                                  # Python floats: the same IEEE operations, less overhead
+        i = int(np.searchsorted(cdf, rng.random() * total, side="right"))
+        i = i if i < len(cdf) else int(np.searchsorted(cdf, total, side="left"))
+        left, right = float(edges[i]), float(edges[i + 1])
+        return min(left + rng.random() * (right - left), right)
+    last = int(np.searchsorted(cdf, total, side="left"))
+    idx = np.minimum(np.searchsorted(cdf, rng.random(size=size) * total, side="right"), last)
     left, right = edges[idx], edges[idx + 1]
-    out = left + rng.random(size=as_size(size)) * (right - left)
-    out = np.minimum(out, right)
+    out = np.minimum(left + rng.random(size=size) * (right - left), right)
     return float(out) if np.ndim(out) == 0 else out
