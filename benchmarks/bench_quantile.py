@@ -76,7 +76,7 @@ def main(sizes, epsilon=1.0):
 
 
 def unbounded_len(sizes):
-    """``inverse_len_quantile(..., "unbounded")`` at every gap and every point of uniform data (2n + 1 cells)."""
+    """``inverse_len_quantile(..., "unbounded")`` at every gap and every point of uniform data (2n − 1 values of t)."""
     print("unbounded len of the median and the 90th percentile at all 2n - 1 gaps and points; one call")
     print(f"{'n':>9} {'q':>5} {'seconds':>9} {'np.sort (s)':>12} {'÷ sort':>11}")
     rng = np.random.default_rng(3)
