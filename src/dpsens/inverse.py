@@ -139,7 +139,7 @@ def _prepare(x, t, lower, upper, neighbors):
 #: the fast search of :func:`_len_quantile_unbounded_cells` is used when q's denominator is at most this
 _PERIOD_MAX = 64
 
-#: candidates evaluated together (bounds the memory of the candidate matrix: 12 d per cell)
+#: candidates evaluated together (bounds the memory of the candidate matrix: 2 d + 12 per cell)
 _CHUNK = 2**19
 
 
@@ -163,8 +163,11 @@ def _len_quantile_unbounded_cells(n, a, e, b, fr):
     from some ``m`` on (found in closed form).  Between consecutive such thresholds every ``min`` and
     the absolute value of the cost resolve the same way, so the cost is ``α + β m + γ K(m)`` with whole
     ``α, β, γ``; as ``K(m + d) = K(m) + p``, ``cost(m + d) − cost(m)`` is constant there, and the
-    minimum over such a stretch lies among its first ``d`` or its last ``d`` values.  Those candidates
-    (at most ``12 d`` per cell) are evaluated exactly; the result equals the full scan.
+    minimum over such a stretch lies among its first ``d`` or its last ``d`` values.  Only one stretch
+    has ``γ ≠ 0``: where ``K < a`` and ``B >= e + b`` (cost ``a − e − b + m − 2K``), or its mirror ``B < b``
+    and ``K >= e + a``; elsewhere the cost is ``|n − m|`` or ``n − m`` (plus 2 if ``e = 0``), smallest
+    at an end.  The ends of every stretch and the first and last ``d`` values of that one
+    (``2 d + 12`` candidates per cell) are evaluated exactly; the result equals the full scan.
     """
     p, d = fr.numerator, fr.denominator
 
@@ -181,17 +184,22 @@ def _len_quantile_unbounded_cells(n, a, e, b, fr):
 
     out = np.empty(len(a), dtype=np.int64)
     offsets = np.arange(d, dtype=np.int64)
-    step = max(1, _CHUNK // (12 * d))
+    step = max(1, _CHUNK // (2 * d + 12))
     for s in range(0, len(a), step):
         A, E, Bc = (v[s:s + step, None].astype(np.int64) for v in (a, e, b))
         c = cost(np.int64(n), A, E, Bc)
         lo, hi = np.maximum(1, n - c), n + c + 1                       # the scan's range [lo, hi)
-        cuts = np.concatenate([lo, k_from(A), b_from(Bc), b_from(E + Bc), k_from(E + A),
-                               np.full_like(lo, n), hi], axis=1)
-        cuts = np.sort(np.clip(cuts, lo, hi), axis=1)
-        starts, ends = cuts[:, :-1, None], cuts[:, 1:, None] - 1       # stretches [start, end], maybe empty
-        m = np.concatenate([starts + offsets, ends - offsets], axis=2).reshape(len(A), -1)
-        m = np.clip(m, lo, hi - 1)                                     # candidates outside fall back inside
+        k_a, b_b, b_eb, k_ea = k_from(A), b_from(Bc), b_from(E + Bc), k_from(E + A)
+        cuts = np.sort(np.clip(np.concatenate([lo, k_a, b_b, b_eb, k_ea, np.full_like(lo, n), hi], axis=1),
+                               lo, hi), axis=1)
+        ends = np.concatenate([cuts[:, :-1], cuts[:, 1:] - 1], axis=1)  # both ends of every stretch
+        # the one stretch where the cost has a K(m) term: K < a and B >= e + b, or B < b and K >= e + a
+        first = np.where(b_b < k_a, np.maximum(b_b, b_eb), np.maximum(k_a, k_ea))
+        last = np.where(b_b < k_a, k_a, b_b) - 1
+        first, last = np.clip(first, lo, hi - 1), np.clip(last, lo, hi - 1)
+        near = np.concatenate([first + offsets, last - offsets], axis=1)
+        near = np.where(first <= last, np.clip(near, first, last), lo)
+        m = np.clip(np.concatenate([ends, near], axis=1), lo, hi - 1)
         out[s:s + step] = cost(m, A, E, Bc).min(axis=1)
     return out
 

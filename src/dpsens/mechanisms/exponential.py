@@ -345,14 +345,17 @@ def quantile_exponential(x, q, epsilon, lower, upper, rng, neighbors: str = "bou
     Chapter: *The exponential mechanism and inverse sensitivity*.
 
     ε-DP for the chosen relation (the proof is in the chapter); ``lower``
-    and ``upper`` must be public.  Cost: one sort (none for integer data of
-    a small range, which are counted), then ``O(n)`` at most, usually only a
-    window of ``O((log((upper − lower)/gap) + 745) / ε)`` intervals around
-    the rank ``q n`` (outside it every probability is exactly 0 in double
-    precision); each draw one uniform number for the interval and one for
-    the point inside it.  The draws are those of the exact distribution
-    :func:`quantile_exponential_distribution`, bit for bit the same as
-    computing every interval's weight (``tests/test_exponential.py``).
+    and ``upper`` must be public.  Cost: at most one sort and ``O(n)``;
+    integer data of a small range are counted instead (``np.bincount``),
+    and only the window of ``O((log((upper − lower)/gap) + 745) / ε)``
+    intervals around the rank ``q n`` is weighted (outside it every
+    probability is exactly 0 in double precision), for long float data after
+    a partition (``numpy.partition``) rather than a sort when the window is
+    under half the data.  Each draw takes one uniform number for the
+    interval and one for the point inside it.  The draws are those of the
+    exact distribution :func:`quantile_exponential_distribution`, bit for
+    bit what computing every interval's weight gives
+    (``tests/test_quantile_release.py``).
 
     Returns
     -------
