@@ -26,7 +26,7 @@ PROPERTY = {
     "symmetric_difference": "your function must give the exact count on every one of 45 test pairs",
 }
 #: A checker whose key has another name (``check_leak_discarded(answer, size)``).
-KEY_NAME = {"leak_discarded": "leak_discarded_{size}", "optimal_epsilon": "tight_composition"}
+KEY_NAME = {"leak_discarded": "leak_discarded_{size}"}
 
 
 def exercises(text: str) -> list[dict]:

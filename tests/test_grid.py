@@ -450,7 +450,7 @@ def test_live_explorer_redraws_on_every_control_and_answers_slips_with_a_message
     ex, box, controls, choose, shown = _live()
     first = box._dpsens_html.value
     choose("neighbors", "bounded")
-    assert box._dpsens_html.value != first and "neighbours = bounded" in shown()
+    assert box._dpsens_html.value != first and "neighbours = replace (bounded)" in shown()
     choose("query", "mean")
     assert shown().startswith("Sensitivity grid, f = mean")
     controls["values"].value = "1, 2, oops"                            # a typo: a message, no exception

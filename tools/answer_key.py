@@ -418,7 +418,7 @@ def laplace_tail(epsilon=0.25, zeta=0.01) -> Key:
 def gaussian_tail() -> Key:
     from scipy.stats import norm
     from dpsens.mechanisms.gaussian import gaussian_sigma
-    sigma = gaussian_sigma(1.0, 0.5, 1e-6, method="analytic")
+    sigma = gaussian_sigma(1.0, 1.0, 1e-6, method="analytic")
     return Key(sigma * norm.isf(0.025), REL3, {"chernoff": sigma * math.sqrt(2 * math.log(2 / 0.05)),
                                                "one_sided": sigma * norm.isf(0.05)})
 
@@ -430,7 +430,7 @@ def em_utility_bound() -> Key:
 
 
 @exercise("histogram_lower_bound")
-def histogram_lower_bound(d=1000, epsilon=0.5) -> Key:
+def histogram_lower_bound(d=5000, epsilon=0.5) -> Key:
     # direct maximisation over whole t (the bound falls after its peak, near ln(d)/ε)
     best, t = 0.0, 1
     while t <= 10 * (math.log(d) + 10) / epsilon:
@@ -446,8 +446,8 @@ def advanced_epsilon() -> Key:
     return Key(advanced_composition(0.05, 400, 1e-6)[0], REL3, {"basic": 20.0, "first_term": first})
 
 
-@exercise("tight_composition")
-def tight_composition(releases=40, epsilon=0.1) -> Key:
+@exercise("optimal_epsilon")
+def optimal_epsilon(releases=40, epsilon=0.1) -> Key:
     from dpsens.accounting import advanced_composition, optimal_composition_epsilon
     return Key(optimal_composition_epsilon(epsilon, releases, 1e-6), REL3,
                {"advanced": advanced_composition(epsilon, releases, 1e-6)[0], "basic": releases * epsilon})

@@ -105,10 +105,13 @@ def _arguments(text: str) -> dict:
 def judge(cell: dict, data, seed: int) -> tuple[bool, str]:
     """Whether the recorded ``data`` answers ``cell``'s exercise for the student with ``seed``."""
     ex.use_variant(student_key(seed))
-    _secret._tries.clear()          # the practice checkers' cap on tries is for students, not the grader
-    cases = getattr(ex, cell["cases"])() if cell.get("cases") else None
-    answer = handin.from_record(data, cases)
-    verdict = getattr(ex, cell["checker"])(answer, **_arguments(cell.get("arguments", "")))
+    try:
+        _secret._tries.clear()          # the practice checkers' cap on tries is for students, not the grader
+        cases = getattr(ex, cell["cases"])() if cell.get("cases") else None
+        answer = handin.from_record(data, cases)
+        verdict = getattr(ex, cell["checker"])(answer, **_arguments(cell.get("arguments", "")))
+    finally:
+        ex.use_variant(None)            # the book's own key again: no student's key outlives their grading
     return verdict.correct, str(verdict).splitlines()[0]
 
 

@@ -32,7 +32,7 @@ def check_optimal_epsilon(answer) -> Verdict:
     δ = 1e-6 or a student's variant.
 
     Precision: within 0.5 % (relative)."""
-    return check_key(answer, "tight_composition", "ε",
+    return check_key(answer, "optimal_epsilon", "ε",
                      "the worst case is J randomised responses; find the ε at which their privacy profile "
                      "δ(ε) falls to the given δ (ds.accounting.optimal_composition_epsilon).",
                      {"advanced": ("that is the advanced composition bound, valid but not the smallest.",

@@ -29,7 +29,7 @@ def check_laplace_tail(answer) -> Verdict:
 
 @checker("a number")
 def check_gaussian_tail(answer) -> Verdict:
-    """Exercise *The Gaussian's exact tail*: the error w that analytic Gaussian noise (Δ₂ = 1, ε = 0.5,
+    """Exercise *The Gaussian's exact tail*: the error w that analytic Gaussian noise (Δ₂ = 1, ε = 1,
     δ = 1e-6) exceeds with probability exactly 0.05.
 
     Precision: within 0.5 % (relative)."""

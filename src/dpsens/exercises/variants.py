@@ -30,8 +30,8 @@ VARIANTS = {
     "dp_household_budget": {"releases": 3, "b": 5.0, "group": 2},
     "proportion_halfwidth": {"n": 2000, "epsilon": 0.5},
     "laplace_tail": {"epsilon": 0.25, "zeta": 0.01},
-    "histogram_lower_bound": {"d": 1000, "epsilon": 0.5},
-    "tight_composition": {"releases": 40, "epsilon": 0.1},
+    "histogram_lower_bound": {"d": 5000, "epsilon": 0.5},
+    "optimal_epsilon": {"releases": 40, "epsilon": 0.1},
     "stable_threshold": {"epsilon": 0.25, "delta": 1e-8},
 }
 
@@ -42,7 +42,7 @@ VARIANT_TEXT = {
     "proportion_halfwidth": "n = {n} and ε = {epsilon:g}",
     "laplace_tail": "ε = {epsilon:g} and ζ = {zeta:g}",
     "histogram_lower_bound": "d = {d} cells and ε = {epsilon:g}",
-    "tight_composition": "J = {releases} mechanisms, each ε = {epsilon:g}-DP (δ = 1e-6 as in the book)",
+    "optimal_epsilon": "J = {releases} mechanisms, each ε = {epsilon:g}-DP (δ = 1e-6 as in the book)",
     "stable_threshold": "ε = {epsilon:g} and δ = {delta:g}",
 }
 
@@ -85,7 +85,7 @@ def _draw(name: str, rng: np.random.Generator) -> dict:
         return {"epsilon": int(rng.integers(5, 301)) / 100, "zeta": int(rng.integers(1, 200)) / 1000}
     if name == "histogram_lower_bound":
         return {"d": int(rng.integers(20, 100_001)), "epsilon": int(rng.integers(5, 301)) / 100}
-    if name == "tight_composition":
+    if name == "optimal_epsilon":
         return {"releases": int(rng.integers(10, 1001)), "epsilon": int(rng.integers(1, 31)) / 100}
     if name == "stable_threshold":
         # never δ = 1e-6: the chapter prints the thresholds for that δ
