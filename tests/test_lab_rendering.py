@@ -190,6 +190,16 @@ def page(lab):
         pg.wait_for_function("window.jupyterapp && window.jupyterapp.commands.hasCommand('docmanager:open')",
                              timeout=120_000)
         pg.wait_for_timeout(1000)
+        # warm-up: the first notebook opened loads JupyterLab's MathJax; open one and wait until its
+        # typesetting has been recorded, so that every test sees the recorder in place (an event, not a time)
+        pg.evaluate("window.__raw = []")
+        pg.evaluate("p => { window.jupyterapp.commands.execute('docmanager:open', {path: p, factory: 'Notebook'}); }",
+                    NOTEBOOKS[0])
+        try:
+            pg.wait_for_function("window.__raw && window.__raw.length > 0", timeout=120_000)
+        finally:
+            pg.evaluate("() => { const w = window.jupyterapp.shell.currentWidget; if (w) w.dispose(); }")
+            shut_kernels(url)
         yield pg
         browser.close()
 
