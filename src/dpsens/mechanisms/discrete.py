@@ -395,13 +395,7 @@ def discrete_laplace_mechanism(value, sensitivity, epsilon, rng, size=None):
     value = as_integer_values(value)
     delta_f = as_int(sensitivity, "sensitivity", minimum=1)
     scale = delta_f / as_rational(epsilon, "epsilon")
-    rng = check_rng(rng)
-    size = as_size(size)
-    if size is None:
-        size = np.shape(value) or None
-    noise = sample_discrete_laplace(scale, rng, size)
-    out = value + noise
-    return int(out) if np.ndim(out) == 0 else out
+    return _release(value, sample_discrete_laplace, scale, rng, size)
 
 
 def discrete_gaussian_mechanism(value, sensitivity, sigma, rng, size=None):
@@ -428,10 +422,15 @@ def discrete_gaussian_mechanism(value, sensitivity, sigma, rng, size=None):
     """
     value = as_integer_values(value)
     as_int(sensitivity, "sensitivity", minimum=1)
+    return _release(value, sample_discrete_gaussian, sigma, rng, size)
+
+
+def _release(value, sampler, parameter, rng, size):
+    """``value`` plus integer noise from ``sampler(parameter, rng, size)``: one draw per entry of
+    ``value`` unless ``size`` says otherwise; a plain ``int`` for a scalar release."""
     rng = check_rng(rng)
     size = as_size(size)
     if size is None:
         size = np.shape(value) or None
-    noise = sample_discrete_gaussian(sigma, rng, size)
-    out = value + noise
+    out = value + sampler(parameter, rng, size)
     return int(out) if np.ndim(out) == 0 else out
