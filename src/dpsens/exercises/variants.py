@@ -67,7 +67,9 @@ def variant_params(name: str, seed: int = 0) -> dict:
     seed = as_int(seed, "seed", minimum=0)
     if seed == 0:
         return dict(VARIANTS[name])
-    rng = np.random.default_rng([seed, sorted(VARIANTS).index(name)])
+    # the exercise's own stream: a digest of its name, so adding an exercise changes no other's draws
+    stream = int.from_bytes(hashlib.sha256(name.encode()).digest()[:4], "big")
+    rng = np.random.default_rng([seed, stream])
     while True:             # never the book's own numbers: its answer is published
         params = _draw(name, rng)
         if params != VARIANTS[name]:
@@ -76,13 +78,21 @@ def variant_params(name: str, seed: int = 0) -> dict:
 
 def _draw(name: str, rng: np.random.Generator) -> dict:
     if name == "dp_density_ratio":
-        return {"fx": 100.0, "fxp": 100 + int(rng.integers(15, 80)) / 10,
-                "b": int(rng.integers(10, 60)) / 10}
+        while True:         # the ratio depends on |f(x) - f(x')| / b only: never the book's 3 / 2
+            fxp, b = 100 + int(rng.integers(15, 80)) / 10, int(rng.integers(10, 60)) / 10
+            if abs((fxp - 100) / b - 1.5) > 0.01:
+                return {"fx": 100.0, "fxp": fxp, "b": b}
     if name == "dp_household_budget":
-        return {"releases": int(rng.integers(2, 13)), "b": int(rng.integers(15, 200)) / 10,
-                "group": int(rng.integers(2, 9))}
+        while True:         # never a budget of releases x group / b equal to the book's 3 x 2 / 5
+            params = {"releases": int(rng.integers(2, 13)), "b": int(rng.integers(15, 200)) / 10,
+                      "group": int(rng.integers(2, 9))}
+            if abs(params["releases"] * params["group"] / params["b"] / 1.2 - 1) > 0.01:
+                return params
     if name == "laplace_tail":
-        return {"epsilon": int(rng.integers(5, 301)) / 100, "zeta": int(rng.integers(1, 200)) / 1000}
+        while True:         # never a width ln(1/zeta)/epsilon within 1 % of the book's
+            params = {"epsilon": int(rng.integers(5, 301)) / 100, "zeta": int(rng.integers(1, 200)) / 1000}
+            if abs(np.log(1 / params["zeta"]) / params["epsilon"] / (4 * np.log(100)) - 1) > 0.01:
+                return params
     if name == "histogram_lower_bound":
         return {"d": int(rng.integers(20, 100_001)), "epsilon": int(rng.integers(5, 301)) / 100}
     if name == "optimal_epsilon":
