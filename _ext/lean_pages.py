@@ -67,6 +67,7 @@ from sphinx.util import logging
 
 from dpsens.widgets.static_html import SCRIPT
 
+import css_prune  # _ext/, beside this file
 import section_heights  # _ext/, beside this file
 
 logger = logging.getLogger(__name__)
@@ -442,12 +443,14 @@ def drop_icon_font_faces(outdir: Path) -> None:
 class StyleBundles:
     """One style sheet per page instead of thirteen: the page's screen style sheets, in their order,
     concatenated into ``_static/bundle-<hash>.css`` (their ``url()`` rewritten), so the text waits
-    for one request, not for the slowest of many."""
+    for one request, not for the slowest of many; given the site's ``vocabulary``
+    (``_ext/css_prune.py``), without the rules no page can use."""
 
     MANIFEST = "bundles.json"
 
-    def __init__(self, outdir: Path):
+    def __init__(self, outdir: Path, vocabulary: css_prune.Vocabulary | None = None):
         self.outdir = outdir
+        self.vocabulary = vocabulary
         self.made = {}
         # the bundles of earlier builds, made again from the style sheets as they are now (a page
         # that Sphinx did not write again still links its bundle, which must not go stale)
@@ -475,6 +478,8 @@ class StyleBundles:
                 text = re.sub(r"@charset[^;]*;", "", text)
                 parts.append(f"/* {f.name} */\n{text}")
             body = "\n".join(parts)
+            if self.vocabulary is not None:
+                body = css_prune.prune_css(body, self.vocabulary)
             names = "\n".join(Path(os.path.relpath(f, self.outdir)).as_posix() for f in key)
             name = f"bundle-{hashlib.sha1(names.encode()).hexdigest()[:12]}.css"
             (self.outdir / "_static" / name).write_text(body, encoding="utf-8")
@@ -567,7 +572,7 @@ def _finished(app, exception) -> None:
     if legible.exists() and "dpsens icon subsets" not in legible.read_text(encoding="utf-8"):
         with legible.open("a", encoding="utf-8") as f:
             f.write("\n/* dpsens icon subsets (_ext/lean_pages.py) */\n" + icon_font_css(outdir) + "\n")
-    bundles = StyleBundles(outdir)
+    bundles = StyleBundles(outdir, css_prune.site_vocabulary(outdir))
     for page in pages:
         text = page.read_text(encoding="utf-8")
         new = bundles.rewrite(text, page)

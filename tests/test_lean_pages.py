@@ -229,3 +229,53 @@ def test_inline_code_breaks_between_names_only_once():
     assert '<span class="pre">ds.<wbr>exercises.<wbr>check_x<wbr>(answer)</span>' in out
     assert '<span class="pre">0.5</span>' in out
     assert lean_pages.code_break_points(out) == out
+
+
+# ------------------------------------------------------------------ the style sheet without dead rules
+import css_prune  # noqa: E402
+
+
+def _site(tmp_path: Path) -> Path:
+    (tmp_path / "_static").mkdir()
+    (tmp_path / "_static" / "theme.js").write_text('el.classList.add("show"); document.createElement("dialog")')
+    (tmp_path / "_static" / "unused.js").write_text('x.classList.add("fa-never")')     # shipped, never loaded
+    (tmp_path / "p.html").write_text(
+        '<html><head><script src="_static/theme.js?v=1"></script></head><body>'
+        '<div class="note box" id="top"><p>text</p><mjx-container class="MathJax"></mjx-container></div>'
+        '<script>root.classList.toggle("dpsens-open")</script></body></html>')
+    return tmp_path
+
+
+def test_the_vocabulary_is_the_pages_and_the_scripts_they_load(tmp_path):
+    v = css_prune.site_vocabulary(_site(tmp_path))
+    assert {"note", "box", "MathJax", "show", "dpsens-open"} <= v.classes
+    assert {"div", "p", "mjx-container", "dialog"} <= v.tags and "top" in v.ids
+    assert "fa-never" not in v.classes                   # a script no page loads adds nothing
+
+
+def test_pruning_keeps_exactly_the_selectors_the_site_can_match(tmp_path):
+    v = css_prune.site_vocabulary(_site(tmp_path))
+    css = (".note p, .warning p{color:red}"                     # one selector of two kept
+           "#top>.box:hover::before{content:'a'}"               # pseudo-classes never required
+           "div:not(.absent) p{margin:0}"                       # nor what :not() names
+           "[data-theme=dark] .show{color:#fff}"                # attributes never required; .show added by a script
+           ".fa-never{content:'x'}"                             # only in a script no page loads
+           "table.note{x:y}"                                    # no <table> on the site
+           ".no\\74 e{content:'esc'}"                             # escapes read as CSS reads them: .note
+           ".fa-\\31 0{content:'esc'}"                          # .fa-10: no such class
+           "@media (max-width: 30em){.warning{x:y}.box{z:w}}"   # grouping rules pruned inside
+           "@media print{.warning{x:y}}"                        # and dropped when empty
+           "@font-face{font-family:F;src:url(f.woff2)}"         # other at-rules as they are
+           "@keyframes spin{from{a:b}to{a:c}}"
+           ":root{--c:1}dpsens-unknown{x:y}")
+    out = css_prune.prune_css(css, v)
+    assert out.split("\n") == [
+        ".note p{color:red}", '#top>.box:hover::before{content:"a"}', "div:not(.absent) p{margin:0}",
+        "[data-theme=dark] .show{color:#fff}", '.note{content:"esc"}',
+        "@media (max-width: 30em){.box{z:w}}", "@font-face{font-family:F;src:url(f.woff2)}",
+        "@keyframes spin{from{a:b}to{a:c}}", ":root{--c:1}"]
+
+
+def test_selector_lists_split_at_top_level_commas_only():
+    assert css_prune._split_selectors(":is(.a, .b) p, .c") == [":is(.a, .b) p", ".c"]
+    assert css_prune._split_selectors('a[title="x,y"], b') == ['a[title="x,y"]', "b"]
