@@ -147,7 +147,7 @@ def scroll_regions(text: str) -> str:
                   lambda m: f'<table tabindex={m.group(1) or m.group(2) or ""}"0{m.group(1) or m.group(2) or ""}" ',
                   text)
     # the theme's scrolling container of a prose table: focusable from the start (the theme's own
-    # test, made lazy by lazy_theme_tab_stops, takes it out of the tab order if it does not scroll)
+    # test, made lazy by lazy_theme_scripts, takes it out of the tab order if it does not scroll)
     text = text.replace('<div class="pst-scrollable-table-container">',
                         '<div class="pst-scrollable-table-container" tabindex="0">')
     # printed output never wraps (legible.css): a block wider than the column scrolls, so it takes the focus,
@@ -518,15 +518,32 @@ _TAB_STOP_OBSERVER = ("window.dpsensTabStops=new IntersectionObserver(function(e
                       "e.scrollHeight>e.clientHeight?0:-1;}});},{rootMargin:\"400px\"});\n")
 
 
-def lazy_theme_tab_stops(outdir: Path) -> None:
-    """Make the theme's tab-stop test lazy (see :data:`_THEME_TAB_STOPS`); unchanged if the theme's
-    script is not the one this was written against."""
-    js = outdir / "_static" / "scripts" / "pydata-sphinx-theme.js"
-    if not js.exists():
-        return
-    text = js.read_text(encoding="utf-8")
-    if text.count(_THEME_TAB_STOPS) == 1:
-        js.write_text(_TAB_STOP_OBSERVER + text.replace(_THEME_TAB_STOPS, _LAZY_TAB_STOPS), encoding="utf-8")
+#: pydata-sphinx-theme's back-to-top button reads the header's box when the page is parsed, which
+#: forces a layout of the whole page before anything is shown (0.3-0.4 s of main thread on a phone
+#: for the accuracy chapter); read when the reader first scrolls instead (the header stays put).
+_THEME_HEADER_BOX = ('var e=document.getElementsByClassName("bd-header")[0].getBoundingClientRect();'
+                     'window.addEventListener("scroll",function(){')
+_LAZY_HEADER_BOX = ('var e=null;window.addEventListener("scroll",function(){'
+                    'e=e||document.getElementsByClassName("bd-header")[0].getBoundingClientRect();')
+
+#: The theme's scripts made lazier: (file under ``_static``, what it says, what it says instead, a
+#: preamble).  Each is applied only when its text occurs exactly once (the theme it was written for).
+THEME_SCRIPT_PATCHES = (
+    ("scripts/pydata-sphinx-theme.js", _THEME_TAB_STOPS, _LAZY_TAB_STOPS, _TAB_STOP_OBSERVER),
+    ("scripts/bootstrap.js", _THEME_HEADER_BOX, _LAZY_HEADER_BOX, ""),
+)
+
+
+def lazy_theme_scripts(outdir: Path) -> None:
+    """Apply :data:`THEME_SCRIPT_PATCHES`; a script is left as it is if its text is not the one a
+    patch was written against (or was patched already)."""
+    for name, before, after, preamble in THEME_SCRIPT_PATCHES:
+        js = outdir / "_static" / name
+        if not js.exists():
+            continue
+        text = js.read_text(encoding="utf-8")
+        if text.count(before) == 1:
+            js.write_text(preamble + text.replace(before, after), encoding="utf-8")
 
 
 def inline_basic_css(outdir: Path) -> None:
@@ -562,7 +579,7 @@ def _finished(app, exception) -> None:
         rewriter.page(page)
     inline_basic_css(outdir)
     drop_icon_font_faces(outdir)
-    lazy_theme_tab_stops(outdir)
+    lazy_theme_scripts(outdir)
     legible = outdir / "_static" / "legible.css"
     source = Path(app.srcdir) / "_static" / "legible.css"
     if source.exists():

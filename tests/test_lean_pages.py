@@ -279,3 +279,19 @@ def test_pruning_keeps_exactly_the_selectors_the_site_can_match(tmp_path):
 def test_selector_lists_split_at_top_level_commas_only():
     assert css_prune._split_selectors(":is(.a, .b) p, .c") == [":is(.a, .b) p", ".c"]
     assert css_prune._split_selectors('a[title="x,y"], b') == ['a[title="x,y"]', "b"]
+
+
+def test_every_theme_script_patch_applies_once_to_the_pinned_theme(tmp_path):
+    import pydata_sphinx_theme
+    static = Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme" / "static"
+    for name, before, after, preamble in lean_pages.THEME_SCRIPT_PATCHES:
+        text = (static / name).read_text(encoding="utf-8")
+        assert text.count(before) == 1, name
+        (tmp_path / "_static" / Path(name).parent).mkdir(parents=True, exist_ok=True)
+        (tmp_path / "_static" / name).write_text(text, encoding="utf-8")
+    lean_pages.lazy_theme_scripts(tmp_path)
+    boot = (tmp_path / "_static" / "scripts" / "bootstrap.js").read_text(encoding="utf-8")
+    assert "getBoundingClientRect();window" not in boot            # no layout forced while the page loads
+    assert 'e=e||document.getElementsByClassName("bd-header")[0].getBoundingClientRect()' in boot
+    lean_pages.lazy_theme_scripts(tmp_path)                         # a second build changes nothing
+    assert (tmp_path / "_static" / "scripts" / "bootstrap.js").read_text(encoding="utf-8") == boot
