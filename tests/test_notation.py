@@ -342,6 +342,7 @@ def test_the_letter_test_sees_a_second_meaning():
     ("ptr", {r"\rho": r"\xi, the release probabilities of the proof"}),
     ("floating", {r"\gamma": r"\iota, the exact coin's exponent (γ is the heavy-tailed noise's exponent)",
                   "n": "Z(j), the floating-point noise (n is the number of records)"}),
+    ("stability", {r"\chi": "no name for e^{-s/b}: χ(t) is the smooth variance bound's farthest record"}),
 ])
 def test_chapters_write_the_renamed_letters(stem, letters):
     """The letters issue 32 found with two meanings are gone from the chapters that had them."""
