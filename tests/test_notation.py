@@ -342,7 +342,12 @@ def test_the_letter_test_sees_a_second_meaning():
     ("ptr", {r"\rho": r"\xi, the release probabilities of the proof"}),
     ("floating", {r"\gamma": r"\iota, the exact coin's exponent (γ is the heavy-tailed noise's exponent)",
                   "n": "Z(j), the floating-point noise (n is the number of records)"}),
-    ("stability", {r"\chi": "no name for e^{-s/b}: χ(t) is the smooth variance bound's farthest record"}),
+    ("stability", {r"\chi": "no name for e^{-s/b}: χ(t) is the smooth variance bound's farthest record",
+                   "G": "top(x), the largest noisy answer before the ⊤ (G is a packing's number of datasets)",
+                   "R": "gap(x), what candidate i's noise must beat (R bounds a Rényi divergence)"}),
+    ("composition", {"K": "KL(p ‖ p') (K is the most ⊤ answers of sparse vector)",
+                     "Q": "p'_>, a probability on x' (Q_α is the book's quantile)"}),
+    ("floating", {"r": "⌊v⌉, rounding halves up (r is the rank of the median)"}),
 ])
 def test_chapters_write_the_renamed_letters(stem, letters):
     """The letters issue 32 found with two meanings are gone from the chapters that had them."""
