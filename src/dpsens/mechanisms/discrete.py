@@ -115,7 +115,7 @@ def _bernoulli_exp_unit(num, den: int, rng) -> np.ndarray:
 
 
 def _bernoulli_exp_minus_one(n: int, rng) -> np.ndarray:
-    """n coins with probability exactly 1/e: Algorithm 1 with exponent = 1, whose first coin (probability 1/1) is sure."""
+    """n coins with probability exactly 1/e: Algorithm 1 with exponent 1, whose first coin (probability 1/1) is sure."""
     odd = np.empty(n, dtype=bool)
     pending = np.arange(n)
     rounds = 2
@@ -144,7 +144,7 @@ def _bernoulli_exp(whole, num, den: int, rng) -> np.ndarray:
 
 
 def sample_bernoulli_exp(exponent, rng, size=None):
-    """Draw Bernoulli(exp(-exponent)) exactly for a rational ``exponent >= 0`` (Canonne, Kamath & Steinke 2020, Algorithm 1).
+    """Draw Bernoulli(exp(-exponent)) exactly for a rational ``exponent >= 0`` (Canonne, Kamath & Steinke 2020, Alg. 1).
 
     Chapter: *Noise a computer can actually sample*.
 
