@@ -155,11 +155,11 @@ def test_discrete_gaussian_chi_square(sigma, seed):
     assert _chi_square_pvalue(sample, _gaussian_pmf(sigma)) > 1e-3
 
 
-@pytest.mark.parametrize("eta, seed", [(0, 1), (0.25, 2), (1, 3), (2.5, 4), (Fraction(7, 3), 5), (9, 6)])
-def test_bernoulli_exp_frequency(eta, seed):
+@pytest.mark.parametrize("exponent, seed", [(0, 1), (0.25, 2), (1, 3), (2.5, 4), (Fraction(7, 3), 5), (9, 6)])
+def test_bernoulli_exp_frequency(exponent, seed):
     n = 400_000
-    heads = int(D.sample_bernoulli_exp(eta, np.random.default_rng(seed), size=n).sum())
-    p = math.exp(-float(eta))
+    heads = int(D.sample_bernoulli_exp(exponent, np.random.default_rng(seed), size=n).sum())
+    p = math.exp(-float(exponent))
     if p == 1.0:
         assert heads == n
     else:
@@ -304,7 +304,7 @@ def test_full_precision_uniform():
     (lambda r: D.sample_discrete_laplace(float("nan"), r), ValueError, "scale"),
     (lambda r: D.sample_discrete_gaussian(0, r), ValueError, "sigma"),
     (lambda r: D.sample_discrete_gaussian(0.123456789, r), ValueError, "sigma"),
-    (lambda r: D.sample_bernoulli_exp(-1, r), ValueError, "eta"),
+    (lambda r: D.sample_bernoulli_exp(-1, r), ValueError, "exponent"),
     (lambda r: D.discrete_laplace_mechanism(3.5, 1, 1.0, r), ValueError, "value"),
     (lambda r: D.discrete_laplace_mechanism("3", 1, 1.0, r), TypeError, "value"),
     (lambda r: D.discrete_laplace_mechanism(3, 1.5, 1.0, r), TypeError, "sensitivity"),

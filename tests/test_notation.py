@@ -340,6 +340,14 @@ def test_the_letter_test_sees_a_second_meaning():
     ("exponential", {"g": r"U, the score", r"\mu": r"\nu, the base measure", r"\rho": r"r_\alpha, the rank"}),
     ("vector", {r"\alpha": r"\omega, the Rényi order"}),
     ("ptr", {r"\rho": r"\xi, the release probabilities of the proof"}),
+    ("floating", {r"\gamma": r"\iota, the exact coin's exponent (γ is the heavy-tailed noise's exponent)",
+                  "n": "Z(j), the floating-point noise (n is the number of records)"}),
+    ("stability", {r"\chi": "no name for e^{-s/b}: χ(t) is the smooth variance bound's farthest record",
+                   "G": "top(x), the largest noisy answer before the ⊤ (G is a packing's number of datasets)",
+                   "R": "gap(x), what candidate i's noise must beat (R bounds a Rényi divergence)"}),
+    ("composition", {"K": "KL(p ‖ p') (K is the most ⊤ answers of sparse vector)",
+                     "Q": "p'_>, a probability on x' (Q_α is the book's quantile)"}),
+    ("floating", {"r": "⌊v⌉, rounding halves up (r is the rank of the median)"}),
 ])
 def test_chapters_write_the_renamed_letters(stem, letters):
     """The letters issue 32 found with two meanings are gone from the chapters that had them."""
@@ -359,3 +367,22 @@ def test_the_distance_between_datasets_is_dist_not_d(path):
     """d is the number of answers ({ref}`chap-vector`); the distance between datasets is dist(x, y)."""
     found = [m for m in maths(path) if re.search(r"(?<![A-Za-z\\])d\((?:x|y)", m)]
     assert not found, f"{path.stem}: {found}"
+
+
+def test_gamma_and_n_keep_their_one_meaning():
+    """γ is the heavy-tailed noise's exponent (chapter *Smooth sensitivity*) and n the number of records:
+    the exact coin's exponent (ι) and numpy's noise values (Z(j)) of the floating-point chapter once reused
+    them (issue 34's reading).  The page gives γ one row, and n only the size and its public lower bound."""
+    rows = notation_rows()
+    gamma = [first for first, syms in rows if any(base(s) == r"\gamma" for s in syms)]
+    assert len(gamma) == 1 and "chap-smooth" in _row_line(gamma[0]), gamma
+    iota = [first for first, syms in rows if any(base(s) == r"\iota" for s in syms)]
+    assert len(iota) == 1 and "chap-floating" in _row_line(iota[0]), iota
+    n_rows = sorted(sym for _, syms in rows for sym in syms if base(sym) == "n")
+    assert n_rows == ["n=\\lvertx\\rvert", "n_{\\min}"], n_rows
+
+
+def _row_line(first: str) -> str:
+    """The whole line of the notation page a row's tag (``line N: ...``) names."""
+    number = int(first.split(":", 1)[0].split()[1])
+    return (ROOT / "chapters" / "notation.md").read_text(encoding="utf-8").splitlines()[number - 1]

@@ -365,6 +365,35 @@ def test_stable_release_passes_with_the_exact_probability():
     assert stats.binomtest(passes, n, 0.01).pvalue > P_MIN
 
 
+def test_stable_release_refuses_a_distance_that_is_not_a_whole_number():
+    """D_f(x) counts records: 2.5 is no distance to instability (rev3's reading)."""
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="distance must be a whole number"):
+        sh.stable_release("a", 2.5, 1.0, 1e-6, rng)
+    with pytest.raises(ValueError, match="distance"):
+        sh.stable_release("a", -1, 1.0, 1e-6, rng)
+    assert sh.stable_release("a", 3.0, 1.0, 0.5, rng) in ("a", None)      # a whole float is a distance
+
+
+def test_stable_release_is_epsilon_delta_dp_exactly():
+    """The theorem's two cases, by the Laplace CDF written out: f(x) = f(x') with D_f moving by 1
+    (ratio of pass probabilities at most e^ε both ways), and f(x) != f(x') with D = 0 on both sides
+    (each releases its own value with probability exactly δ)."""
+    for eps, delta in ((0.1, 1e-6), (1.0, 1e-3), (2.0, 0.25)):
+        T = math.log(1 / (2 * delta)) / eps
+        def passes(d):                                         # P(d + Lap(1/ε) >= T), the survival function
+            s = (T - d) * eps
+            return 0.5 * math.exp(-s) if s >= 0 else 1 - 0.5 * math.exp(s)
+
+        def fails(d):                                          # P(d + Lap(1/ε) < T), without cancellation
+            s = (T - d) * eps
+            return 1 - 0.5 * math.exp(-s) if s >= 0 else 0.5 * math.exp(s)
+        for d in range(0, 200):
+            for a, b in ((passes(d), passes(d + 1)), (fails(d), fails(d + 1))):
+                assert a <= math.exp(eps) * b * (1 + 1e-12) and b <= math.exp(eps) * a * (1 + 1e-12)
+        assert math.isclose(passes(0), delta, rel_tol=1e-12)
+
+
 def test_stable_histogram_threshold_and_release_probabilities():
     for eps, delta in ((1.0, 1e-6), (0.5, 1e-5), (2.0, 1e-8)):
         eta = sh.stable_histogram_threshold(eps, delta)

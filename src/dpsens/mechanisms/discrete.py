@@ -2,7 +2,7 @@
 
 Chapter: *Noise a computer can actually sample* (``chapters/floating.md``).
 The samplers are Algorithms 1-3 of Canonne, Kamath and Steinke (2020): a
-coin with probability exactly ``exp(-eta)`` for a rational ``eta`` (drawn from
+coin with probability exactly ``exp(-exponent)`` for a rational ``exponent`` (drawn from
 uniform integers, no logarithm, no floating point), the discrete Laplace
 distribution ``Lap_Z(b)`` with a rational scale ``b``, and the discrete Gaussian
 ``N_Z(0, sigma^2)`` with a rational ``sigma^2``.  Each is vectorised over numpy
@@ -35,7 +35,7 @@ __all__ = ["as_rational", "sample_bernoulli_exp", "sample_discrete_laplace", "sa
            "discrete_laplace_pmf", "discrete_gaussian_pmf", "discrete_gaussian_delta",
            "discrete_laplace_mechanism", "discrete_gaussian_mechanism", "as_integer_values"]
 
-#: The largest denominator a Bernoulli(exp(-eta)) draw accepts: ``den * K`` must fit in int64 for
+#: The largest denominator a Bernoulli(exp(-exponent)) draw accepts: ``den * K`` must fit in int64 for
 #: the loop counter K of Algorithm 1 (K > 40 has probability below 1e-47).
 MAX_DENOMINATOR = 2 ** 56
 #: The largest numerator or denominator of the discrete Laplace scale.
@@ -98,7 +98,7 @@ def _uniform_below(high: int, n: int, rng) -> np.ndarray:
 
 
 def _bernoulli_exp_unit(num, den: int, rng) -> np.ndarray:
-    """CKS Algorithm 1 for ``eta = num/den`` in [0, 1]: K = 1; while Bernoulli(eta/K): K += 1; return K odd.
+    """CKS Algorithm 1 for ``exponent = num/den`` in [0, 1]: K = 1; while Bernoulli(exponent/K): K += 1; return K odd.
 
     Every draw still pending in a round has the same K, so a round is one call
     drawing a uniform integer below den·K per pending draw, compared with num
@@ -115,7 +115,7 @@ def _bernoulli_exp_unit(num, den: int, rng) -> np.ndarray:
 
 
 def _bernoulli_exp_minus_one(n: int, rng) -> np.ndarray:
-    """n coins with probability exactly 1/e: Algorithm 1 with eta = 1, whose first coin (probability 1/1) is sure."""
+    """n coins with probability exactly 1/e: Algorithm 1 with exponent 1, whose first coin (probability 1/1) is sure."""
     odd = np.empty(n, dtype=bool)
     pending = np.arange(n)
     rounds = 2
@@ -129,7 +129,7 @@ def _bernoulli_exp_minus_one(n: int, rng) -> np.ndarray:
 
 def _bernoulli_exp(whole, num, den: int, rng) -> np.ndarray:
     """Bernoulli(exp(-(whole + num/den))) per entry: ``whole`` coins Bernoulli(exp(-1)) (CKS Algorithm 1's
-    loop for eta > 1, stopped at the first 0), then one Bernoulli(exp(-num/den))."""
+    loop for exponent > 1, stopped at the first 0), then one Bernoulli(exp(-num/den))."""
     out = np.ones(num.shape, dtype=bool)
     pending = np.flatnonzero(whole > 0)
     done = 0
@@ -143,14 +143,14 @@ def _bernoulli_exp(whole, num, den: int, rng) -> np.ndarray:
     return out
 
 
-def sample_bernoulli_exp(eta, rng, size=None):
-    """Draw Bernoulli(exp(-eta)) exactly for a rational ``eta >= 0`` (Canonne, Kamath & Steinke 2020, Algorithm 1).
+def sample_bernoulli_exp(exponent, rng, size=None):
+    """Draw Bernoulli(exp(-exponent)) exactly for a rational ``exponent >= 0`` (Canonne, Kamath & Steinke 2020, Alg. 1).
 
     Chapter: *Noise a computer can actually sample*.
 
     Parameters
     ----------
-    eta : int, Fraction or float
+    exponent : int, Fraction or float
         ``>= 0``; a float is read as the decimal it prints as.
     rng : numpy.random.Generator
     size : int or tuple, optional
@@ -158,23 +158,23 @@ def sample_bernoulli_exp(eta, rng, size=None):
     Returns
     -------
     bool or numpy.ndarray of bool
-        True with probability exactly ``exp(-eta)`` (given exact uniform integers).
+        True with probability exactly ``exp(-exponent)`` (given exact uniform integers).
     """
     rng = check_rng(rng)
     size = as_size(size)
-    if isinstance(eta, numbers.Real) and not isinstance(eta, (bool, np.bool_)) and eta == 0:
-        eta = Fraction(0)
+    if isinstance(exponent, numbers.Real) and not isinstance(exponent, (bool, np.bool_)) and exponent == 0:
+        exponent = Fraction(0)
     else:
         try:
-            eta = as_rational(eta, "eta")
+            exponent = as_rational(exponent, "exponent")
         except ValueError:
-            raise ValueError(f"eta must be a finite number >= 0, got {eta!r}") from None
-    if eta.denominator > MAX_DENOMINATOR:
-        raise ValueError(f"eta's denominator must be at most 2**56, got {eta}")
+            raise ValueError(f"exponent must be a finite number >= 0, got {exponent!r}") from None
+    if exponent.denominator > MAX_DENOMINATOR:
+        raise ValueError(f"exponent's denominator must be at most 2**56, got {exponent}")
     n = 1 if size is None else int(np.prod(size))
-    whole = np.full(n, eta.numerator // eta.denominator, dtype=np.int64)
-    num = np.full(n, eta.numerator % eta.denominator, dtype=np.int64)
-    out = _bernoulli_exp(whole, num, eta.denominator, rng)
+    whole = np.full(n, exponent.numerator // exponent.denominator, dtype=np.int64)
+    num = np.full(n, exponent.numerator % exponent.denominator, dtype=np.int64)
+    out = _bernoulli_exp(whole, num, exponent.denominator, rng)
     return bool(out[0]) if size is None else out.reshape(size)
 
 
@@ -296,7 +296,7 @@ def sample_discrete_gaussian(sigma, rng, size=None):
             values, where = np.arange(top + 1), magnitude
         else:
             values, where = np.unique(magnitude, return_inverse=True)
-        # eta = (|y| - sigma^2/t)^2 / (2 sigma^2) = (|y| c t - a)^2 / (2 a c t^2), as whole part + num/den
+        # exponent = (|y| - sigma^2/t)^2 / (2 sigma^2) = (|y| c t - a)^2 / (2 a c t^2), as whole part + num/den
         parts = [divmod((int(v) * c * t - a) ** 2, den) for v in values]
         whole = np.array([p[0] for p in parts], dtype=np.int64)[where]
         num = np.array([p[1] for p in parts], dtype=np.int64)[where]

@@ -81,8 +81,28 @@ def stable_release(value, distance, epsilon, delta, rng):
     gave ``value`` (it changes by at most 1 between neighbours, and
     ``distance >= 1`` means no neighbour has another value): proved in the
     chapter.  No noise is added to ``value`` itself.
+
+    Parameters
+    ----------
+    value : object
+        The exact answer ``f(x)``, released as it is when the test passes.
+    distance : int
+        ``D_f(x)``, a whole number of records ``>= 0`` (e.g. :func:`mode_instability_distance`).
+    epsilon : float
+        The test's budget, ``> 0``.
+    delta : float
+        A public constant in ``(0, 1/2]``, chosen before seeing the data.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    object or None
+        ``value``, or ``None`` for ⊥.
     """
     distance = as_nonnegative(distance, "distance")
+    if not distance.is_integer():
+        raise ValueError(f"distance must be a whole number of records >= 0 (the distance to instability "
+                         f"D_f(x)), got {distance!r}")
     threshold = ptr_threshold(epsilon, delta, "tight")
     rng = check_rng(rng)
     return value if distance + laplace_noise(1.0 / as_positive(epsilon, "epsilon"), rng) >= threshold else None
