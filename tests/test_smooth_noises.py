@@ -286,6 +286,8 @@ def test_smooth_mechanism_secure_refusals():
     x = np.asarray([1.0, 2.0, 3.0, 4.0])                              # even n: median 2.5
     with pytest.raises(ValueError, match="whole numbers"):
         m.smooth_sensitivity_mechanism(x, "median", 1.0, 1e-3, 0, 10, rng(), secure=True)
+    with pytest.raises(ValueError, match="larger epsilon"):
+        m.smooth_sensitivity_mechanism(x[:3], "median", 1e-7, 1e-3, 0, 10, rng(), secure=True)
     with pytest.raises(ValueError, match="noise='laplace' only"):
         m.smooth_sensitivity_mechanism(x[:3], "median", 1.0, None, 0, 10, rng(), noise="student-t", secure=True)
 

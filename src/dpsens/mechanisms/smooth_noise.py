@@ -273,6 +273,9 @@ def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, no
             raise ValueError(f"secure=True is available for noise='laplace' only (exact sampling of the rounded "
                              f"Laplace law); the book has no exact sampler for noise={noise!r}")
         value = as_integer_values(f(x), "query(x)")
+        if beta <= 2 * math.log1p(SECURE_MARGIN):
+            raise ValueError(f"secure=True needs beta = {beta:.3g} > 2 ln(1 + 2**-19) (it lowers beta by "
+                             f"ln(1 + 2**-19) to pay for rounding the scale); use a larger epsilon")
         s = float(smooth_sensitivity(x, name, beta - math.log1p(SECURE_MARGIN), lower, upper, neighbors))
         exact_scale = _secure_scale(s / psi)
         scale = float(exact_scale)
