@@ -131,6 +131,9 @@ ANSWERS = {
     "check_smooth_beta": (1 / (2 * math.log(2 / DELTA)), "real"),
     "check_smooth_turning_point": (math.floor(N - 1 / math.expm1(1 / (2 * math.log(2 / DELTA)))) + 1, "count"),
     "check_smooth_median_direct": (0.7301206443289684, "real"),
+    # the median of ages[:2001], beta = 0.5/6, by the direct formula over every t, over psi = 0.5 sqrt(3)/4,
+    # times scipy's 0.75 quantile of Student(3)
+    "check_smooth_student_error": (1.5353860714602239, "real"),
     "check_leak_threshold": ((5 - math.log(math.cosh(1 / 8))) / 1.75, "two decimals"),
     # the two intervals next to the 858 ages of 37: scores -457.5 and -400.5, lengths 1, eps = 0.1, GS_U = 1
     "check_em_tie_probability": (1 / (1 + math.exp(0.1 * 57 / 2)), "real"),

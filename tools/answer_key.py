@@ -349,6 +349,17 @@ def smooth_median_direct() -> Key:
     return Key(ds.smooth.smooth_sensitivity(x, "median", _beta(2001), 0, 100, "bounded"), REL3)
 
 
+@exercise("smooth_student_error")
+def smooth_student_error(epsilon=0.5, df=3.0) -> Key:
+    from scipy import stats
+    x = ds.load_ages().to_numpy(dtype=float)[:2001]
+    psi, beta = epsilon * math.sqrt(df) / (df + 1), epsilon / (2 * max(1.0, df))
+    scale = ds.smooth.smooth_sensitivity(x, "median", beta, 0, 100, "bounded") / psi
+    s_laplace = ds.smooth.smooth_sensitivity(x, "median", epsilon / (2 * math.log(2 / 1e-6)), 0, 100, "bounded")
+    q = float(stats.t.ppf(0.75, df))
+    return Key(scale * q, REL3, {"scale_only": scale, "laplace_beta": s_laplace / psi * q})
+
+
 # =============================================================== exponential mechanism
 @exercise("em_tie_probability")
 def em_tie_probability() -> Key:

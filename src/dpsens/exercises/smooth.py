@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from ._verdict import Verdict, check_key, checker
 
-__all__ = ["check_smooth_beta", "check_smooth_turning_point", "check_smooth_median_direct"]
+__all__ = ["check_smooth_beta", "check_smooth_turning_point", "check_smooth_median_direct",
+           "check_smooth_student_error"]
 
 
 @checker("your answer")
@@ -43,3 +44,19 @@ def check_smooth_median_direct(answer) -> Verdict:
     return check_key(answer, "smooth_median_direct", "the smooth sensitivity",
                      "sort, pad with 0 below and 100 above, A(k) = max_s X[m+s] − X[m+s−k−1] for "
                      "s = 0..k+1, then S = max over k = 0..n+1 of e^{−βk} A(k) with β for n = 2001.")
+
+
+@checker("the median absolute error")
+def check_smooth_student_error(answer) -> Verdict:
+    """Exercise *Student's t on a smaller sample*: the median |error| of the Student's t release (df = 3,
+    ε = 0.5) of the median of the first 2,001 ages (bounded relation, bounds [0, 100]).
+
+    Precision: within 0.5 % (relative), so an answer rounded to 3 significant figures passes; the noise
+    scale S/Ψ without the quantile of |Z|, and Laplace's β, do not."""
+    return check_key(answer, "smooth_student_error", "the median absolute error",
+                     "Ψ = ε√df/(df+1), β = ε/(2 max(1, df)); the error is S_β/Ψ · |Z|, and the median of |Z| "
+                     "is the 0.75 quantile of Student's t with df = 3.",
+                     {"scale_only": ("that is the noise scale S_β/Ψ; the error is that times |Z|.",
+                                     "take the median of |Z| for Z ~ Student(3)."),
+                      "laplace_beta": ("that uses Laplace's β = ε/(2 ln(2/δ)); Student's t has its own β.",
+                                       "β = ε/(2 max(1, df)).")})

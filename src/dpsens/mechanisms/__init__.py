@@ -21,9 +21,10 @@ module                              holds
 :mod:`~dpsens.mechanisms.laplace`   Laplace mechanism and its density, noisy mean (sum / count),
                                     the broken local-sensitivity variant
 :mod:`~dpsens.mechanisms.gaussian`  Gaussian mechanism (classic and analytic σ), zCDP, Gaussian vs Laplace
-:mod:`~dpsens.mechanisms.heavy_tailed`  noise ``∝ 1/(1+|z|^γ)`` for pure-ε smooth sensitivity
+:mod:`~dpsens.mechanisms.heavy_tailed`  noise ``∝ 1/(1+|z|^γ)`` (γ = 2: Cauchy) and Student's t for
+                                    pure-ε smooth sensitivity
 :mod:`~dpsens.mechanisms.ptr`       propose-test-release
-:mod:`~dpsens.mechanisms.smooth_noise`  smooth-sensitivity noise (β, the mechanism)
+:mod:`~dpsens.mechanisms.smooth_noise`  smooth-sensitivity noise (β, the mechanism, each noise's error)
 :mod:`~dpsens.mechanisms.sample_aggregate`  sample-and-aggregate, and what its chapter measures
                                     about it (the source's chunking, error profiles, figures)
 :mod:`~dpsens.mechanisms.exponential`  the exponential mechanism; the private quantile with the
@@ -37,7 +38,8 @@ module                              holds
                                     integer arithmetic (*Noise a computer can actually sample*)
 :mod:`~dpsens.mechanisms.snapping`  Mironov's snapping mechanism (same chapter)
 :mod:`~dpsens.mechanisms.noise`     the one place noise is drawn: ``laplace_noise``, ``gaussian_noise``,
-                                    numpy's samplers or, with ``secure=True``, exact integer noise
+                                    ``rounded_laplace_noise``: numpy's samplers or, with
+                                    ``secure=True``, exact integer noise
 :mod:`~dpsens.mechanisms.checks`    argument checks, ``check_rng``, the shared ``add_noise``
 :mod:`~dpsens.mechanisms.compare`   the mechanisms side by side: the seeded error simulations of
                                     *Smooth sensitivity* and *Sample and aggregate*
@@ -60,7 +62,8 @@ function                                guarantee
 :func:`gaussian_mechanism`              (ε, δ)-DP if ``sensitivity`` is the global L2 sensitivity
 :func:`ptr_from_distance`,              (2ε, δ)-DP: ε for the noisy test, ε for the release,
 :func:`propose_test_release`            δ for passing the test by accident (default threshold)
-:func:`smooth_sensitivity_mechanism`    (ε, δ)-DP with Laplace noise, ε-DP with heavy-tailed noise
+:func:`smooth_sensitivity_mechanism`    (ε, δ)-DP with Laplace noise, ε-DP with heavy-tailed or
+                                        Student's t noise
 :func:`sample_and_aggregate`            ε-DP (chunks disjoint and chosen without looking at the data;
                                         bounded neighbours, or ``partition="independent"``)
 :func:`quantile_exponential`            ε-DP (public bounds; either relation, see its module)

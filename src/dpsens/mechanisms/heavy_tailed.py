@@ -1,7 +1,10 @@
-"""Heavy-tailed noise ``∝ 1/(1+|z|^γ)`` for pure-ε smooth sensitivity (Nissim, Raskhodnikova & Smith 2007).
+"""Heavy-tailed noise for pure-ε smooth sensitivity: ``∝ 1/(1+|z|^γ)`` (Nissim, Raskhodnikova & Smith 2007) and Student's t.
 
-Chapter: *Smooth sensitivity*: the density, its distribution function, exact
-sampling, and the constants (α, β) that make the release ε-DP.
+Chapter: *Smooth sensitivity*: the density ``∝ 1/(1+|z|^γ)``, its
+distribution function, exact sampling, and the constants (Ψ, β) that make
+the release ε-DP (γ = 2: the Cauchy distribution); and Student's t with
+``df`` degrees of freedom (Bun & Steinke 2019), its constants (Ψ, β), and
+the median and mean of the absolute value of each noise, exactly.
 """
 from __future__ import annotations
 
@@ -13,7 +16,8 @@ from .._validate import as_positive, check_rng
 from .checks import as_size
 
 __all__ = ["check_gamma", "polynomial_tail_pdf", "polynomial_tail_cdf", "sample_polynomial_tail",
-           "heavy_tailed_constants"]
+           "heavy_tailed_constants", "check_df", "student_t_constants", "sample_student_t",
+           "polynomial_tail_abs_median", "polynomial_tail_abs_mean", "student_t_abs_median", "student_t_abs_mean"]
 
 
 def check_gamma(gamma) -> float:
@@ -121,3 +125,96 @@ def heavy_tailed_constants(epsilon, gamma: float = 4.0) -> tuple[float, float]:
     gamma = check_gamma(gamma)
     c = epsilon / (2 * (gamma + 1))
     return c, c
+
+
+def polynomial_tail_abs_median(gamma: float = 4.0) -> float:
+    """The median of ``|Z|`` for ``Z ∝ 1/(1+|z|^γ)``, exactly: ``(w/(1−w))^(1/γ)`` with ``I_w(1/γ, 1−1/γ) = 1/2``.
+
+    Chapter: *Smooth sensitivity* (the error each noise gives).  1 for the
+    Cauchy distribution (γ = 2).
+    """
+    from scipy import special
+
+    gamma = check_gamma(gamma)
+    w = float(special.betaincinv(1.0 / gamma, 1.0 - 1.0 / gamma, 0.5))
+    return (w / (1.0 - w)) ** (1.0 / gamma)
+
+
+def polynomial_tail_abs_mean(gamma: float = 4.0) -> float:
+    """``E|Z|`` for ``Z ∝ 1/(1+|z|^γ)``: ``1/(2 cos(π/γ))`` for γ > 2, infinite for γ <= 2 (the Cauchy).
+
+    Chapter: *Smooth sensitivity*.  From ``∫_0^∞ z/(1+z^γ) dz = (π/γ)/sin(2π/γ)``
+    and the constant ``c_γ = γ sin(π/γ)/(2π)`` of :func:`polynomial_tail_pdf`.
+    """
+    gamma = check_gamma(gamma)
+    return math.inf if gamma <= 2 else 1.0 / (2.0 * math.cos(math.pi / gamma))
+
+
+def check_df(df) -> float:
+    """The degrees of freedom ``df`` of Student's t: a finite number ``> 0``."""
+    df = as_positive(df, "df")
+    if not math.isfinite(df):
+        raise ValueError(f"df must be a finite number > 0 (the degrees of freedom of Student's t), got {df!r}")
+    return df
+
+
+def student_t_constants(epsilon, df: float = 3.0) -> tuple[float, float]:
+    """``(Ψ, β)`` for pure-ε smooth sensitivity with Student's t noise: ``Ψ = ε√df/(df+1)``, ``β = ε/(2 max(1, df))``.
+
+    Chapter: *Smooth sensitivity* (proved there; Student's t for smooth
+    sensitivity is Bun & Steinke's (2019) proposal).  The log density of
+    Student's t, ``−((df+1)/2) ln(1 + w²/df)`` up to a constant, has slope at
+    most ``(df+1)/(2√df)`` (at ``|w| = √df``): a shift by ``Ψ`` changes it by
+    at most ``ε/2``.  Stretching by ``e^θ`` changes the log density of the
+    stretched law by ``−θ`` plus a term between 0 and ``(df+1)θ``: at most
+    ``max(1, df)|θ|``, so ``|θ| <= β`` costs at most ``ε/2``.  The release
+    ``f(x) + S_β(x)/Ψ · Z`` is then ε-DP.  For ``df = 1`` (the Cauchy
+    distribution) the noise is ``2 S/ε · Z`` with ``β = ε/2``; for the default
+    ``df = 3``, ``4 S/(√3 ε) · Z`` with ``β = ε/6``.
+
+    Returns
+    -------
+    (psi, beta) : tuple of float
+
+    Examples
+    --------
+    >>> [round(v, 4) for v in student_t_constants(1.0, 3)]
+    [0.433, 0.1667]
+    """
+    epsilon = as_positive(epsilon, "epsilon")
+    df = check_df(df)
+    return epsilon * math.sqrt(df) / (df + 1.0), epsilon / (2.0 * max(1.0, df))
+
+
+def sample_student_t(rng, df: float = 3.0, size=None):
+    """Draws of Student's t with ``df`` degrees of freedom: ``rng.standard_t(df, size)``.
+
+    Chapter: *Smooth sensitivity*.  numpy's floating-point sampler (the
+    book's illustrations; see *Noise a computer can actually sample*).
+    """
+    df = check_df(df)
+    rng = check_rng(rng)
+    out = rng.standard_t(df, size=as_size(size))
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def student_t_abs_median(df: float = 3.0) -> float:
+    """The median of ``|Z|``, ``Z`` Student's t with ``df`` degrees of freedom: its 0.75 quantile (``scipy.special.stdtrit``).
+
+    Chapter: *Smooth sensitivity*.  1 for ``df = 1`` (the Cauchy distribution).
+    """
+    from scipy import special
+
+    return float(special.stdtrit(check_df(df), 0.75))
+
+
+def student_t_abs_mean(df: float = 3.0) -> float:
+    """``E|Z|`` for Student's t: ``2√df Γ((df+1)/2) / (√π (df−1) Γ(df/2))`` for df > 1, infinite for df <= 1.
+
+    Chapter: *Smooth sensitivity*.  (``2√3/π`` for df = 3.)
+    """
+    df = check_df(df)
+    if df <= 1:
+        return math.inf
+    log = math.lgamma((df + 1) / 2) - math.lgamma(df / 2)
+    return 2.0 * math.sqrt(df) * math.exp(log) / (math.sqrt(math.pi) * (df - 1.0))

@@ -13,7 +13,12 @@ integer noise sampled exactly (:mod:`dpsens.mechanisms.discrete`): discrete
 Laplace ``Lap_Z(scale)``, and the discrete Gaussian with ``σ`` rounded *up*
 to a coarser rational the exact sampler accepts (more noise, never less).
 Integer noise protects only an integer-valued answer: the mechanisms with
-``secure=True`` refuse anything else.
+``secure=True`` refuse anything else.  :func:`rounded_laplace_noise` is
+Laplace noise rounded to the nearest integer, ``r(Lap(b))``, for the
+releases whose proof is about continuous Laplace noise with a data-dependent
+scale (*Smooth sensitivity*): an integer answer plus it is the continuous
+release rounded, a post-processing; with ``secure=True`` it is sampled
+exactly from its own distribution.
 """
 from __future__ import annotations
 
@@ -22,9 +27,11 @@ from fractions import Fraction
 
 from .._validate import as_nonnegative, check_rng
 from .checks import as_size
-from .discrete import as_rational, sample_discrete_gaussian, sample_discrete_laplace
+import numpy as np
 
-__all__ = ["laplace_noise", "gaussian_noise", "secure_sigma", "MAX_SECURE_SIGMA"]
+from .discrete import as_rational, sample_bernoulli_exp, sample_discrete_gaussian, sample_discrete_laplace
+
+__all__ = ["laplace_noise", "rounded_laplace_noise", "gaussian_noise", "secure_sigma", "MAX_SECURE_SIGMA"]
 
 #: The largest σ of the exact discrete Gaussian sampler: 2σ²(σ + 1)² must fit below 2**56.
 MAX_SECURE_SIGMA = 13_776
@@ -54,6 +61,53 @@ def laplace_noise(scale, rng, size=None, secure: bool = False):
     if secure:
         return sample_discrete_laplace(scale, rng, as_size(size))
     return rng.laplace(0.0, as_nonnegative(scale, "scale"), size=size)
+
+
+def rounded_laplace_noise(scale, rng, size=None, secure: bool = False):
+    """Laplace noise rounded to the nearest integer, ``r(Lap(b))``: ``np.rint(rng.laplace(0.0, b, size))``, or exactly if ``secure``.
+
+    Chapter: *Smooth sensitivity* (``secure=True`` of the Laplace
+    smooth-sensitivity release) and *Noise a computer can actually sample*.
+
+    ``K = r(Lap(b))`` has ``P(K = 0) = 1 − e^{−1/(2b)}`` and, for ``k ≠ 0``,
+    ``P(K = k) = sinh(1/(2b)) e^{−|k|/b}`` (the Laplace mass of
+    ``[|k| − ½, |k| + ½]``).  ``secure=True`` samples it exactly, with integer
+    arithmetic only: ``K = 0`` unless a coin with probability exactly
+    ``e^{−1/(2b)}`` (:func:`~dpsens.mechanisms.discrete.sample_bernoulli_exp`)
+    comes up; then ``K = ±(1 + G)`` with a fair sign and ``G`` geometric,
+    ``P(G = g) ∝ e^{−g/b}`` -- a discrete Laplace draw ``Lap_Z(b)`` kept when
+    it is ``>= 0`` (redrawn otherwise), which has exactly that law.
+
+    Parameters
+    ----------
+    scale : float or Fraction
+        ``b > 0``; with ``secure=True`` read as the decimal it prints as (a
+        Fraction as it is), numerator and denominator at most ``2**40``.
+    rng : numpy.random.Generator
+    size : int or tuple, optional
+    secure : bool
+
+    Returns
+    -------
+    float or numpy.ndarray (``secure=False``), int or int64 array (``secure=True``)
+    """
+    rng = check_rng(rng)
+    if not secure:
+        out = np.rint(rng.laplace(0.0, as_nonnegative(scale, "scale"), size=size))
+        return float(out) if np.ndim(out) == 0 else out
+    size = as_size(size)
+    b = as_rational(scale, "scale")
+    n = 1 if size is None else int(np.prod(size))
+    moved = np.asarray(sample_bernoulli_exp(1 / (2 * b), rng, n))
+    g = np.zeros(n, dtype=np.int64)
+    pending = np.flatnonzero(moved)
+    while pending.size:
+        y = np.asarray(sample_discrete_laplace(b, rng, pending.size))
+        g[pending[y >= 0]] = y[y >= 0]
+        pending = pending[y < 0]
+    sign = np.where(rng.integers(0, 2, size=n) == 1, -1, 1)
+    out = np.where(moved, sign * (1 + g), 0).astype(np.int64)
+    return int(out[0]) if size is None else out.reshape(size)
 
 
 def secure_sigma(sigma) -> Fraction:

@@ -15,6 +15,8 @@ from .._validate import (as_bounds, as_data, as_nonnegative, as_positive, as_pro
 from ..queries import check_query
 from ..smooth import distance_to_high_ls
 from .checks import as_value
+from .discrete import as_integer_values, as_rational
+from .laplace import laplace_mechanism
 from .noise import laplace_noise
 
 __all__ = ["PTR_THRESHOLDS", "ptr_threshold", "ptr_pass_probability", "ptr_from_distance",
@@ -76,19 +78,30 @@ def ptr_threshold(epsilon, delta, variant: str = "dwork-roth") -> float:
     raise ValueError(f"threshold must be one of {PTR_THRESHOLDS} or a number, got {variant!r}")
 
 
-def ptr_pass_probability(distance, epsilon, threshold) -> float:
+def ptr_pass_probability(distance, epsilon, threshold, secure: bool = False) -> float:
     """The probability that PTR's test passes at a distance: ``P(distance + Lap(1/ε) >= threshold)``, exactly.
 
     Chapter: *Propose-test-release*.
 
     At any distance ``D``; at ``D = 0`` it is the accidental pass (releasing
     with too little noise), which must not exceed δ, and at larger ``D`` the
-    chance of an answer.
+    chance of an answer.  ``secure=True``: the test's noise is discrete
+    Laplace ``Lap_Z(1/ε)`` (``ε`` read as the decimal it prints as) and ``D``
+    an integer, so the test passes when the noise is at least
+    ``m = ⌈T − D⌉``: probability ``q^m/(1+q)`` for ``m >= 1`` and
+    ``1 − q^{1−m}/(1+q)`` otherwise, ``q = e^{−ε}``.  At ``D = 0`` with
+    ``T = ln(1/δ)/ε`` that is at most ``δ/(1 + e^{−ε}) < δ``.
     """
     d = as_nonnegative(distance, "distance")
     epsilon = as_positive(epsilon, "epsilon")
     if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or not np.isfinite(threshold):
         raise TypeError(f"threshold must be a finite number, got {threshold!r}")
+    if secure:
+        if d != math.floor(d):
+            raise ValueError(f"distance must be a whole number with secure=True (integer noise), got {distance!r}")
+        q = math.exp(-float(as_rational(epsilon, "epsilon")))
+        m = math.ceil(float(threshold) - d)
+        return q ** m / (1.0 + q) if m >= 1 else 1.0 - q ** (1 - m) / (1.0 + q)
     gap = float(threshold) - d
     if gap >= 0:
         return 0.5 * math.exp(-epsilon * gap)
@@ -115,7 +128,8 @@ def _resolve_threshold(threshold, epsilon, delta) -> float:
     return float(threshold)
 
 
-def ptr_from_distance(value, distance, bound, epsilon, delta, rng, threshold="dwork-roth", details: bool = False):
+def ptr_from_distance(value, distance, bound, epsilon, delta, rng, threshold="dwork-roth", details: bool = False,
+                      secure: bool = False):
     """Propose-test-release given the exact distance to high local sensitivity.
 
     Chapter: *Propose-test-release*.
@@ -152,10 +166,21 @@ def ptr_from_distance(value, distance, bound, epsilon, delta, rng, threshold="dw
     details : bool
         If true return a dict with ``released`` (value or None),
         ``noisy_distance``, ``threshold``, ``passed``.
+    secure : bool
+        False (default): numpy's floating-point Laplace noise, the book's
+        illustrations (*Noise a computer can actually sample*).  True: the
+        test adds discrete Laplace noise ``Lap_Z(1/ε)`` to the integer
+        distance, and the release is the discrete Laplace mechanism
+        (``value`` and ``bound`` must be integers), both sampled exactly
+        (:func:`~dpsens.mechanisms.noise.laplace_noise`,
+        :func:`~dpsens.mechanisms.laplace.laplace_mechanism` with
+        ``secure=True``).  The threshold must then keep the exact accidental
+        pass :func:`ptr_pass_probability` ``(0, ε, T, secure=True)`` at most δ
+        (the default does: ``δ/(1 + e^{−ε})``); otherwise ValueError.
 
     Returns
     -------
-    float or None, or dict if ``details``.
+    float or None, or dict if ``details`` (int or None with ``secure=True``).
     """
     value = as_value(value)
     if np.ndim(value) != 0:
@@ -169,9 +194,24 @@ def ptr_from_distance(value, distance, bound, epsilon, delta, rng, threshold="dw
     delta = as_probability(delta, "delta")
     rng = check_rng(rng)
     t = _resolve_threshold(threshold, epsilon, delta)
-    noisy = distance + laplace_noise(1.0 / epsilon, rng)
-    passed = bool(noisy >= t)
-    released = float(value + laplace_noise(bound / epsilon, rng)) if passed else None
+    if secure:
+        as_integer_values(value, "value")                  # refused before any noise is drawn
+        as_integer_values(bound, "bound")
+        if distance != math.inf and distance != math.floor(distance):
+            raise ValueError(f"distance must be a whole number (or math.inf) with secure=True, got {distance!r}")
+        accidental = ptr_pass_probability(0, epsilon, t, secure=True)
+        if accidental > delta:
+            raise ValueError(f"threshold {t:.6g}: with discrete Laplace noise the test passes at distance 0 with "
+                             f"probability {accidental:.4g} > delta = {delta:g}; use threshold='dwork-roth' "
+                             f"or a larger threshold")
+        noisy = distance + laplace_noise(1 / as_rational(epsilon, "epsilon"), rng, secure=True)
+        passed = bool(noisy >= t)
+        whole_bound = as_integer_values(bound, "bound")
+        released = laplace_mechanism(value, whole_bound, epsilon, rng, secure=True) if passed else None
+    else:
+        noisy = distance + laplace_noise(1.0 / epsilon, rng)
+        passed = bool(noisy >= t)
+        released = float(value + laplace_noise(bound / epsilon, rng)) if passed else None
     if details:
         return {"released": released, "noisy_distance": float(noisy), "threshold": t, "passed": passed,
                 "distance": distance}
@@ -179,7 +219,7 @@ def ptr_from_distance(value, distance, bound, epsilon, delta, rng, threshold="dw
 
 
 def propose_test_release(x, query, bound, epsilon, delta, lower, upper, rng, threshold="dwork-roth",
-                         neighbors: str = "bounded", details: bool = False):
+                         neighbors: str = "bounded", details: bool = False, secure: bool = False):
     """Propose-test-release for a query on data clipped to ``[lower, upper]``.
 
     Chapter: *Propose-test-release*.
@@ -211,6 +251,9 @@ def propose_test_release(x, query, bound, epsilon, delta, lower, upper, rng, thr
         :mod:`dpsens.smooth`); the source's mean example is ``"unbounded"``.
     details : bool
         Return a dict (see :func:`ptr_from_distance`).
+    secure : bool
+        Exact discrete Laplace noise for the test and the release (the
+        answer and ``bound`` must be integers); see :func:`ptr_from_distance`.
 
     Returns
     -------
@@ -223,4 +266,5 @@ def propose_test_release(x, query, bound, epsilon, delta, lower, upper, rng, thr
     check_relation(neighbors)
     bound = as_positive(bound, "bound")
     distance = distance_to_high_ls(x, name, bound, lower, upper, neighbors)
-    return ptr_from_distance(f(x), distance, bound, epsilon, delta, rng, threshold=threshold, details=details)
+    return ptr_from_distance(f(x), distance, bound, epsilon, delta, rng, threshold=threshold, details=details,
+                             secure=secure)

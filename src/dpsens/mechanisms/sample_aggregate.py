@@ -19,6 +19,8 @@ import pandas as pd
 
 from .._validate import as_bounds, as_data, as_int, as_positive, check_rng
 from ..queries import check_query
+from .discrete import as_integer_values
+from .laplace import laplace_mechanism
 from .noise import laplace_noise
 
 __all__ = ["chunk_answers", "split_reduce", "sample_and_aggregate", "VECTORISED",
@@ -124,7 +126,8 @@ def split_reduce(x: np.ndarray, k: int, reduce) -> np.ndarray:
 
 
 def sample_and_aggregate(x, func, n_chunks, lower, upper, epsilon, rng, shuffle: bool = True,
-                         details: bool = False, partition: str | None = None, neighbors: str = "bounded"):
+                         details: bool = False, partition: str | None = None, neighbors: str = "bounded",
+                         secure: bool = False):
     """Sample-and-aggregate: noisy average of clipped answers on disjoint chunks.
 
     Chapter: *Sample and aggregate*.
@@ -160,6 +163,14 @@ def sample_and_aggregate(x, func, n_chunks, lower, upper, epsilon, rng, shuffle:
         bounded neighbours, ``"independent"`` for unbounded ones.
     neighbors : {"bounded", "unbounded"}
         The relation the guarantee is for (default ``"bounded"``).
+    secure : bool
+        False (default): numpy's floating-point Laplace noise, the book's
+        illustrations (*Noise a computer can actually sample*).  True: the
+        chunk answers (after clipping) and ``upper − lower`` must be whole
+        numbers; the sum of the answers, of sensitivity ``upper − lower``,
+        gets exact discrete Laplace noise ``Lap_Z((upper − lower)/ε)``
+        (:func:`~dpsens.mechanisms.laplace.laplace_mechanism` with
+        ``secure=True``), and is divided by ``n_chunks`` (post-processing).
 
     Returns
     -------
@@ -183,9 +194,15 @@ def sample_and_aggregate(x, func, n_chunks, lower, upper, epsilon, rng, shuffle:
                          "change the sizes of two chunks, so only 2 epsilon under additions and removals); "
                          "use partition='independent' (or leave partition=None) with neighbors='unbounded'")
     rng = check_rng(rng)
+    if secure:
+        width = as_integer_values(float(upper) - float(lower), "upper - lower")
     answers = chunk_answers(x, func, n_chunks, lower, upper, rng=rng, shuffle=shuffle, partition=partition)
     scale = (float(upper) - float(lower)) / (len(answers) * epsilon)
-    released = float(np.mean(answers) + laplace_noise(scale, rng))
+    if secure:
+        total = int(np.sum(as_integer_values(answers, "the clipped chunk answers")))
+        released = laplace_mechanism(total, width, epsilon, rng, secure=True) / len(answers)
+    else:
+        released = float(np.mean(answers) + laplace_noise(scale, rng))
     if details:
         return {"released": released, "answers": answers, "noise_scale": scale}
     return released

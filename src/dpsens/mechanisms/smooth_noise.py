@@ -1,4 +1,4 @@
-"""Noise calibrated to the smooth sensitivity: the smoothing parameter β and the mechanism.
+"""Noise calibrated to the smooth sensitivity: the smoothing parameter β, the mechanism, the error of each noise.
 
 Chapter: *Smooth sensitivity* (also used by *Sample and aggregate* for
 comparison).  The smooth sensitivity itself is computed by :mod:`dpsens.smooth`.
@@ -6,23 +6,50 @@ comparison).  The smooth sensitivity itself is computed by :mod:`dpsens.smooth`.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from .._validate import as_bounds, as_data, as_positive, as_probability, check_in_bounds, check_relation, check_rng
 from ..queries import check_query
 from ..smooth import smooth_sensitivity
-from .heavy_tailed import heavy_tailed_constants, sample_polynomial_tail
-from .noise import laplace_noise
+from .discrete import as_integer_values
+from .heavy_tailed import (heavy_tailed_constants, polynomial_tail_abs_mean, polynomial_tail_abs_median,
+                           sample_polynomial_tail, sample_student_t, student_t_abs_mean, student_t_abs_median,
+                           student_t_constants)
+from .noise import laplace_noise, rounded_laplace_noise
 
-__all__ = ["SMOOTH_NOISES", "smooth_sensitivity_beta", "laplace_dilation_slack", "laplace_smooth_delta_bound",
-           "check_laplace_smooth_region", "smooth_sensitivity_mechanism"]
+__all__ = ["SMOOTH_NOISES", "smooth_sensitivity_beta", "smooth_noise_constants", "laplace_dilation_slack",
+           "laplace_smooth_delta_bound", "check_laplace_smooth_region", "smooth_sensitivity_mechanism",
+           "smooth_noise_error", "smooth_noise_draws", "SECURE_MARGIN"]
 
 
-SMOOTH_NOISES = ("laplace", "heavy-tailed")
+SMOOTH_NOISES = ("laplace", "heavy-tailed", "student-t")
 """The noise distributions of :func:`smooth_sensitivity_mechanism`: Laplace, (ε, δ)-DP; the
-heavy-tailed density ``∝ 1/(1+|z|^γ)`` of :mod:`dpsens.mechanisms.heavy_tailed`, pure ε-DP."""
+heavy-tailed density ``∝ 1/(1+|z|^γ)`` of :mod:`dpsens.mechanisms.heavy_tailed` (γ = 2: Cauchy),
+pure ε-DP; Student's t with ``df`` degrees of freedom, pure ε-DP."""
+
+#: ``secure=True`` of the Laplace release rounds its scale up to a relative grid of this size, and
+#: computes the smooth sensitivity with β reduced by ``ln(1 + SECURE_MARGIN)`` to pay for it.
+SECURE_MARGIN = 2.0 ** -19
 
 
-def smooth_sensitivity_beta(epsilon, delta=None, noise: str = "laplace", gamma: float = 4.0) -> float:
+def smooth_noise_constants(epsilon, delta=None, noise: str = "laplace", gamma: float = 4.0,
+                           df: float = 3.0) -> tuple[float, float]:
+    """``(Ψ, β)`` of each noise: the release is ``f(x) + S_β(x)/Ψ · Z``.
+
+    Chapter: *Smooth sensitivity*.  ``"laplace"``: ``(ε/2, ε/(2 ln(2/δ)))``
+    with ``Z ~ Lap(1)``; ``"heavy-tailed"``: :func:`heavy_tailed_constants`;
+    ``"student-t"``: :func:`~dpsens.mechanisms.heavy_tailed.student_t_constants`.
+    """
+    if noise == "student-t":
+        return student_t_constants(epsilon, df)
+    beta = smooth_sensitivity_beta(epsilon, delta, noise=noise, gamma=gamma)
+    if noise == "laplace":
+        return float(epsilon) / 2.0, beta
+    return heavy_tailed_constants(epsilon, gamma)[0], beta
+
+
+def smooth_sensitivity_beta(epsilon, delta=None, noise: str = "laplace", gamma: float = 4.0,
+                            df: float = 3.0) -> float:
     """Smoothing parameter β of the smooth-sensitivity framework.
 
     Chapter: *Smooth sensitivity*.
@@ -34,6 +61,8 @@ def smooth_sensitivity_beta(epsilon, delta=None, noise: str = "laplace", gamma: 
     framework (2007, full version, Section 2).
     (The name is the chapter's; the distribution is the Cauchy distribution only
     for γ = 2, and the book uses γ = 4.)
+    ``noise="student-t"``: ``β = ε/(2 max(1, df))`` for ε-DP with Student's t
+    noise of ``df`` degrees of freedom (δ is ignored; proved in the chapter).
 
     The Laplace β, with noise ``Lap(2S/ε)``, is proved (ε, δ)-DP in the chapter
     for ``β e^{ε/2 + β − 1} <= 2`` (every (ε, δ) of the book; e.g. ε <= 2 with
@@ -51,6 +80,8 @@ def smooth_sensitivity_beta(epsilon, delta=None, noise: str = "laplace", gamma: 
         return epsilon / (2.0 * math.log(2.0 / delta))
     if noise == "heavy-tailed":
         return heavy_tailed_constants(epsilon, gamma)[1]
+    if noise == "student-t":
+        return student_t_constants(epsilon, df)[1]
     raise ValueError(f"noise must be one of {SMOOTH_NOISES}, got {noise!r}")
 
 
@@ -138,8 +169,41 @@ def check_laplace_smooth_region(epsilon, delta) -> None:
                          f"or delta, or noise='heavy-tailed' (pure epsilon-DP)")
 
 
+def smooth_noise_draws(rng, size=None, noise: str = "laplace", gamma: float = 4.0, df: float = 3.0):
+    """Draws of the standard noise ``Z`` of each smooth-sensitivity release (numpy's floating-point samplers).
+
+    Chapter: *Smooth sensitivity*.  ``Lap(1)`` (through
+    :func:`~dpsens.mechanisms.noise.laplace_noise`), the density ``∝ 1/(1+|z|^γ)``,
+    or Student's t with ``df`` degrees of freedom; the release is
+    ``f(x) + S_β(x)/Ψ · Z``.
+    """
+    if noise == "laplace":
+        return laplace_noise(1.0, rng, size)
+    if noise == "heavy-tailed":
+        return sample_polynomial_tail(rng, gamma, size)
+    if noise == "student-t":
+        return sample_student_t(rng, df, size)
+    raise ValueError(f"noise must be one of {SMOOTH_NOISES}, got {noise!r}")
+
+
+def _abs_median_mean(noise, gamma, df) -> tuple[float, float]:
+    if noise == "laplace":
+        return math.log(2.0), 1.0
+    if noise == "heavy-tailed":
+        return polynomial_tail_abs_median(gamma), polynomial_tail_abs_mean(gamma)
+    return student_t_abs_median(df), student_t_abs_mean(df)
+
+
+def _secure_scale(scale: float) -> Fraction:
+    """``scale + 2**-20`` rounded up to the relative grid ``SECURE_MARGIN``: a rational the exact sampler takes."""
+    v = Fraction(scale) + Fraction(1, 2 ** 20)
+    step = Fraction(2) ** (math.frexp(float(v))[1] - 20)            # v < 2**e, so step <= v * 2**-19
+    return math.ceil(v / step) * step
+
+
 def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, noise: str = "laplace",
-                                 neighbors: str = "bounded", gamma: float = 4.0, details: bool = False):
+                                 neighbors: str = "bounded", gamma: float = 4.0, df: float = 3.0,
+                                 details: bool = False, secure: bool = False):
     """Release ``query(x)`` with noise calibrated to its β-smooth sensitivity.
 
     Chapter: *Smooth sensitivity*.
@@ -151,7 +215,12 @@ def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, no
       ``β e^{ε/2 + β − 1} <= 2`` (:func:`check_laplace_smooth_region`).
     * ``noise="heavy-tailed"`` -- pure ε-DP (``delta`` may be None): ``β = ε/(2(γ+1))``
       and release ``query(x) + 2(γ+1)·S/ε · Z`` with ``Z`` of density
-      ``∝ 1/(1+|z|^γ)`` (default γ = 4: noise ``10 S/ε · Z``, variance of Z = 1).
+      ``∝ 1/(1+|z|^γ)`` (default γ = 4: noise ``10 S/ε · Z``, variance of Z = 1;
+      γ = 2: Cauchy noise ``6 S/ε · Z``).
+    * ``noise="student-t"`` -- pure ε-DP (``delta`` may be None):
+      ``(Ψ, β) = (ε√df/(df+1), ε/(2 max(1, df)))`` and release
+      ``query(x) + S/Ψ · Z``, ``Z`` Student's t with ``df`` degrees of freedom
+      (default 3: noise ``4 S/(√3 ε) · Z``, β = ε/6).
 
     Parameters
     ----------
@@ -162,38 +231,92 @@ def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, no
     delta : float or None
     lower, upper : float
     rng : numpy.random.Generator
-    noise : {"laplace", "heavy-tailed"}
-    gamma : float
-        Tail exponent of the heavy-tailed noise, ``> 1``.
+    noise : {"laplace", "heavy-tailed", "student-t"}
     neighbors : {"bounded", "unbounded"}
         Relation of the smooth sensitivity (default ``"bounded"``, as in :mod:`dpsens.smooth`).
+    gamma : float
+        Tail exponent of the heavy-tailed noise, ``> 1``.
+    df : float
+        Degrees of freedom of Student's t, ``> 0``.
     details : bool
         If true return a dict with ``released``, ``beta``, ``smooth_sensitivity``,
         ``noise_scale``.
+    secure : bool
+        False (default): numpy's floating-point samplers, the book's
+        illustrations (*Noise a computer can actually sample*).  True
+        (``noise="laplace"`` only; the others raise ValueError): the answer
+        must be an integer, and the release is ``query(x) + r(Lap(b))``,
+        the continuous release rounded to the nearest integer (a
+        post-processing, so the chapter's theorem applies), sampled exactly
+        (:func:`~dpsens.mechanisms.noise.rounded_laplace_noise`).  The scale
+        ``b`` is ``2S/ε + 2**-20`` rounded up to a relative grid of
+        ``2**-19`` (a rational the sampler takes), and ``S`` is computed with
+        ``β − ln(1 + 2**-19)`` so that the rounded scale is still
+        β-smooth.  The smooth sensitivity itself is computed in floating
+        point; ``secure`` makes the noise exact, not that computation.
 
     Returns
     -------
-    float, or dict.
+    float (int with ``secure=True``), or dict.
     """
     name, f = check_query(query, allow_callable=False)
     lower, upper = as_bounds(lower, upper)
     x = as_data(x)
     check_in_bounds(x, lower, upper)
     check_relation(neighbors)
-    beta = smooth_sensitivity_beta(epsilon, delta, noise=noise, gamma=gamma)
+    psi, beta = smooth_noise_constants(epsilon, delta, noise=noise, gamma=gamma, df=df)
     if noise == "laplace":
         check_laplace_smooth_region(epsilon, delta)
     rng = check_rng(rng)
-    s = float(smooth_sensitivity(x, name, beta, lower, upper, neighbors))
-    epsilon = float(epsilon)
-    if noise == "laplace":
-        scale = 2.0 * s / epsilon
-        z = laplace_noise(1.0, rng)
+    if secure:
+        if noise != "laplace":
+            raise ValueError(f"secure=True is available for noise='laplace' only (exact sampling of the rounded "
+                             f"Laplace law); the book has no exact sampler for noise={noise!r}")
+        value = as_integer_values(f(x), "query(x)")
+        if beta <= 2 * math.log1p(SECURE_MARGIN):
+            raise ValueError(f"secure=True needs beta = {beta:.3g} > 2 ln(1 + 2**-19) (it lowers beta by "
+                             f"ln(1 + 2**-19) to pay for rounding the scale); use a larger epsilon")
+        s = float(smooth_sensitivity(x, name, beta - math.log1p(SECURE_MARGIN), lower, upper, neighbors))
+        exact_scale = _secure_scale(s / psi)
+        scale = float(exact_scale)
+        released = value + rounded_laplace_noise(exact_scale, rng, secure=True)
     else:
-        alpha = heavy_tailed_constants(epsilon, gamma)[0]
-        scale = s / alpha
-        z = sample_polynomial_tail(rng, gamma)
-    released = float(f(x) + scale * z)
+        s = float(smooth_sensitivity(x, name, beta, lower, upper, neighbors))
+        scale = s / psi
+        released = float(f(x) + scale * smooth_noise_draws(rng, noise=noise, gamma=gamma, df=df))
     if details:
         return {"released": released, "beta": beta, "smooth_sensitivity": s, "noise_scale": scale}
     return released
+
+
+def smooth_noise_error(x, query, epsilon, delta, lower, upper, noise: str = "laplace", gamma: float = 4.0,
+                       df: float = 3.0, neighbors: str = "bounded") -> dict:
+    """The error of the smooth-sensitivity release with one noise, exactly: its scale times ``|Z|``'s median and mean.
+
+    Chapter: *Smooth sensitivity* (the comparison of the noises on the
+    median age).  Nothing is sampled: the error of
+    :func:`smooth_sensitivity_mechanism` is ``S_β(x)/Ψ · |Z|``, whose median
+    and mean are ``S_β(x)/Ψ`` times those of ``|Z|`` (``ln 2`` and 1 for
+    Laplace, :func:`~dpsens.mechanisms.heavy_tailed.polynomial_tail_abs_median`,
+    :func:`~dpsens.mechanisms.heavy_tailed.student_t_abs_median` and the
+    means beside them; the mean is infinite for Cauchy noise).
+
+    Returns
+    -------
+    dict
+        ``psi``, ``beta``, ``smooth_sensitivity``, ``noise_scale`` (``S/Ψ``),
+        ``median_abs_error``, ``mean_abs_error``.
+    """
+    name, _ = check_query(query, allow_callable=False)
+    lower, upper = as_bounds(lower, upper)
+    x = as_data(x)
+    check_in_bounds(x, lower, upper)
+    check_relation(neighbors)
+    psi, beta = smooth_noise_constants(epsilon, delta, noise=noise, gamma=gamma, df=df)
+    if noise == "laplace":
+        check_laplace_smooth_region(epsilon, delta)
+    s = float(smooth_sensitivity(x, name, beta, lower, upper, neighbors))
+    med, mean = _abs_median_mean(noise, gamma, df)
+    scale = s / psi
+    return {"psi": psi, "beta": beta, "smooth_sensitivity": s, "noise_scale": scale,
+            "median_abs_error": scale * med, "mean_abs_error": scale * mean if s > 0 else 0.0}
