@@ -149,3 +149,31 @@ def test_the_tpr_bound_is_the_definition_on_an_event_and_its_complement():
         # the best test at this false-positive rate (Neyman-Pearson: randomise on the likelier output)
         best = p / (1 - p) * fpr if fpr <= 1 - p else p + (fpr - (1 - p)) * (1 - p) / p
         assert audit.dp_tpr_bound(fpr, eps) == pytest.approx(min(best, 1.0), abs=1e-12)
+
+
+def _bounded_pool_neighbours(x, pool, k):
+    """k records replaced by members of the pool not kept."""
+    out = set()
+    for removed in _sub_multisets(x, k):
+        kept = _minus(x, removed)
+        out |= {tuple(sorted(kept + list(a))) for a in _sub_multisets(_minus(pool, kept), k)}
+    return out
+
+
+@pytest.mark.parametrize("n, relation, median_gs, mean_gs", [
+    (3, "bounded", 2.0, 33.0), (3, "unbounded", 49.0, 197 / 6), (4, "unbounded", 1.0, 24.5), (4, "bounded", 1.0, 24.75),
+])
+def test_the_outlier_universe_median_is_robust_only_with_a_middle_record(n, relation, median_gs, mean_gs):
+    """median_grid.md: on the pool {1, 2, 3, 4, 100}, n = 3, the bounded median moves by 2 (mean 33), but the
+    add/remove median by 49 ([1, 2, 100] without the 1 has median 51), more than the mean's 32.83; at n = 4
+    the add/remove neighbours have a middle record again (1 against 24.5)."""
+    pool = [1, 2, 3, 4, 100]
+    neighbours = _bounded_pool_neighbours if relation == "bounded" else _unbounded_pool_neighbours
+    releases = {tuple(sorted(c)) for c in combinations(pool, n)}
+
+    def gs(f):
+        return max(abs(f(y) - f(x)) for x in releases for y in neighbours(x, pool, 1))
+
+    assert gs(_median) == pytest.approx(median_gs) and gs(lambda v: sum(v) / len(v)) == pytest.approx(mean_gs)
+    for query, want in (("median", median_gs), ("mean", mean_gs)):
+        assert ds.global_sensitivity(query, ds.Pool(pool), n, k=1, neighbors=relation) == pytest.approx(want)
