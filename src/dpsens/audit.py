@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from ._validate import as_probability
+from ._validate import as_nonnegative, as_probability
 
 __all__ = [
     "clopper_pearson", "dp_tpr_bound", "threshold_rates", "privacy_loss_lower_bounds", "audit_epsilon",
@@ -31,6 +31,19 @@ __all__ = [
 
 def _alpha(alpha) -> float:
     return as_probability(alpha, "alpha")
+
+
+def _delta(delta) -> float:
+    """``0`` (pure DP) or a probability strictly between 0 and 1."""
+    return 0.0 if delta == 0 else as_probability(delta, "delta")
+
+
+def _rate(fpr) -> np.ndarray:
+    """False-positive rates: finite numbers in ``[0, 1]``."""
+    rate = np.asarray(fpr, dtype=float)
+    if not np.all(np.isfinite(rate)) or np.any(rate < 0) or np.any(rate > 1):
+        raise ValueError(f"fpr must hold rates in [0, 1], got {fpr!r}")
+    return rate
 
 
 def clopper_pearson(successes, trials, alpha: float = 0.05):
@@ -72,13 +85,15 @@ def dp_tpr_bound(fpr, epsilon, delta: float = 0.0):
 
     Chapter: *Why local sensitivity leaks*.
 
-    ``min(1, e^ε·FPR + δ, 1 − e^{−ε}(1 − δ − FPR))`` (Kairouz, Oh &
-    Viswanath 2015).
+    ``min(1, e^ε·FPR + δ, 1 − e^{−ε}(1 − δ − FPR))``: the definition applied
+    to the attacker's event and, with the datasets swapped, to its complement
+    (the two inequalities characterise (ε, δ)-DP: Kairouz, Oh & Viswanath
+    2015, cited from the statement).  ``fpr`` must hold rates in ``[0, 1]``,
+    ``epsilon >= 0`` and ``delta`` is 0 or in ``(0, 1)``.
     """
-    epsilon = float(epsilon)
-    if not epsilon >= 0:
-        raise ValueError(f"epsilon must be >= 0, got {epsilon!r}")
-    fpr = np.asarray(fpr, dtype=float)
+    epsilon = as_nonnegative(epsilon, "epsilon")
+    delta = _delta(delta)
+    fpr = _rate(fpr)
     out = np.minimum.reduce([np.ones_like(fpr), math.exp(epsilon) * fpr + delta,
                              1 - math.exp(-epsilon) * (1 - delta - fpr)])
     out = np.clip(out, 0.0, 1.0)
@@ -161,10 +176,12 @@ def audit_epsilon(scores_x, scores_y, thresholds, alpha: float = 0.05, delta: fl
     estimate on the second half).
     """
     sx, sy = np.asarray(scores_x, float), np.asarray(scores_y, float)
-    c = np.asarray(thresholds, float)
+    c = np.asarray(thresholds, float).ravel()
     hx, hy = sx.size // 2, sy.size // 2
     if hx < 1 or hy < 1:
         raise ValueError("need at least two scores from each dataset")
+    if c.size == 0 or not np.all(np.isfinite(c)):
+        raise ValueError(f"thresholds must hold at least one finite number, got {thresholds!r}")
     # (event, direction, sign, first sample, second sample) -- {score < c} is {-score > -c}
     options = [(">", "x/x'", 1.0, sx, sy), (">", "x'/x", 1.0, sy, sx),
                ("<", "x/x'", -1.0, sx, sy), ("<", "x'/x", -1.0, sy, sx)]
@@ -187,7 +204,10 @@ def laplace_event_probability(loc, scale, center, c):
     """``P(|Z − center| > c)`` for ``Z = loc + Lap(scale)``; ``scale = 0`` is a point mass at ``loc``.
 
     Chapter: *Why local sensitivity leaks*.
+
+    ``scale`` must be a finite number ``>= 0``.
     """
+    scale = as_nonnegative(scale, "scale")
     c = np.asarray(c, float)
     if scale == 0:
         out = (np.abs(loc - center) > c).astype(float)
@@ -214,12 +234,24 @@ def posterior_laplace(t, locs, scales, prior=None) -> np.ndarray:
     infinitely smaller than a point mass); otherwise every point-mass candidate
     is excluded and the others are weighted by their Laplace densities.
 
+    ``locs`` and ``scales`` (finite, ``>= 0``) give one entry per candidate;
+    ``prior`` (default uniform) must be a probability vector over them:
+    non-negative, of the same length, summing to 1.
+
     Returns
     -------
     numpy.ndarray of posterior probabilities (sums to 1).
     """
-    locs, scales = np.asarray(locs, float), np.asarray(scales, float)
-    prior = np.full(locs.size, 1.0 / locs.size) if prior is None else np.asarray(prior, float)
+    locs, scales = np.asarray(locs, float).ravel(), np.asarray(scales, float).ravel()
+    if locs.size == 0 or scales.shape != locs.shape:
+        raise ValueError(f"locs and scales must be non-empty and of one length, got {locs.size} and {scales.size}")
+    if not np.all(np.isfinite(locs)) or not np.all(np.isfinite(scales)) or np.any(scales < 0):
+        raise ValueError("locs must be finite numbers and scales finite numbers >= 0")
+    prior = np.full(locs.size, 1.0 / locs.size) if prior is None else np.asarray(prior, float).ravel()
+    if (prior.shape != locs.shape or not np.all(np.isfinite(prior)) or np.any(prior < 0)
+            or not np.isclose(prior.sum(), 1.0)):
+        raise ValueError(f"prior must be a probability vector over the {locs.size} candidates "
+                         f"(non-negative, summing to 1), got {prior!r}")
     point = scales == 0
     hit = point & (locs == t)
     if np.any(hit):

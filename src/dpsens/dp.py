@@ -237,8 +237,10 @@ def group_privacy(epsilon, k: int, delta: float = 0.0) -> tuple[float, float]:
 
     A mechanism that is (ε, δ)-DP for one record is, for a group of ``k``
     records, ``kε``-DP with ``δ`` multiplied by ``k e^{(k-1)ε}`` (the chain of
-    ``k`` neighbours; Dwork and Roth, Theorem 2.2).  With ``delta = 0`` this
-    is the pure ``kε``.
+    ``k`` neighbours, each step adding ``δ`` before the next factor
+    ``e^ε``: proved in the chapter's *Group privacy*).  With ``delta = 0``
+    this is the pure ``kε`` (Dwork and Roth, Theorem 2.2, cited from the
+    statement for δ = 0).
 
     Parameters
     ----------

@@ -312,7 +312,7 @@ def plot_source_comparison(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, que
         ax.axhspan(i - 0.45, i + 0.45, color=PALETTE[6], alpha=0.35, lw=0)
     ax.plot(anchored, y, "o", color=PALETTE[0], ms=8, label="definition: max |f(x) − f(x′)|")
     ax.plot(src, y, "s", mfc="none", mec=PALETTE[3], mew=2, ms=11,
-            label="source: max |f(a) − f(b)| over neighbours a, b")
+            label="source: max |f(y) − f(y′)|, y, y′ of one group")
     ax.set_yticks(y)
     ax.set_yticklabels([f"x = {format_multiset(x)}" for x in g.rows])
     ax.invert_yaxis()
