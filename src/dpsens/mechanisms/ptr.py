@@ -83,12 +83,15 @@ def ptr_pass_probability(distance, epsilon, threshold) -> float:
 
     At any distance ``D``; at ``D = 0`` it is the accidental pass (releasing
     with too little noise), which must not exceed δ, and at larger ``D`` the
-    chance of an answer.
+    chance of an answer.  ``distance=math.inf`` (no dataset has a local
+    sensitivity above the bound, as :func:`ptr_from_distance` accepts) gives 1.
     """
-    d = as_nonnegative(distance, "distance")
     epsilon = as_positive(epsilon, "epsilon")
     if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or not np.isfinite(threshold):
         raise TypeError(f"threshold must be a finite number, got {threshold!r}")
+    if isinstance(distance, numbers.Real) and not isinstance(distance, bool) and distance == math.inf:
+        return 1.0
+    d = as_nonnegative(distance, "distance")
     gap = float(threshold) - d
     if gap >= 0:
         return 0.5 * math.exp(-epsilon * gap)
