@@ -34,6 +34,8 @@ def ptr_threshold(epsilon, delta, variant: str = "dwork-roth") -> float:
     to the nearest dataset whose local sensitivity exceeds the proposed bound.
     The release is unsafe only when ``D = 0``, where the test passes by
     accident with probability ``½ e^{−εT}``; that probability must be ``<= δ``.
+    δ must be a public constant: the source's ``1/n**2`` is a function of the
+    private size under additions and removals, and so would the threshold be.
 
     Parameters
     ----------
@@ -56,10 +58,10 @@ def ptr_threshold(epsilon, delta, variant: str = "dwork-roth") -> float:
 
     Examples
     --------
-    >>> round(ptr_threshold(1.0, 1 / 32561**2, "source"), 3)
-    10.737
-    >>> round(ptr_threshold(1.0, 1 / 32561**2), 3)
-    20.782
+    >>> round(ptr_threshold(1.0, 1e-6), 3)          # the book's public delta
+    13.816
+    >>> round(ptr_threshold(1.0, 1e-6, "source"), 3)
+    7.254
     """
     epsilon = as_positive(epsilon, "epsilon")
     delta = as_probability(delta, "delta")
