@@ -238,12 +238,12 @@ def _phone_figures():
             "head to head"),
         "exponential.plot_exponential_toy": lambda: f.exponential.plot_exponential_toy(
             [1, 2, 3, 4, 5], [[0.19, 0.314, 0.116, 0.19, 0.19], [0.2] * 5],
-            ["x = (1, 2, 2, 4, 5)", "x′ = (1, 2, 3, 4, 5)"], 1.0),
+            ["x = [1, 2, 2, 4, 5]", "x′ = [1, 2, 3, 4, 5]"], 1.0),
         "exponential.plot_reachable_intervals": lambda: f.exponential.plot_reachable_intervals(
             [(5.8, 12.2), (5.0, 11.6), (7.4, 13.0), (6.9, 15.4), (5.6, 16.3)],
             ["remove 1", "remove 2", "remove 4", "remove 7", "remove 9"], 8.56, "variance of x = 8.56",
             "variance after one removal and one addition",
-            "x = (1, 2, 4, 7, 9): one bar per removed record"),
+            "x = [1, 2, 4, 7, 9]: one bar per removed record"),
         "vector.plot_noisy_histogram": lambda: f.vector.plot_noisy_histogram(ages, 0.1, 1e-6, seed=1),
         "accuracy.plot_worst_case_bounds": lambda: f.accuracy.plot_worst_case_bounds(
             epsilons=[0.1, 1.0, 5.0], cells=[2, 100, 10 ** 5]),

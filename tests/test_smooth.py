@@ -780,7 +780,7 @@ def test_leak_closed_figure():
     fig = sp.plot_leak_closed((2.0, 2.5), (4.0, 0.5), (8.7, 8.2), ("x", "x′"), 1.0, title="T")
     dens, loss = fig.axes
     assert fig.get_suptitle() == "T"
-    assert dens.get_yscale() == "log" and dens.get_ylabel() and loss.get_xlabel() == "released value t"
+    assert dens.get_yscale() == "log" and dens.get_ylabel() and loss.get_xlabel() == "released value z"
     labels = [t.get_text() for t in fig.legends[0].get_texts()]    # one legend, below both panels
     assert labels == ["x, local: Lap(4)", "x′, local: Lap(0.5)", "x, smooth: Lap(8.7)", "x′, smooth: Lap(8.2)",
                       "|L| ≤ ε = 1", "noise scaled to local sensitivity", "noise scaled to smooth sensitivity"]

@@ -360,6 +360,11 @@ def inverse_len(x, query, t, lower, upper, neighbors: str = "bounded", max_work:
     the module docstrings of :mod:`dpsens.inverse` and
     :mod:`dpsens.inverse_variance`), which can only overstate ``len`` there
     -- a set of probability zero for a mechanism with continuous outputs.
+    Not for a finite grid of candidates under ``"unbounded"``: there single
+    points carry probability, and at ``t = f(x)`` this function returns the
+    true 0 while a neighbour's value counts only routes that add a value, so
+    it can move by 2 between neighbours (``[0, 0]`` and ``[0, 0, 10]`` on
+    ``[0, 10]``, mean, ``t = 0``: 0 and 2, true len 1).
     Quantiles: :func:`inverse_len_quantile`.
 
     ``max_work`` caps the window evaluations of the unbounded variance and

@@ -179,7 +179,7 @@ def plot_leak_pair(pair, epsilon: float = 1.0, xlim=(-10.0, 15.0)):
     -------
     matplotlib.figure.Figure
         Top: both densities on a log scale.  Bottom: the privacy loss
-        ``ln p_x(t)/p_x'(t)`` against the band ``[−ε, ε]`` that ε-DP would
+        ``ln p_x(z)/p_x'(z)`` against the band ``[−ε, ε]`` that ε-DP would
         keep it in.
     """
     epsilon = as_positive(epsilon, "epsilon")
@@ -194,7 +194,7 @@ def plot_leak_pair(pair, epsilon: float = 1.0, xlim=(-10.0, 15.0)):
     axes[0].set(xlim=xlim, ylabel="log10 of the density", title="the two release distributions")
     loss = log_pa - log_pb
     axes[1].fill_between(t, -epsilon, epsilon, color=PALETTE[2], alpha=0.2, label=f"allowed by ε = {epsilon:g}")
-    axes[1].plot(t, loss, lw=2, color=PALETTE[3], label="privacy loss ln p_x(t) / p_x′(t)")
+    axes[1].plot(t, loss, lw=2, color=PALETTE[3], label="privacy loss ln p_x(z) / p_x′(z)")
     outside = float(np.mean(np.abs(loss) > epsilon))
     axes[1].set(xlim=xlim, xlabel="released value z", ylabel="privacy loss (nats)",
                 title=f"loss outside [−ε, ε] on {100 * outside:.0f} % of the axis shown")

@@ -111,7 +111,7 @@ def plot_proportion_leak(counts_x=(1, 500, 499), counts_xprime=(0, 500, 499), la
     ax1.set(title=f"Released proportion of label {label}, ε = {epsilon:g}", xlabel="released proportion",
             ylabel="density")
     loss = (np.log(bxp / bx) - np.abs(t - px) / bx + np.abs(t - pxp) / bxp)
-    ax2.plot(t, loss, color=PALETTE[2], label="privacy loss ln(p_x(t) / p_x'(t))")
+    ax2.plot(t, loss, color=PALETTE[2], label="privacy loss ln(p_x(z) / p_x'(z))")
     ax2.axhspan(-epsilon, epsilon, color=PALETTE[5], alpha=0.25, label=f"allowed by ε-DP: [−{epsilon:g}, {epsilon:g}]")
     ax2.set(title="Privacy loss leaves the ε band", xlabel="released proportion", ylabel="ln of density ratio")
     legend_below(fig)

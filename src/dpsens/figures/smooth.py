@@ -200,7 +200,7 @@ def plot_leak_closed(locs, local_scales, smooth_scales, labels, epsilon: float, 
     -------
     matplotlib.figure.Figure
         Two panels: the four release densities (log scale; local dashed,
-        smooth solid, one colour per dataset), and the privacy loss ``L(t)``
+        smooth solid, one colour per dataset), and the privacy loss ``L(z)``
         of each mechanism against the band ``[-ε, ε]``; one legend below.
     """
     epsilon = float(epsilon)
@@ -221,8 +221,8 @@ def plot_leak_closed(locs, local_scales, smooth_scales, labels, epsilon: float, 
                                             ("smooth sensitivity", smooth_scales, "-"))):
         axes[1].plot(t, laplace_privacy_loss(t, locs, scales), lw=2, linestyle=ls, color=PALETTE[3 + j],
                      label=f"noise scaled to {name}")
-    axes[1].set(ylim=(-4 * epsilon, 8 * epsilon), xlim=xlim, xlabel="released value t",
-                ylabel="privacy loss L(t)", title="privacy loss ln p_x(t) / p_x′(t)")
+    axes[1].set(ylim=(-4 * epsilon, 8 * epsilon), xlim=xlim, xlabel="released value z",
+                ylabel="privacy loss L(z)", title="privacy loss ln p_x(z) / p_x′(z)")
     legend_below(fig, ncols=2)
     fig.suptitle(title or "Local against smooth sensitivity on one pair of neighbours")
     return fig

@@ -143,7 +143,9 @@ def release_errors(x, chunk_counts, epsilon, delta, rng, ptr_bounds, runs: int =
     * **sample and aggregate** for each chunk count ``m`` of
       ``chunk_counts`` (ascending): ``n_partitions`` random balanced
       partitions (answers clipped to ``chunk_bounds``), then each release
-      picks one of them at random and adds ``Lap((u − ℓ)/(mε))``.
+      picks one of them at random and adds ``Lap((u − ℓ)/(mε))`` -- ε-DP
+      for records *replaced* only (the balanced partition), unlike the
+      others, which are private under additions and removals.
 
     Parameters
     ----------

@@ -36,6 +36,8 @@ def ptr_threshold(epsilon, delta, variant: str = "dwork-roth") -> float:
     to the nearest dataset whose local sensitivity exceeds the proposed bound.
     The release is unsafe only when ``D = 0``, where the test passes by
     accident with probability ``½ e^{−εT}``; that probability must be ``<= δ``.
+    δ must be a public constant: the source's ``1/n**2`` is a function of the
+    private size under additions and removals, and so would the threshold be.
 
     Parameters
     ----------
@@ -58,10 +60,10 @@ def ptr_threshold(epsilon, delta, variant: str = "dwork-roth") -> float:
 
     Examples
     --------
-    >>> round(ptr_threshold(1.0, 1 / 32561**2, "source"), 3)
-    10.737
-    >>> round(ptr_threshold(1.0, 1 / 32561**2), 3)
-    20.782
+    >>> round(ptr_threshold(1.0, 1e-6), 3)          # the book's public delta
+    13.816
+    >>> round(ptr_threshold(1.0, 1e-6, "source"), 3)
+    7.254
     """
     epsilon = as_positive(epsilon, "epsilon")
     delta = as_probability(delta, "delta")
@@ -91,11 +93,15 @@ def ptr_pass_probability(distance, epsilon, threshold, secure: bool = False) -> 
     ``m = ⌈T − D⌉``: probability ``q^m/(1+q)`` for ``m >= 1`` and
     ``1 − q^{1−m}/(1+q)`` otherwise, ``q = e^{−ε}``.  At ``D = 0`` with
     ``T = ln(1/δ)/ε`` that is at most ``δ/(1 + e^{−ε}) < δ``.
+    ``distance=math.inf`` (no dataset has a local sensitivity above the
+    bound, as :func:`ptr_from_distance` accepts) gives 1.
     """
-    d = as_nonnegative(distance, "distance")
     epsilon = as_positive(epsilon, "epsilon")
     if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or not np.isfinite(threshold):
         raise TypeError(f"threshold must be a finite number, got {threshold!r}")
+    if isinstance(distance, numbers.Real) and not isinstance(distance, bool) and distance == math.inf:
+        return 1.0
+    d = as_nonnegative(distance, "distance")
     if secure:
         if d != math.floor(d):
             raise ValueError(f"distance must be a whole number with secure=True (integer noise), got {distance!r}")

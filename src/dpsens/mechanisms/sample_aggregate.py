@@ -156,6 +156,11 @@ def sample_and_aggregate(x, func, n_chunks, lower, upper, epsilon, rng, shuffle:
     rng : numpy.random.Generator
         Used for the partition (if ``shuffle``) and then for the noise.
     shuffle : bool
+        Must be true (the default): the chunks come from a random partition.
+        ``False`` (chunks by position in ``x``) is refused: positional chunks
+        depend on the other records and the chapter shows them losing far more
+        than ε (:func:`positional_median_counterexample`); use
+        :func:`chunk_answers` to study them.
     details : bool
         If true return a dict with ``released``, ``answers``, ``noise_scale``.
     partition : {None, "balanced", "independent"}
@@ -180,10 +185,15 @@ def sample_and_aggregate(x, func, n_chunks, lower, upper, epsilon, rng, shuffle:
     ------
     ValueError
         If ``n_chunks > len(x)``, ``n_chunks < 1``, ``epsilon <= 0``,
-        ``lower > upper``, an unknown ``neighbors``, or
-        ``partition="balanced"`` with ``neighbors="unbounded"``.
+        ``lower > upper``, an unknown ``neighbors``,
+        ``partition="balanced"`` with ``neighbors="unbounded"``, or
+        ``shuffle=False``.
     """
     epsilon = as_positive(epsilon, "epsilon")
+    if shuffle is not True:
+        raise ValueError(f"shuffle must be True for a release, got {shuffle!r}: chunks by position depend on the "
+                         "other records and are not epsilon-DP (see positional_median_counterexample); "
+                         "chunk_answers(..., shuffle=False) computes them for study")
     if neighbors not in ("bounded", "unbounded"):
         raise ValueError(f"neighbors must be 'bounded' (records replaced, n public) or 'unbounded' "
                          f"(records added or removed), got {neighbors!r}")

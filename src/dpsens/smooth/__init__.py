@@ -37,9 +37,12 @@ def _prepare(x, query, lower, upper, neighbors):
     lower, upper = as_bounds(lower, upper)
     x = as_data(x)
     if len(x) < 2:
-        # the rule of dpsens.local_sensitivity: a neighbour of one record would be empty under removal
-        raise ValueError(f"x must hold at least 2 records (as for dpsens.local_sensitivity: removing the "
-                         f"only record would leave an empty dataset); got n = {len(x)}")
+        # the rule of dpsens.local_sensitivity, for both relations: the book's datasets hold at least 2 records
+        # (under add/remove a one-record dataset's only removal would be empty), so a mechanism built on
+        # these quantities is private for datasets of at least 2 records -- a public n_min = 2
+        raise ValueError(f"x must hold at least 2 records, got n = {len(x)}: the book's datasets have at least "
+                         f"2 records (as for dpsens.local_sensitivity; under add/remove neighbours the guarantee "
+                         f"is for datasets of at least 2 records, a public n_min = 2)")
     check_in_bounds(x, lower, upper)
     neighbors = check_relation(neighbors)
     if name in ("var", "std"):

@@ -84,6 +84,19 @@ import numpy as np
 from ._common import log_ratio
 
 
+def _sqrt_drop(W, L):
+    """``sqrt(W) - sqrt(W - L)`` for ``0 <= L <= W``, never below the exact value through rounding.
+
+    When ``L`` is ``W`` up to rounding (a neighbour can make the variance 0), ``W - L`` is a residue of
+    a few ulp whose square root, about ``1e-8 sqrt(W)``, would pull an *upper* bound below the local
+    sensitivity; a residue of at most 8 ulp of ``W`` is therefore taken as 0 (which can only raise it).
+    """
+    rest = W - L
+    if rest <= 8 * np.finfo(float).eps * W:
+        rest = 0.0
+    return math.sqrt(W) - math.sqrt(rest)
+
+
 def _std_change(V, L):
     """Largest change of ``sqrt(v)`` when ``v >= V`` changes by at most ``L`` (up, or down to >= 0).
 
@@ -93,7 +106,7 @@ def _std_change(V, L):
     """
     up = math.sqrt(V + L) - math.sqrt(V)
     W = max(V, L)
-    return max(up, math.sqrt(W) - math.sqrt(W - L))
+    return max(up, _sqrt_drop(W, L))
 
 
 class VarBound:
@@ -145,7 +158,7 @@ class VarBound:
                 dec = max(dec, (float(np.max(ends * ends)) * m / (m - 1) - var) / (m - 1))
         inc, dec = max(inc, 0.0), min(max(dec, 0.0), var)
         ls_var = max(inc, dec)
-        ls_std = max(math.sqrt(var + inc) - math.sqrt(var), math.sqrt(var) - math.sqrt(var - dec))
+        ls_std = max(math.sqrt(var + inc) - math.sqrt(var), _sqrt_drop(var, dec))
         return ls_var, ls_std
 
     def _prefix(self, K):
