@@ -316,6 +316,18 @@ def test_ptr_secure_default_threshold_keeps_the_accidental_pass_below_delta():
             assert m.ptr_pass_probability(0, eps, t, secure=True) <= delta / (1 + math.exp(-eps)) * (1 + 1e-12)
 
 
+def test_ptr_secure_accidental_pass_can_exceed_half_delta():
+    # ptr.md's note: the discrete test gives (2 eps, delta), not in general the continuous test's (2 eps, delta/2).
+    # At eps = 1, delta = 1e-3 the default threshold is ln(1000) = 6.91, so the test passes at distance 0 when
+    # the discrete Laplace noise is >= 7: summed directly, (1 - q)/(1 + q) * sum_{k >= 7} q^k = q^7/(1 + q) > delta/2.
+    ks = np.arange(-20_000, 20_001)
+    p = np.exp(-np.abs(ks))
+    p /= p.sum()
+    exact = float(p[ks >= 7].sum())
+    assert exact > 1e-3 / 2
+    assert m.ptr_pass_probability(0, 1.0, m.ptr_threshold(1.0, 1e-3), secure=True) == pytest.approx(exact, rel=1e-9)
+
+
 def test_ptr_secure_test_and_release_distributions():
     eps, delta = 0.5, 1e-3
     t = m.ptr_threshold(eps, delta)
