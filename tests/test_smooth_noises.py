@@ -270,6 +270,8 @@ def test_smooth_mechanism_secure_is_the_rounded_release():
     # the exact scale: >= 2S/eps, within the relative grid, and still beta-smooth by construction
     assert 2 * s_reduced / eps <= d["noise_scale"] <= (2 * s_reduced / eps + 2.0 ** -20) * (1 + 2.0 ** -19)
     assert isinstance(d["released"], int)
+    assert d["beta"] == beta - math.log1p(2.0 ** -19)          # the beta it used, reported
+    assert d["smooth_sensitivity"] == pytest.approx(s_reduced, rel=1e-12)
     gen = rng(13)
     secure = np.array([m.smooth_sensitivity_mechanism(x, "median", eps, delta, 0, 10, gen, secure=True)
                        for _ in range(3000)]) - int(np.median(x))
@@ -373,23 +375,24 @@ def test_ptr_secure_refusals():
 
 # ------------------------------------------------------------------------- secure=True: sample and aggregate
 def test_sample_and_aggregate_secure_noise_is_discrete_laplace_on_the_sum():
-    x = np.asarray(rng(10).integers(20, 60, size=400), dtype=float)
+    # one value repeated: every chunk's maximum is 37 whatever the (private, random) split
+    x = np.full(400, 37.0)
     eps, chunks = 1.0, 20
-    answers = m.sample_aggregate.chunk_answers(x, np.max, chunks, 0, 100, shuffle=False)
-    total = int(answers.sum())
+    total = 37 * chunks
     gen = rng(41)
-    out = np.array([m.sample_and_aggregate(x, np.max, chunks, 0, 100, eps, gen, shuffle=False, secure=True)
+    out = np.array([m.sample_and_aggregate(x, np.max, chunks, 0, 100, eps, gen, secure=True)
                     for _ in range(4000)])
     noise = np.rint(out * chunks).astype(np.int64) - total
     assert np.allclose(out * chunks - total, noise)
     assert _chi_square_against(noise, lambda k: _discrete_laplace_pmf(k, 100 / eps)) > 1e-4
     gen = rng(42)
-    out_f = np.array([m.sample_and_aggregate(x, np.max, chunks, 0, 100, eps, gen, shuffle=False)
+    out_f = np.array([m.sample_and_aggregate(x, np.max, chunks, 0, 100, eps, gen)
                       for _ in range(4000)])
     assert stats.kstest(out_f - total / chunks, stats.laplace(scale=100 / (chunks * eps)).cdf).pvalue > 1e-4
     # the two paths' releases: the same centre and (to the grid) the same spread
     assert stats.ttest_ind(out, out_f).pvalue > 1e-4
+    x = np.asarray(rng(10).integers(20, 60, size=400), dtype=float)
     with pytest.raises(ValueError, match="chunk answers"):
-        m.sample_and_aggregate(x, "mean", chunks, 0, 100, eps, rng(), shuffle=False, secure=True)
+        m.sample_and_aggregate(x, "mean", chunks, 0, 100, eps, rng(), secure=True)
     with pytest.raises(ValueError, match="upper - lower"):
-        m.sample_and_aggregate(x, np.max, chunks, 0, 99.5, eps, rng(), shuffle=False, secure=True)
+        m.sample_and_aggregate(x, np.max, chunks, 0, 99.5, eps, rng(), secure=True)

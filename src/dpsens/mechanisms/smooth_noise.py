@@ -276,7 +276,8 @@ def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, no
         if beta <= 2 * math.log1p(SECURE_MARGIN):
             raise ValueError(f"secure=True needs beta = {beta:.3g} > 2 ln(1 + 2**-19) (it lowers beta by "
                              f"ln(1 + 2**-19) to pay for rounding the scale); use a larger epsilon")
-        s = float(smooth_sensitivity(x, name, beta - math.log1p(SECURE_MARGIN), lower, upper, neighbors))
+        beta = beta - math.log1p(SECURE_MARGIN)      # the beta the release uses (and reports)
+        s = float(smooth_sensitivity(x, name, beta, lower, upper, neighbors))
         exact_scale = _secure_scale(s / psi)
         scale = float(exact_scale)
         released = value + rounded_laplace_noise(exact_scale, rng, secure=True)
