@@ -196,15 +196,13 @@ def private_clipped_sums(values, q, epsilon_bound, epsilon_release, upper, rng, 
     """
     epsilon_bound = as_positive(epsilon_bound, "epsilon_bound")
     epsilon_release = as_positive(epsilon_release, "epsilon_release")
-    x = _check(values, epsilon_release)[0]
+    _check(values, epsilon_release, groups)              # values >= 0, one group label per value
     upper = _positive_upper(upper)
     rng = check_rng(rng)
     size = as_size(size)
-    labels = np.zeros(len(x), dtype=np.int64) if groups is None else np.asarray(groups, dtype=object).ravel()
-    if len(labels) != len(x):
-        raise ValueError(f"groups must give one label per value: {len(labels)} labels for {len(x)} values")
-    codes, names = pd.factorize(pd.Series(labels), use_na_sentinel=False)
     x = as_data(values, "values")                        # in the data's order, like the labels
+    labels = np.zeros(len(x), dtype=np.int64) if groups is None else np.asarray(groups, dtype=object).ravel()
+    codes, names = pd.factorize(pd.Series(labels), use_na_sentinel=False)
     bound = quantile_exponential(x, q, epsilon_bound, 0.0, upper, rng, neighbors="unbounded", size=size)
     u = np.atleast_1d(bound)
     clipped = np.stack([np.bincount(codes, weights=np.minimum(x, b), minlength=len(names)) for b in u])
