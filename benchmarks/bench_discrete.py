@@ -6,8 +6,9 @@ Run from the repository root:
 
 The samplers of *Noise a computer can actually sample*
 (:mod:`dpsens.mechanisms.discrete`, Canonne, Kamath & Steinke 2020,
-Algorithms 1-3, vectorised over the pending draws) draw 10**6 values; the
-script prints the median time of each and its ratio to numpy's
+Algorithms 1-3, vectorised in batches of independent attempts, the first
+coins of each Bernoulli(exp(-gamma)) chain settled by one uniform integer)
+draw 10**6 values; the script prints the median time of each and its ratio to numpy's
 ``rng.laplace`` / ``rng.normal`` for the same number of (floating-point,
 not private as they stand) draws, measured in the same run.  It asserts
 nothing about time (the machine may be busy); it checks that each sample's

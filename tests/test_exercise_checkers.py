@@ -101,6 +101,17 @@ def _dp_accounting_laplace(scale: float, k: int, delta: float) -> float:
     return pld.from_laplace_mechanism(scale, value_discretization_interval=1e-4).self_compose(k).get_epsilon_for_delta(delta)
 
 
+def _private_bound_above() -> float:
+    """P(ũ > the largest capital gain below the top code): the exponential mechanism's weights written out per
+    gap between distinct gains (length × e^{-ε₁ |#below - α n| / (2 max(α, 1 - α))}), α = 0.99, ε₁ = 0.05."""
+    gains = np.sort(ds.load_adult()["capital-gain"].to_numpy(float))
+    edges = np.unique(np.concatenate([[0.0], gains, [99_999.0]]))
+    below = np.searchsorted(gains, edges[:-1], side="right")
+    log_w = np.log(np.diff(edges)) - 0.05 * np.abs(below - 0.99 * len(gains)) / (2 * 0.99)
+    w = np.exp(log_w - log_w.max())
+    return float(w[-1] / w.sum())
+
+
 # The answers, worked out independently (mostly by hand, see the chapters' solutions).
 # kind: "count" = whole number, exact; "exact" = exact real, round-off only; "real" = computed real, 0.5 %.
 ANSWERS = {
@@ -159,6 +170,7 @@ ANSWERS = {
     # six orders of (2, 1, 0): tails probabilities a = 1 - e^{-1/2}, c = 1 - e^{-1}
     "check_pf_best_probability": ((2 + (1 - math.exp(-0.5)) + (1 - math.exp(-1)) +
                                    2 * (1 - math.exp(-0.5)) * (1 - math.exp(-1))) / 6, "real"),
+    "check_private_bound_above": (_private_bound_above(), "real"),
 }
 REAL = [name for name, (_, kind) in ANSWERS.items() if kind == "real"]
 COUNTS = [name for name, (_, kind) in ANSWERS.items() if kind == "count"]

@@ -149,7 +149,8 @@ def test_discrete_laplace_chi_square(scale, seed):
     assert _chi_square_pvalue(sample, _laplace_pmf(scale)) > 1e-3
 
 
-@pytest.mark.parametrize("sigma, seed", [(0.5, 1), (3, 2), (10.5, 3), (Fraction(7, 3), 4), (200, 5)])
+@pytest.mark.parametrize("sigma, seed", [(0.5, 1), (3, 2), (10.5, 3), (Fraction(7, 3), 4), (200, 5),
+                                         (1000, 6)])
 def test_discrete_gaussian_chi_square(sigma, seed):
     sample = D.sample_discrete_gaussian(sigma, np.random.default_rng(seed), size=200_000)
     assert _chi_square_pvalue(sample, _gaussian_pmf(sigma)) > 1e-3
@@ -164,6 +165,77 @@ def test_bernoulli_exp_frequency(exponent, seed):
         assert heads == n
     else:
         assert stats.binomtest(heads, n, p).pvalue > 1e-3
+
+
+class _EnumeratingRng:
+    """A stand-in generator: its first ``integers`` call returns every value below ``high`` once (an
+    enumeration of the uniform integer), or the values given; every later call returns ``high - 1`` (every
+    later coin of a chain comes up tails)."""
+
+    def __init__(self, first=None):
+        self.first, self.calls = first, 0
+
+    def integers(self, low, high, size, dtype):
+        self.calls += 1
+        if self.calls == 1:
+            out = np.arange(high) if self.first is None else np.asarray(self.first)
+            assert out.size == size
+            return out.astype(dtype)
+        return np.full(size, high - 1, dtype=dtype)
+
+
+@pytest.mark.parametrize("den", [1, 3, 5])
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_one_integer_settles_the_chains_first_coins_by_enumeration(den, depth):
+    """Every uniform integer W below den^m m! enumerated once: the heads among them are exactly
+    M (sum over odd k <= m of P[K = k] + [m + 1 odd] P[K > m]), with P[K > k] = gamma^k/k! (Fractions);
+    the chains that pass all m coins meet only tails afterwards (stand-in generator), so stop at K = m + 1."""
+    size = den ** depth * math.factorial(depth)
+    for num in range(den + 1):
+        gamma = Fraction(num, den)
+        passed = [gamma ** k / math.factorial(k) for k in range(depth + 1)]      # P[K > k]
+        expected = sum(passed[k - 1] - passed[k] for k in range(1, depth + 1, 2))
+        expected += passed[depth] if (depth + 1) % 2 == 1 else 0
+        heads = D._bernoulli_exp_fraction(np.full(size, num, dtype=np.int64), den, _EnumeratingRng(), depth)
+        assert Fraction(int(heads.sum()), size) == expected
+
+
+def test_e_minus_one_coin_thresholds_against_brute_force():
+    """The e^-1 coin settles 20 coins with one W below 20!: at every threshold 20!/k! and one below it, heads
+    iff K = 1 + #{k <= 20 : W < 20!/k!} is odd (Python integers); W = 0 goes on to coin 21 (tails: K = 21)."""
+    top = math.factorial(20)
+    w = sorted({0, 1, top - 1} | {top // math.factorial(k) - d for k in range(2, 21) for d in (0, 1)})
+    heads = D._bernoulli_exp_minus_one(len(w), _EnumeratingRng(w))
+    brute = [(1 + sum(v < top // math.factorial(k) for k in range(1, 21))) % 2 == 1 for v in w]
+    assert heads.tolist() == brute
+
+
+@pytest.mark.parametrize("num, den, depth, seed", [(1, 3, 1, 1), (1, 3, 2, 2), (7, 10, 3, 3), (7, 10, None, 4),
+                                                   (5, 2 ** 40, None, 5), (1, 1, None, 6)])
+def test_bernoulli_exp_fraction_frequency_at_every_depth(num, den, depth, seed):
+    n = 400_000
+    heads = D._bernoulli_exp_fraction(np.full(n, num, dtype=np.int64), den, np.random.default_rng(seed), depth)
+    assert stats.binomtest(int(heads.sum()), n, math.exp(-num / den)).pvalue > 1e-3
+
+
+@pytest.mark.parametrize("block, seed", [(3, 1), (200_000, 2)])
+def test_geometric_from_a_cut_stream_of_coins(block, seed):
+    """V ~ P(v) = e^-v (1 - 1/e), drawn in many short calls (the carried successes of a block matter) and in
+    one long call."""
+    rng = np.random.default_rng(seed)
+    v = np.concatenate([D._geometric_exp1(block, rng) for _ in range(200_000 // block)])
+    assert _chi_square_pvalue(v, lambda k: np.where(k >= 0, np.exp(-np.maximum(k, 0)) * (1 - math.exp(-1)), 0.0)) > 1e-3
+
+
+def test_gaussian_exponents_against_python_integers():
+    """eta = (|y| c t - a)^2 / (2 a c t^2) as whole part and remainder, in int64 and (for magnitudes whose
+    square does not fit) with Python integers, against divmod of Python integers."""
+    for a, c, t, mags in [(441, 4, 11, [0, 1, 5, 11, 400]), (9, 1, 4, [0, 3, 50]),
+                          (2271049, 100, 151, [0, 150, 2_000_000, 5_000_000])]:
+        magnitude = np.array(mags, dtype=np.int64)
+        whole, num = D._gaussian_exponents(magnitude, a, c, t)
+        den = 2 * a * c * t * t
+        assert [(int(w), int(r)) for w, r in zip(whole, num)] == [divmod((m * c * t - a) ** 2, den) for m in mags]
 
 
 def test_pmfs_match_their_definitions():

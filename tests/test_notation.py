@@ -352,7 +352,9 @@ def test_the_letter_test_sees_a_second_meaning():
 def test_chapters_write_the_renamed_letters(stem, letters):
     """The letters issue 32 found with two meanings are gone from the chapters that had them."""
     path = ROOT / "chapters" / f"{stem}.md"
-    segments = maths(path)
+    # vector's section on a private clipping bound uses α as the book does, a quantile's level (notation-data)
+    private_bound = re.compile(r"^\(sec-vector-private-bound\)=$.*?^(?=## )", re.M | re.S)
+    segments = maths(path, leave_out=private_bound if stem == "vector" else None)
     found = sorted({(letter, hint) for m in segments for letter, hint in letters.items()
                     if (re.search(re.escape(letter) + r"(?![A-Za-z])", m) if letter.startswith("\\")
                         else letter in symbols(m))})

@@ -418,6 +418,19 @@ def zcdp_epsilon() -> Key:
                                              "rho": rho})
 
 
+@exercise("private_bound_above")
+def private_bound_above() -> Key:
+    from dpsens.mechanisms.exponential import quantile_exponential_distribution
+    gains = ds.load_adult()["capital-gain"].to_numpy()
+    below_top = gains[gains < gains.max()].max()
+
+    def above(neighbors):
+        dist = quantile_exponential_distribution(gains, 0.99, 0.05, 0.0, 99_999.0, neighbors=neighbors)
+        return float(np.exp(dist["log_prob"][dist["left"] >= below_top]).sum())
+    exact, bounded = above("unbounded"), above("bounded")
+    return Key(exact, REL3, {} if math.isclose(exact, bounded, rel_tol=5e-3) else {"bounded": bounded})
+
+
 # =============================================================== accuracy
 @exercise("laplace_tail")
 def laplace_tail(epsilon=0.25, zeta=0.01) -> Key:

@@ -13,16 +13,23 @@ biased by ``−Σ (x_i − u)₊``.  The mean squared error of the release is
 which :func:`clipped_sum_error` computes for any bounds and
 :func:`best_clipping_bound` minimises exactly.  The best bound is a function
 of the data: releasing with it is not private as it stands (the chapter
-shows why and what to do instead).
+shows why).  :func:`private_clipped_sums` chooses the bound privately
+instead -- the exponential mechanism's quantile of the values
+(:func:`dpsens.mechanisms.exponential.quantile_exponential`), charged to the
+budget -- and :func:`private_bound_error` gives that release's expected
+error exactly, over the bound's draw and the noise.
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from ._validate import as_data, as_positive
+from ._validate import as_data, as_positive, check_rng
+from .mechanisms.checks import as_size
+from .mechanisms.exponential import quantile_exponential, quantile_exponential_distribution
+from .mechanisms.noise import laplace_noise
 
-__all__ = ["clipped_sum_error", "best_clipping_bound"]
+__all__ = ["clipped_sum_error", "best_clipping_bound", "private_clipped_sums", "private_bound_error"]
 
 
 def _check(values, epsilon, groups=None):
@@ -129,3 +136,125 @@ def best_clipping_bound(values, epsilon, groups=None) -> float:
     cand = cand[cand > 0]
     mse = clipped_sum_error(x, cand, epsilon, groups=codes)["mse"].to_numpy()
     return float(cand[int(np.argmin(mse))])
+
+
+def _positive_upper(upper) -> float:
+    upper = as_positive(upper, "upper")
+    if not np.isfinite(upper):
+        raise ValueError(f"upper must be a finite number > 0 (the public largest value), got {upper!r}")
+    return upper
+
+
+def private_clipped_sums(values, q, epsilon_bound, epsilon_release, upper, rng, groups=None, size=None) -> dict:
+    """Clipped sums released with a clipping bound chosen privately: ``(ε₁ + ε₂)``-DP, add/remove neighbours.
+
+    Chapter: *Many answers at once* (section *Choosing the bound privately*).
+    Two steps, each with its own share of the budget:
+
+    1. ``ũ`` = the ``q`` quantile of the values released by the exponential
+       mechanism with the rank utility on the public range ``[0, upper]``
+       (:func:`~dpsens.mechanisms.exponential.quantile_exponential`,
+       ``neighbors="unbounded"``): ``ε₁``-DP with ``ε₁ = epsilon_bound``;
+    2. per group, the sum of ``min(x_i, ũ)`` plus ``Lap(ũ/ε₂)`` noise,
+       ``ε₂ = epsilon_release``: for a fixed ``ũ`` the vector of clipped
+       sums has L1 sensitivity ``ũ`` under add/remove neighbours (one record,
+       in one group, adds at most ``ũ``), so this step is ``ε₂``-DP whatever
+       ``ũ`` step 1 gave.
+
+    Sequential (adaptive) composition makes the pair ``(ũ, sums)``
+    ``(ε₁ + ε₂)``-DP; the proof is in the chapter.  The size ``n`` stays
+    private; ``upper``, ``q``, the group labels and the split are public.
+
+    Parameters
+    ----------
+    values : array_like
+        The data, every value in ``[0, upper]``.
+    q : float
+        The quantile level of the bound, in (0, 1) (the book's α).
+    epsilon_bound, epsilon_release : float
+        ``ε₁`` and ``ε₂``, both ``> 0``.
+    upper : float
+        The public largest possible value (``> 0``, finite), the end of the bound's range.
+    rng : numpy.random.Generator
+    groups : array_like, optional
+        A group label per value (a public list of groups: every label here).
+    size : int, optional
+        Independent runs of the whole release.
+
+    Returns
+    -------
+    dict
+        ``bound``: ``ũ`` (a float, or an array of ``size``); ``sums``: the
+        noisy clipped sums, a :class:`pandas.Series` indexed by group (a
+        :class:`pandas.DataFrame`, one row per run, with ``size``).
+
+    Examples
+    --------
+    >>> out = private_clipped_sums([0, 1, 5, 100], 0.75, 0.5, 0.5, 1000, np.random.default_rng(0))
+    >>> sorted(out)
+    ['bound', 'sums']
+    """
+    epsilon_bound = as_positive(epsilon_bound, "epsilon_bound")
+    epsilon_release = as_positive(epsilon_release, "epsilon_release")
+    _check(values, epsilon_release, groups)              # values >= 0, one group label per value
+    upper = _positive_upper(upper)
+    rng = check_rng(rng)
+    size = as_size(size)
+    x = as_data(values, "values")                        # in the data's order, like the labels
+    labels = np.zeros(len(x), dtype=np.int64) if groups is None else np.asarray(groups, dtype=object).ravel()
+    codes, names = pd.factorize(pd.Series(labels), use_na_sentinel=False)
+    bound = quantile_exponential(x, q, epsilon_bound, 0.0, upper, rng, neighbors="unbounded", size=size)
+    u = np.atleast_1d(bound)
+    clipped = np.stack([np.bincount(codes, weights=np.minimum(x, b), minlength=len(names)) for b in u])
+    noisy = clipped + laplace_noise(1.0, rng, size=clipped.shape) * (u / epsilon_release)[:, None]
+    index = pd.Index(names, name=None if groups is None else "group")
+    if size is None:
+        return {"bound": float(bound), "sums": pd.Series(noisy[0], index=index)}
+    return {"bound": u, "sums": pd.DataFrame(noisy, columns=index)}
+
+
+def private_bound_error(values, q, epsilon_bound, epsilon_release, upper, groups=None) -> dict:
+    """The exact expected error of :func:`private_clipped_sums`, over the bound's draw and the noise.
+
+    Chapter: *Many answers at once* (section *Choosing the bound privately*).
+    The bound ``ũ`` is uniform inside each interval between consecutive
+    sorted values, with the interval's probability from
+    :func:`~dpsens.mechanisms.exponential.quantile_exponential_distribution`.
+    Inside one interval the values above ``u`` do not change, so the squared
+    bias ``Σ_g (S_g − m_g u)²`` and the noise variance ``2 G u²/ε₂²`` are
+    quadratics in ``u``, whose mean over the interval Simpson's rule gives
+    exactly.
+
+    Returns
+    -------
+    dict
+        ``bias_squared``, ``noise_variance`` and ``mse`` (their sum), each
+        the expectation over ``ũ`` of :func:`clipped_sum_error`'s column at
+        ``ε₂`` (summed over groups), and ``mean_bound``, ``E[ũ]``.
+
+    Examples
+    --------
+    >>> out = private_bound_error([0, 1, 5, 100], 0.75, 0.5, 0.5, 1000)
+    >>> sorted(out)
+    ['bias_squared', 'mean_bound', 'mse', 'noise_variance']
+    """
+    epsilon_bound = as_positive(epsilon_bound, "epsilon_bound")
+    epsilon_release = as_positive(epsilon_release, "epsilon_release")
+    x, codes, _ = _check(values, epsilon_release, groups)
+    upper = _positive_upper(upper)
+    dist = quantile_exponential_distribution(x, q, epsilon_bound, 0.0, upper, neighbors="unbounded")
+    prob = np.exp(dist["log_prob"])
+    keep = prob > 0
+    left, right, prob = dist["left"][keep], dist["right"][keep], prob[keep]
+    G = int(codes.max()) + 1
+
+    def simpson(f):
+        return (f(left) + 4 * f((left + right) / 2) + f(right)) / 6
+
+    def bias2(u):
+        return (_above(x, codes, u)[0] ** 2).sum(axis=1)
+
+    bias_squared = float(prob @ simpson(bias2))
+    noise = float(prob @ simpson(lambda u: G * 2 * u ** 2 / epsilon_release ** 2))
+    return {"bias_squared": bias_squared, "noise_variance": noise, "mse": bias_squared + noise,
+            "mean_bound": float(prob @ ((left + right) / 2))}

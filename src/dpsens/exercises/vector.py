@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from ._verdict import Verdict, check_key, checker
 
-__all__ = ["check_mean_median_l1", "check_gaussian_per_count", "check_crossover_d", "check_zcdp_epsilon"]
+__all__ = ["check_mean_median_l1", "check_gaussian_per_count", "check_crossover_d", "check_zcdp_epsilon",
+           "check_private_bound_above"]
 
 
 @checker("a number")
@@ -68,3 +69,17 @@ def check_zcdp_epsilon(answer) -> Verdict:
                                           "but much looser (and it spends 10 δ).",
                                           "add the ρ's first, then convert once."),
                       "rho": ("that is the total ρ, not ε.", "convert: ε = ρ + 2√(ρ ln(1/δ)).")})
+
+
+@checker("a number")
+def check_private_bound_above(answer) -> Verdict:
+    """Exercise *Where does the private bound land?*: the probability that the exponential mechanism's
+    0.99-quantile of the Adult capital gains on [0, 99,999], ε₁ = 0.05, add/remove neighbours, lies above the
+    largest gain below the top code.
+
+    Precision: within 0.5 % (relative)."""
+    return check_key(answer, "private_bound_above", "the probability",
+                     "the output is uniform inside each interval between sorted gains; the event is the last "
+                     "interval, up to 99,999 (mech.exponential.quantile_exponential_distribution).",
+                     {"bounded": ("that uses the rank score's sensitivity 1 of replace neighbours; here records are "
+                                  "added or removed.", "under add/remove neighbours GS_U = max(α, 1 − α).")})

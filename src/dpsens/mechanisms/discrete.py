@@ -6,10 +6,14 @@ coin with probability exactly ``exp(-exponent)`` for a rational ``exponent`` (dr
 uniform integers, no logarithm, no floating point), the discrete Laplace
 distribution ``Lap_Z(b)`` with a rational scale ``b``, and the discrete Gaussian
 ``N_Z(0, sigma^2)`` with a rational ``sigma^2``.  Each is vectorised over numpy
-arrays (every round of every rejection loop runs on all pending draws at once),
-so that a million draws take well under a second; every random number is a
-uniform integer from :meth:`numpy.random.Generator.integers`, which numpy draws
-without bias.  The mechanisms add the noise to an *integer-valued* query: the
+arrays, without changing the distribution: the first coins of Algorithm 1's
+chain are settled by one uniform integer (the chain passes its first k coins
+exactly when that integer is below a threshold of probability
+``exponent^k/k!``), the geometric count of e^-1 coins is cut from one stream of
+coins, and the rejection samplers run batches of independent attempts and keep
+the first successes, so that a million draws take a fraction of a second
+(``benchmarks/bench_discrete.py``); every random number is a uniform integer
+from :meth:`numpy.random.Generator.integers`, which numpy draws without bias.  The mechanisms add the noise to an *integer-valued* query: the
 discrete Laplace mechanism is ε-DP for an integer query of sensitivity Δ with
 ``b = Δ/ε``; the discrete Gaussian mechanism is ρ-zCDP with ``ρ = Δ²/(2σ²)``
 and (ε, δ)-DP with the exact δ of :func:`discrete_gaussian_delta`.
@@ -40,6 +44,9 @@ __all__ = ["as_rational", "sample_bernoulli_exp", "sample_discrete_laplace", "sa
 MAX_DENOMINATOR = 2 ** 56
 #: The largest numerator or denominator of the discrete Laplace scale.
 MAX_SCALE_PART = 2 ** 40
+_INT64_MAX = 2 ** 63 - 1
+#: the most attempts a sampler runs at once
+_BATCH = 2 ** 18
 
 
 def as_rational(value, name: str) -> Fraction:
@@ -97,34 +104,88 @@ def _uniform_below(high: int, n: int, rng) -> np.ndarray:
     return rng.integers(0, high, size=n, dtype=np.uint32 if high <= 2 ** 32 else np.int64)
 
 
-def _bernoulli_exp_unit(num, den: int, rng) -> np.ndarray:
-    """CKS Algorithm 1 for ``exponent = num/den`` in [0, 1]: K = 1; while Bernoulli(exponent/K): K += 1; return K odd.
+def _chain_depth(den: int) -> int:
+    """The most coins ``m >= 1`` of Algorithm 1's chain that one uniform integer below ``den**m * m!`` can
+    settle, with that bound in int64."""
+    m, size = 1, den
+    while size * den * (m + 1) <= _INT64_MAX:
+        m += 1
+        size *= den * m
+    return m
 
-    Every draw still pending in a round has the same K, so a round is one call
-    drawing a uniform integer below den·K per pending draw, compared with num
-    (below num with probability exactly num/(den·K))."""
+
+def _chain_from(num, den: int, start: int, rng) -> np.ndarray:
+    """Algorithm 1's chain from its coin ``start`` on, one coin per round (probability ``num/(den k)``
+    for coin k): True where it stops at an odd K (it stops at K = k when coin k is tails)."""
     odd = np.empty(num.shape, dtype=bool)
     pending = np.arange(num.size)
-    rounds = 1
+    k = start
     while pending.size:
-        heads = _uniform_below(den * rounds, pending.size, rng) < num[pending]
-        odd[pending[~heads]] = rounds % 2 == 1
+        heads = _uniform_below(den * k, pending.size, rng) < num[pending]
+        odd[pending[~heads]] = k % 2 == 1
         pending = pending[heads]
-        rounds += 1
+        k += 1
     return odd
+
+
+def _bernoulli_exp_fraction(num, den: int, rng, depth=None) -> np.ndarray:
+    """Bernoulli(exp(-num/den)) per entry of the int64 array ``num`` (``0 <= num <= den``): CKS Algorithm 1.
+
+    The chain's coin k has probability ``exponent/k`` (``exponent = num/den``), so it
+    passes coins 1..k with probability ``exponent^k/k!``.  Its first ``m``
+    coins (``m = depth``, by default :func:`_chain_depth`) are settled by one
+    uniform integer ``W`` below ``den^m m!``: the chain passes coins 1..k
+    exactly when ``W < num^k den^(m-k) m!/k!``, an event of probability
+    ``exponent^k/k!``, and these events are nested, so the number of coins
+    passed has the chain's distribution.  A chain that passes all ``m``
+    continues coin by coin (:func:`_chain_from`).  Heads when it stops at an
+    odd K."""
+    m = _chain_depth(den) if depth is None else depth
+    scale = [den ** (m - k) * (math.factorial(m) // math.factorial(k)) for k in range(m + 1)]
+    w = rng.integers(0, den ** m * math.factorial(m), size=num.size, dtype=np.int64)
+    go = w < num * scale[1]
+    heads = ~go                                                # stopped at K = 1
+    idx = np.flatnonzero(go)
+    n_k, w_k = num[idx], w[idx]                                # on the chains still running
+    power = n_k.copy()                                         # num^k
+    for k in range(2, m + 1):
+        if not idx.size:
+            return heads
+        power *= n_k
+        go = w_k < power * scale[k]
+        if k % 2 == 1:
+            heads[idx[~go]] = True                             # stopped at K = k, odd
+        idx, n_k, w_k, power = idx[go], n_k[go], w_k[go], power[go]
+    if idx.size:
+        heads[idx] = _chain_from(n_k, den, m + 1, rng)
+    return heads
+
+
+#: the e^-1 coin: one uniform integer below 20! settles its chain's first 20 coins (coin k has probability 1/k)
+_E1_SIZE = math.factorial(20)
+#: 20!/k! for k = 20, 19, ..., 2 (ascending): the chain passes coins 1..k exactly when W < 20!/k!
+_E1_THRESHOLDS = np.array([_E1_SIZE // math.factorial(k) for k in range(20, 1, -1)], dtype=np.int64)
 
 
 def _bernoulli_exp_minus_one(n: int, rng) -> np.ndarray:
-    """n coins with probability exactly 1/e: Algorithm 1 with exponent 1, whose first coin (probability 1/1) is sure."""
-    odd = np.empty(n, dtype=bool)
-    pending = np.arange(n)
-    rounds = 2
-    while pending.size:
-        heads = _uniform_below(rounds, pending.size, rng) == 0
-        odd[pending[~heads]] = rounds % 2 == 1
-        pending = pending[heads]
-        rounds += 1
-    return odd
+    """n coins with probability exactly 1/e: Algorithm 1 with exponent 1, the first 20 coins of each chain
+    settled by one uniform integer W below 20! (as in :func:`_bernoulli_exp_fraction`).
+
+    Coin 1 (probability 1) always passes; the chain stops at K = 2 (tails) when
+    ``W >= 20!/2``, at K = 3 (heads) when ``20!/6 <= W < 20!/2``, and
+    otherwise (probability 1/6) at ``K = 21 - #{k <= 20 : W >= 20!/k!}``,
+    counted by a search among the thresholds; ``W = 0`` (probability 1/20!)
+    passes all 20 coins and goes on coin by coin."""
+    w = rng.integers(0, _E1_SIZE, size=n, dtype=np.int64)
+    heads = (w < _E1_THRESHOLDS[-1]) & (w >= _E1_THRESHOLDS[-2])
+    deep = np.flatnonzero(w < _E1_THRESHOLDS[-2])
+    if deep.size:
+        passed = 20 - np.searchsorted(_E1_THRESHOLDS, w[deep], side="right")     # coins 1..passed heads
+        heads[deep] = passed % 2 == 0                                            # stopped at K = passed + 1
+        beyond = deep[passed == 20]
+        if beyond.size:
+            heads[beyond] = _chain_from(np.ones(beyond.size, dtype=np.int64), 1, 21, rng)
+    return heads
 
 
 def _bernoulli_exp(whole, num, den: int, rng) -> np.ndarray:
@@ -139,7 +200,7 @@ def _bernoulli_exp(whole, num, den: int, rng) -> np.ndarray:
         done += 1
         pending = pending[ok & (whole[pending] > done)]
     rest = np.flatnonzero(out)
-    out[rest] = _bernoulli_exp_unit(num[rest], den, rng)
+    out[rest] = _bernoulli_exp_fraction(num[rest], den, rng)
     return out
 
 
@@ -179,35 +240,59 @@ def sample_bernoulli_exp(exponent, rng, size=None):
 
 
 def _geometric_exp1(n: int, rng) -> np.ndarray:
-    """V = the number of Bernoulli(exp(-1)) successes before the first failure, n times: P(V = v) = e^-v (1 - 1/e)."""
-    v = np.zeros(n, dtype=np.int64)
-    pending = np.arange(n)
-    while pending.size:
-        ok = _bernoulli_exp_minus_one(pending.size, rng)
-        pending = pending[ok]
-        v[pending] += 1
-    return v
+    """V = the number of Bernoulli(exp(-1)) successes before the first failure, n times: P(V = v) = e^-v (1 - 1/e).
+
+    One stream of independent e^-1 coins is cut at its failures: the i-th V is
+    the number of successes between failures i - 1 and i.  The stream is
+    drawn in blocks; the successes after a block's last failure carry over to
+    the first V of the next block (dropping them would bias the Vs towards 0)."""
+    parts, have, carry = [], 0, 0
+    while have < n:
+        coins = _bernoulli_exp_minus_one(math.ceil((n - have) * 1.6) + 8, rng)
+        failures = np.flatnonzero(~coins)
+        if not failures.size:
+            carry += coins.size
+            continue
+        v = np.diff(failures, prepend=-1) - 1
+        v[0] += carry
+        carry = coins.size - 1 - int(failures[-1])
+        parts.append(v)
+        have += v.size
+    return np.concatenate(parts)[:n] if parts else np.zeros(0, dtype=np.int64)
 
 
-def _discrete_laplace(t: int, s: int, n: int, rng) -> np.ndarray:
-    """n draws of Lap_Z(t/s) by CKS Algorithm 2, all pending draws of a rejection round at once."""
-    out = np.empty(n, dtype=np.int64)
-    pending = np.arange(n)
-    while pending.size:
-        if t == 1:                                           # U = 0, kept with probability exp(0) = 1
-            u = np.zeros(pending.size, dtype=np.int64)
-            retry = []
-        else:
-            u = rng.integers(0, t, size=pending.size)
-            d = _bernoulli_exp(np.zeros(pending.size, dtype=np.int64), u, t, rng)      # exp(-U/t)
-            retry = [pending[~d]]
-            pending, u = pending[d], u[d]
-        y = (u + t * _geometric_exp1(pending.size, rng)) // s
-        negative = _uniform_below(2, pending.size, rng) == 1
-        reject = negative & (y == 0)
-        out[pending[~reject]] = np.where(negative, -y, y)[~reject]
-        pending = np.concatenate(retry + [pending[reject]])
-    return out
+def _laplace_attempts(t: int, s: int, n: int, rng) -> np.ndarray:
+    """n independent attempts of CKS Algorithm 2 for Lap_Z(t/s): the values of those that succeed, in order.
+
+    An attempt fails where the algorithm starts again (U not kept, or "-0");
+    the first success of a sequence of attempts is a draw of Lap_Z(t/s)."""
+    if t == 1:                                               # U = 0, kept with probability exp(0) = 1
+        x = _geometric_exp1(n, rng)
+    else:
+        u = rng.integers(0, t, size=n, dtype=np.int64)
+        u = u[_bernoulli_exp_fraction(u, t, rng)]            # U kept with probability exp(-U/t)
+        x = u + t * _geometric_exp1(u.size, rng)
+    y = x if s == 1 else x // s
+    negative = rng.integers(0, 2, size=y.size, dtype=np.uint8).astype(bool)
+    np.negative(y, out=y, where=negative)
+    return y[~(negative & (y == 0))]
+
+
+def _first_successes(attempts, n: int) -> np.ndarray:
+    """The first n values yielded by independent attempts (``attempts(k)`` runs k of them and returns the values
+    of those that succeed, in order): n independent draws of the distribution of a first success.
+
+    Batches are sized by the success rate seen so far, at most ``_BATCH`` attempts (arrays that stay in the
+    processor's cache: faster than one batch of a million); the values beyond the n-th are dropped (attempts
+    are independent, so which are used does not depend on their values)."""
+    parts, have, rate = [], 0, 0.5
+    while have < n:
+        k = min(math.ceil((n - have) / rate * 1.02) + 8, _BATCH)
+        got = attempts(k)
+        parts.append(got)
+        have += got.size
+        rate = max(got.size / k, 0.01) if have < n else rate
+    return np.concatenate(parts)[:n] if parts else np.empty(0, dtype=np.int64)
 
 
 def _laplace_parts(scale: Fraction) -> tuple[int, int]:
@@ -246,7 +331,7 @@ def sample_discrete_laplace(scale, rng, size=None):
     size = as_size(size)
     t, s = _laplace_parts(as_rational(scale, "scale"))
     n = 1 if size is None else int(np.prod(size))
-    out = _discrete_laplace(t, s, n, rng)
+    out = _first_successes(lambda k: _laplace_attempts(t, s, k, rng), n)
     return int(out[0]) if size is None else out.reshape(size)
 
 
@@ -284,26 +369,33 @@ def sample_discrete_gaussian(sigma, rng, size=None):
     rng = check_rng(rng)
     size = as_size(size)
     a, c, t = _gaussian_parts(sigma)
-    den = 2 * a * c * t * t
     n = 1 if size is None else int(np.prod(size))
-    out = np.empty(n, dtype=np.int64)
-    pending = np.arange(n)
-    while pending.size:
-        y = _discrete_laplace(t, 1, pending.size, rng)
-        magnitude = np.abs(y)
-        top = int(magnitude.max())
-        if top <= 4 * pending.size + 1000:                   # index by |y| directly (no sort)
-            values, where = np.arange(top + 1), magnitude
-        else:
-            values, where = np.unique(magnitude, return_inverse=True)
-        # exponent = (|y| - sigma^2/t)^2 / (2 sigma^2) = (|y| c t - a)^2 / (2 a c t^2), as whole part + num/den
-        parts = [divmod((int(v) * c * t - a) ** 2, den) for v in values]
-        whole = np.array([p[0] for p in parts], dtype=np.int64)[where]
-        num = np.array([p[1] for p in parts], dtype=np.int64)[where]
-        keep = _bernoulli_exp(whole, num, den, rng)
-        out[pending[keep]] = y[keep]
-        pending = pending[~keep]
+    out = _first_successes(lambda k: _gaussian_attempts(a, c, t, k, rng), n)
     return int(out[0]) if size is None else out.reshape(size)
+
+
+def _gaussian_exponents(magnitude, a: int, c: int, t: int):
+    """``exponent = (|y| - sigma^2/t)^2 / (2 sigma^2) = (|y| c t - a)^2 / (2 a c t^2)`` per entry, as its whole
+    part and the numerator of the rest over ``2 a c t^2``: in int64 when every square fits, else with Python
+    integers, one per distinct ``|y|``."""
+    den = 2 * a * c * t * t
+    top = int(magnitude.max()) if magnitude.size else 0
+    if (top * c * t + a) ** 2 <= _INT64_MAX:
+        square = (magnitude * (c * t) - a) ** 2
+        return square // den, square % den
+    values, where = np.unique(magnitude, return_inverse=True)
+    parts = [divmod((int(v) * c * t - a) ** 2, den) for v in values]
+    return (np.array([p[0] for p in parts], dtype=np.int64)[where],
+            np.array([p[1] for p in parts], dtype=np.int64)[where])
+
+
+def _gaussian_attempts(a: int, c: int, t: int, n: int, rng) -> np.ndarray:
+    """n independent attempts of CKS Algorithm 3 for sigma^2 = a/c (t = floor(sigma) + 1): the values of those
+    that succeed, in order.  An attempt is one attempt of Algorithm 2 for Lap_Z(t) (it fails where that one
+    would start again) followed, on success, by the acceptance coin exp(-(|Y| - sigma^2/t)^2 / (2 sigma^2))."""
+    y = _laplace_attempts(t, 1, n, rng)
+    whole, num = _gaussian_exponents(np.abs(y), a, c, t)
+    return y[_bernoulli_exp(whole, num, 2 * a * c * t * t, rng)]
 
 
 def discrete_laplace_pmf(k, scale) -> np.ndarray:
