@@ -630,9 +630,9 @@ def roster(path: Path, course: str = "dpsens") -> None:
                                               for k in variant_params(name, 0)] + [f"{n} answer" for n in VARIANTS])
         for row in rows:
             seed = student_seed(row["student_id"], course)
-            params = [v for name in VARIANTS for v in variant_params(name, seed).values()]
-            w.writerow([row["student_id"], seed] + params
-                       + [f"{variant_key(name, seed)[1].value:.6g}" for name in VARIANTS])
+            mine = {name: variant_params(name, seed) for name in VARIANTS}     # drawn once, the answers unhashed
+            w.writerow([row["student_id"], seed] + [v for name in VARIANTS for v in mine[name].values()]
+                       + [f"{REGISTRY[name](**mine[name]).value:.8g}" for name in VARIANTS])
     print(f"wrote {path.with_suffix('.key.csv')}")
 
 
