@@ -552,7 +552,7 @@ def rounded_sensitivity(sensitivity=1) -> Key:
     grid = np.arange(-16, 17) / 8
     moves = np.arange(0, 8 * sensitivity + 1) / 8
     worst = np.abs(np.round(grid[:, None]) - np.round(grid[:, None] + moves[None, :])).max()
-    return Key(int(worst), INT, {"unchanged": (INT, sensitivity)})
+    return Key(int(worst), INT, {"unchanged": (INT, sensitivity)} if worst != sensitivity else {})
 
 
 @exercise("discrete_gaussian_delta")

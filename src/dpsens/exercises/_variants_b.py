@@ -95,7 +95,7 @@ TEXT = {
                    "the Laplace noise's standard deviation",
     "zcdp_epsilon": "{releases} releases with N(0, {sigma:g}²) noise and δ = {delta:g}",
     "gaussian_tail": "ε = {epsilon:g}, δ = {delta:g} and an error exceeded with probability {zeta:g}",
-    "em_utility_bound": "the whole ages 0, …, {top} as the candidates, ε = {epsilon:g} and ζ = {zeta:g}",
+    "em_utility_bound": "the whole numbers 0, …, {top} as the candidates, ε = {epsilon:g} and ζ = {zeta:g}",
     "advanced_epsilon": "{releases} counts, each with Laplace noise of scale b = {b:g}, and δ' = {delta:g}",
     "gaussian_exact_epsilon": "{releases} releases with N(0, {sigma:g}²) noise and δ = {delta:g}",
     "laplace_pld_epsilon": "{releases} counts, each with Lap({b:g}) noise, and δ = {delta:g}",
@@ -173,7 +173,7 @@ def _chunks(n, m):
 def saa_source_chunks(rng):
     def draw():
         n = int(rng.integers(5001, _all(None) + 1))
-        return {"n": n, "m": int(rng.integers(200, 9001))}
+        return {"n": n, "m": int(rng.integers(200, min(9000, n // 2) + 1))}
     return _until(draw, lambda p: _off(_chunks(p["n"], p["m"]), _chunks(None, 6000)))
 
 
@@ -224,7 +224,7 @@ def ptr_median_distance(rng):
     def dist(p):
         return distance_to_high_ls(_first_ages(p["n"]), "median", float(p["bound"]), 0, 100, "bounded")
     return _until(lambda: {"n": 2 * int(rng.integers(1000, _all(None) // 2 + 1)) + 1, "bound": int(rng.integers(1, 9))},
-                  lambda p: _far_from_book("ptr_median_distance", dist, p))
+                  lambda p: dist(p) > 0 and _far_from_book("ptr_median_distance", dist, p))
 
 
 def _beta(p):
@@ -360,7 +360,7 @@ def mode_distance(rng):
         col = _adult()[p["column"]].astype(object)[:p["rows"]]       # rows = None: all of them
         return mode_instability_distance(list(col.where(col.notna(), "(missing)").value_counts()))
     return _until(lambda: {"column": str(rng.choice(MODE_COLUMNS)), "rows": int(rng.integers(2000, _all(None) + 1))},
-                  lambda p: _far_from_book("mode_distance", dist, p))
+                  lambda p: dist(p) > 0 and _far_from_book("mode_distance", dist, p))
 
 
 def pf_best_probability(rng):
@@ -382,7 +382,9 @@ def snapping_epsilon(rng):
 
 
 def rounded_sensitivity(rng):
-    return {"sensitivity": int(rng.integers(2, 3001))}        # the answer is Δ + 1: never the book's 2
+    # an odd Δ, as the book's 1: two halves Δ apart round to even neighbours Δ + 1 apart (for an even Δ both
+    # round the same way, and the question would turn into another); from 3 on, never the book's 2
+    return {"sensitivity": 2 * int(rng.integers(1, 1500)) + 1}
 
 
 def _dg_delta(p):

@@ -4,7 +4,9 @@ Chapters: *Differential privacy in one chapter*, *Proportions vs
 frequencies*, *How accurate is it, and what can no mechanism beat?*,
 *Composing releases* and *Testing privately, and releasing what is stable*
 (the exercises listed in :data:`VARIANTS`); *For teachers*
-explains how a course hands each student their own numbers.
+explains how a course hands each student their own numbers.  The later
+chapters' variants (sample and aggregate to floating point) are drawn in
+:mod:`._variants_b`.
 
 Seed 0 (and no seed) gives the book's parameters; any other seed gives the
 same exercise with different numbers, never the book's own.  The parameters
