@@ -197,8 +197,8 @@ def saa_overlap_epsilon(rng):
 def saa_chunks_for_noise(rng):
     def draw():
         lower = int(rng.integers(0, 41))
-        return {"lower": lower, "upper": lower + int(rng.integers(10, 151)), "epsilon": _grid(rng, 0.1, 3.0, 0.05),
-                "sd": _grid(rng, 0.01, 0.5, 0.01)}
+        return {"lower": lower, "upper": lower + int(rng.integers(10, 151)), "epsilon": _grid(rng, 0.1, 3.0, 0.01),
+                "sd": _log(rng, 0.002, 0.2)}
     need = lambda p: math.ceil(math.sqrt(2) * (p["upper"] - p["lower"]) / (p["sd"] * p["epsilon"]))  # noqa: E731
     return _until(draw, lambda p: _off(need(p), need(BOOK["saa_chunks_for_noise"])))
 
@@ -291,9 +291,9 @@ def crossover_d(rng):
     def d(p):
         s1 = gaussian_sigma(1.0, p["epsilon"], p["delta"], method="analytic")
         return math.floor((s1 * p["epsilon"]) ** 2 / (2 * p["ratio"] ** 2)) + 1
-    # 1/ratio² uniform in [4, 400]: the answer, proportional to it, spreads over hundreds of whole numbers
+    # 1/ratio² uniform in [4, 1000]: the answer, proportional to it, spreads over thousands of whole numbers
     return _until(lambda: {"epsilon": _grid(rng, 0.1, 3.0, 0.01), "delta": _delta(rng, 4, 12),
-                           "ratio": round(float(rng.uniform(4, 400)) ** -0.5, 3)},
+                           "ratio": float(f"{float(rng.uniform(4, 1000)) ** -0.5:.3g}")},
                   lambda p: _far_from_book("crossover_d", d, p))
 
 
@@ -347,7 +347,7 @@ def _svt_loss(p):
 
 
 def svt_free_threshold_loss(rng):
-    return _until(lambda: {"threshold": _grid(rng, 1.5, 8.0, 0.1), "epsilon": _log(rng, 0.1, 5.0)},
+    return _until(lambda: {"threshold": _grid(rng, 1.5, 8.0, 0.1), "epsilon": _log(rng, 0.05, 8.0)},
                   lambda p: _off(_svt_loss(p), _svt_loss(BOOK["svt_free_threshold_loss"])))
 
 
@@ -378,7 +378,7 @@ def discrete_laplace_zero(rng):
 def snapping_epsilon(rng):
     eps = lambda p: p["epsilon"] * (1 + 2.0 ** (p["log2_bound"] - 49))  # noqa: E731
     return _until(lambda: {"epsilon": _grid(rng, 0.05, 2.0, 0.001), "log2_bound": int(rng.integers(20, 46))},
-                  lambda p: abs(eps(p) - eps(BOOK["snapping_epsilon"])) > 1e-4)
+                  lambda p: _off(eps(p), eps(BOOK["snapping_epsilon"])))
 
 
 def rounded_sensitivity(rng):
