@@ -33,6 +33,7 @@ import math
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -272,33 +273,47 @@ def private_join_sensitivity() -> Key:
 N = ds.data.N_AGES
 
 
+@lru_cache(maxsize=None)
+def _raw_ages() -> np.ndarray:
+    """The ages in the data's order (exercises on their first n take ``_raw_ages()[:n]``), read once."""
+    ages = ds.load_ages().to_numpy(dtype=float)
+    ages.flags.writeable = False
+    return ages
+
+
+@lru_cache(maxsize=None)
+def _adult():
+    return ds.load_adult()
+
+
 def _source_count(n, k):
+    n = N if n is None else n               # a variant's n = None: all the ages
     return math.ceil(n / math.ceil(n / k))
 
 
 @exercise("saa_source_chunks")
-def saa_source_chunks() -> Key:
-    return Key(_source_count(N, 6000), INT)
+def saa_source_chunks(n=None, m=6000) -> Key:
+    return Key(_source_count(n, m), INT)
 
 
 @exercise("saa_source_epsilon")
-def saa_source_epsilon() -> Key:
-    return Key(6000 / _source_count(N, 6000), REL3, {"intended": (EXACT, 1.0)})
+def saa_source_epsilon(n=None, m=6000, epsilon=1.0) -> Key:
+    return Key(epsilon * m / _source_count(n, m), REL3, {"intended": (EXACT, epsilon)})
 
 
 @exercise("saa_overlap_epsilon")
-def saa_overlap_epsilon() -> Key:
-    rng = np.random.default_rng(2023)
-    idx = rng.integers(0, N, size=(6000, 55))
-    per_record = np.zeros(N, dtype=int)
-    for row in idx:
-        per_record[np.unique(row)] += 1
-    return Key(int(per_record.max()), INT)
+def saa_overlap_epsilon(n=None, chunks=6000, size=55, draw_seed=2023) -> Key:
+    n = N if n is None else n
+    idx = np.sort(np.random.default_rng(draw_seed).integers(0, n, size=(chunks, size)), axis=1)
+    first = np.ones(idx.shape, dtype=bool)           # a record drawn twice into one chunk counts once
+    first[:, 1:] = idx[:, 1:] != idx[:, :-1]
+    return Key(int(np.bincount(idx[first], minlength=n).max()), INT)
 
 
 @exercise("saa_chunks_for_noise")
-def saa_chunks_for_noise() -> Key:
-    return Key(math.ceil(math.sqrt(2) * 60 / 0.05), INT, {"scale": math.ceil(60 / 0.05)})
+def saa_chunks_for_noise(lower=20, upper=80, epsilon=1.0, sd=0.05) -> Key:
+    width = (upper - lower) / epsilon
+    return Key(math.ceil(math.sqrt(2) * width / sd), INT, {"scale": math.ceil(width / sd)})
 
 
 # =============================================================== PTR
@@ -306,19 +321,19 @@ DELTA = 1e-6          # the book's public delta (dp.md): never 1/n^2 with the pr
 
 
 @exercise("ptr_source_accident")
-def ptr_source_accident() -> Key:
-    threshold = math.log(2 / DELTA) / 2
-    return Key(0.5 * math.exp(-threshold), REL3, {"delta": DELTA})
+def ptr_source_accident(epsilon=1.0, delta=DELTA) -> Key:
+    threshold = math.log(2 / delta) / (2 * epsilon)
+    return Key(0.5 * math.exp(-epsilon * threshold), REL3, {"delta": delta})
 
 
 @exercise("ptr_release_distance")
-def ptr_release_distance() -> Key:
-    return Key(math.ceil(math.log(1 / DELTA) + math.log(50)), INT)
+def ptr_release_distance(epsilon=1.0, delta=DELTA) -> Key:
+    return Key(math.ceil(math.log(1 / delta) / epsilon + math.log(50) / epsilon), INT)
 
 
 @exercise("ptr_median_distance")
-def ptr_median_distance() -> Key:
-    return Key(ds.smooth.distance_to_high_ls(_ages(), "median", 2.0, 0, 100, "bounded"), INT)
+def ptr_median_distance(n=None, bound=2) -> Key:
+    return Key(ds.smooth.distance_to_high_ls(_raw_ages()[:n], "median", float(bound), 0, 100, "bounded"), INT)
 
 
 # =============================================================== smooth
@@ -331,22 +346,22 @@ BETA = 1.0 / (2 * math.log(2 / DELTA))      # epsilon = 1, the book's public del
 
 
 @exercise("smooth_beta")
-def smooth_beta() -> Key:
-    return Key(BETA, REL3, {"ln_1_over_delta": 1 / (2 * math.log(1 / DELTA)),
-                            "delta_1_over_n_squared": _beta(N)})
+def smooth_beta(epsilon=1.0, delta=DELTA) -> Key:
+    return Key(epsilon / (2 * math.log(2 / delta)), REL3, {"ln_1_over_delta": epsilon / (2 * math.log(1 / delta)),
+                                                           "delta_1_over_n_squared": _beta(N, epsilon)})
 
 
 @exercise("smooth_turning_point")
-def smooth_turning_point() -> Key:
-    k = np.arange(0, N + 1)
-    logs = -BETA * k + np.log(100.0) - np.log(N - k + 1.0)
+def smooth_turning_point(n=None, epsilon=1.0, delta=DELTA) -> Key:
+    n = N if n is None else n
+    k = np.arange(0, n + 1)
+    logs = -epsilon / (2 * math.log(2 / delta)) * k + np.log(100.0) - np.log(n - k + 1.0)
     return Key(int(np.nonzero(np.diff(logs) > 0)[0][0]), INT)
 
 
 @exercise("smooth_median_direct")
-def smooth_median_direct() -> Key:
-    x = ds.load_ages().to_numpy(dtype=float)[:2001]
-    return Key(ds.smooth.smooth_sensitivity(x, "median", _beta(2001), 0, 100, "bounded"), REL3)
+def smooth_median_direct(n=2001, epsilon=1.0) -> Key:
+    return Key(ds.smooth.smooth_sensitivity(_raw_ages()[:n], "median", _beta(n, epsilon), 0, 100, "bounded"), REL3)
 
 
 @exercise("smooth_student_error")
@@ -362,17 +377,17 @@ def smooth_student_error(epsilon=0.5, df=3.0) -> Key:
 
 # =============================================================== exponential mechanism
 @exercise("em_tie_probability")
-def em_tie_probability() -> Key:
+def em_tie_probability(epsilon=0.1) -> Key:
     from dpsens.mechanisms.exponential import quantile_exponential_distribution
-    dist = quantile_exponential_distribution(ds.load_ages().to_numpy(float), 0.5, 0.1, 0.0, 100.0, "bounded")
+    dist = quantile_exponential_distribution(_raw_ages(), 0.5, epsilon, 0.0, 100.0, "bounded")
     p = float(np.exp(dist["log_prob"])[(dist["left"] == 36.0) & (dist["right"] == 37.0)].sum())
     return Key(p, REL3, {"other_interval": 1 - p})
 
 
 @exercise("inverse_len_median")
-def inverse_len_median() -> Key:
+def inverse_len_median(n=None, target=40) -> Key:
     from dpsens.inverse import inverse_len_quantile
-    return Key(int(inverse_len_quantile(ds.load_ages().to_numpy(float), 0.5, 40.0, 0.0, 100.0, "bounded")), INT)
+    return Key(int(inverse_len_quantile(_raw_ages()[:n], 0.5, float(target), 0.0, 100.0, "bounded")), INT)
 
 
 @exercise("rank_score_sensitivity")
@@ -385,37 +400,47 @@ def rank_score_sensitivity() -> Key:
 
 # =============================================================== vector
 @exercise("mean_median_l1")
-def mean_median_l1() -> Key:
+def mean_median_l1(lower=17, upper=90, x=(20, 21, 22, 80, 90)) -> Key:
     import dpsens.vector
-    x, dom = [20, 21, 22, 80, 90], ds.neighbors.Domain(range(17, 91))
+    dom = ds.neighbors.Domain(range(lower, upper + 1))
     both = dpsens.vector.vector_local_sensitivity(x, ["mean", "median"], dom, norm="l1")
     alone = sum(dpsens.vector.vector_local_sensitivity(x, [q], dom) for q in ("mean", "median"))
     return Key(both, REL3, {} if math.isclose(alone, both, rel_tol=5e-3) else {"separate_sum": alone})
 
 
 @exercise("gaussian_per_count")
-def gaussian_per_count() -> Key:
+def gaussian_per_count(groups=25, epsilon=1.0, delta=1e-6) -> Key:
     from dpsens.mechanisms.gaussian import gaussian_sigma, per_coordinate_noise_std
 
     def sigma(l2):
-        return gaussian_sigma(l2, 1.0, 1e-6, method="analytic")
-    return Key(sigma(5.0), REL3, {"one_count": sigma(1.0), "l1": sigma(25.0),
-                                   "classic": math.sqrt(2 * math.log(1.25e6)) * 5.0,
-                                   "laplace": per_coordinate_noise_std(25, 1.0)})
+        return gaussian_sigma(l2, epsilon, delta, method="analytic")
+    return Key(sigma(math.sqrt(groups)), REL3, {"one_count": sigma(1.0), "l1": sigma(float(groups)),
+                                                "classic": math.sqrt(2 * math.log(1.25 / delta)) * math.sqrt(groups)
+                                                / epsilon, "laplace": per_coordinate_noise_std(groups, epsilon)})
 
 
 @exercise("crossover_d")
-def crossover_d() -> Key:
-    from dpsens.mechanisms.gaussian import gaussian_laplace_crossover
-    return Key(int(gaussian_laplace_crossover(0.5, 1e-8)), INT)
+def crossover_d(epsilon=0.5, delta=1e-8, ratio=1.0) -> Key:
+    from dpsens.mechanisms.gaussian import gaussian_laplace_crossover, per_coordinate_noise_std
+
+    def wins(d):        # the Gaussian's sd per answer below ratio x the Laplace's
+        return per_coordinate_noise_std(d, epsilon, delta, "gaussian") < ratio * per_coordinate_noise_std(d, epsilon)
+    lo, hi = 0, 1       # wins(hi), not wins(lo): the Gaussian's sd grows as sqrt(d), the Laplace's as d
+    while not wins(hi):
+        lo, hi = hi, 2 * hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if wins(mid) else (mid, hi)
+    assert ratio != 1.0 or hi == gaussian_laplace_crossover(epsilon, delta)
+    return Key(hi, INT)
 
 
 @exercise("zcdp_epsilon")
-def zcdp_epsilon() -> Key:
+def zcdp_epsilon(releases=10, sigma=4.0, delta=1e-6) -> Key:
     from dpsens.mechanisms.gaussian import gaussian_rho, zcdp_compose, zcdp_to_dp
-    rho = zcdp_compose([gaussian_rho(4.0, 1.0)] * 10)
-    return Key(zcdp_to_dp(rho, 1e-6), REL3, {"per_release_sum": 10 * zcdp_to_dp(gaussian_rho(4.0, 1.0), 1e-6),
-                                             "rho": rho})
+    rho = zcdp_compose([gaussian_rho(sigma, 1.0)] * releases)
+    return Key(zcdp_to_dp(rho, delta), REL3,
+               {"per_release_sum": releases * zcdp_to_dp(gaussian_rho(sigma, 1.0), delta), "rho": rho})
 
 
 @exercise("private_bound_above")
@@ -439,17 +464,17 @@ def laplace_tail(epsilon=0.25, zeta=0.01) -> Key:
 
 
 @exercise("gaussian_tail")
-def gaussian_tail() -> Key:
+def gaussian_tail(epsilon=1.0, delta=1e-6, zeta=0.05) -> Key:
     from scipy.stats import norm
     from dpsens.mechanisms.gaussian import gaussian_sigma
-    sigma = gaussian_sigma(1.0, 1.0, 1e-6, method="analytic")
-    return Key(sigma * norm.isf(0.025), REL3, {"chernoff": sigma * math.sqrt(2 * math.log(2 / 0.05)),
-                                               "one_sided": sigma * norm.isf(0.05)})
+    sigma = gaussian_sigma(1.0, epsilon, delta, method="analytic")
+    return Key(float(sigma * norm.isf(zeta / 2)), REL3, {"chernoff": sigma * math.sqrt(2 * math.log(2 / zeta)),
+                                                         "one_sided": float(sigma * norm.isf(zeta))})
 
 
 @exercise("em_utility_bound")
-def em_utility_bound() -> Key:
-    loss = 2 / 1.0 * (math.log(101) + math.log(1 / 0.01))
+def em_utility_bound(top=100, epsilon=1.0, zeta=0.01) -> Key:
+    loss = 2 / epsilon * (math.log(top + 1) + math.log(1 / zeta))
     return Key(loss, REL3, {"no_factor_2": loss / 2})
 
 
@@ -464,10 +489,10 @@ def histogram_lower_bound(d=5000, epsilon=0.5) -> Key:
     return Key(best, REL3, {} if math.isclose(real_t, best, rel_tol=5e-3) else {"real_t": real_t})
 # =============================================================== composition
 @exercise("advanced_epsilon")
-def advanced_epsilon() -> Key:
+def advanced_epsilon(releases=400, b=20.0, delta=1e-6) -> Key:
     from dpsens.accounting import advanced_composition
-    first = 0.05 * math.sqrt(2 * 400 * math.log(1e6))
-    return Key(advanced_composition(0.05, 400, 1e-6)[0], REL3, {"basic": 20.0, "first_term": first})
+    first = math.sqrt(2 * releases * math.log(1 / delta)) / b
+    return Key(advanced_composition(1 / b, releases, delta)[0], REL3, {"basic": releases / b, "first_term": first})
 
 
 @exercise("optimal_epsilon")
@@ -478,33 +503,33 @@ def optimal_epsilon(releases=40, epsilon=0.1) -> Key:
 
 
 @exercise("gaussian_exact_epsilon")
-def gaussian_exact_epsilon() -> Key:
+def gaussian_exact_epsilon(releases=10, sigma=4.0, delta=1e-6) -> Key:
     from dpsens.accounting import gaussian_composition_epsilon, rdp_epsilon
     from dpsens.mechanisms.gaussian import gaussian_epsilon, gaussian_rho, zcdp_to_dp
-    ten = [(4.0, 1.0)] * 10
-    return Key(gaussian_composition_epsilon(1e-6, ten), REL3,
-               {"zcdp": zcdp_to_dp(10 * gaussian_rho(4.0, 1.0), 1e-6), "rdp": rdp_epsilon(1e-6, gaussian=ten)[0],
-                "basic": 10 * gaussian_epsilon(4.0, 1.0, 1e-7)})
+    each = [(sigma, 1.0)] * releases
+    return Key(gaussian_composition_epsilon(delta, each), REL3,
+               {"zcdp": zcdp_to_dp(releases * gaussian_rho(sigma, 1.0), delta), "rdp": rdp_epsilon(delta, gaussian=each)[0],
+                "basic": releases * gaussian_epsilon(sigma, 1.0, delta / releases)})
 
 
 @exercise("laplace_pld_epsilon")
-def laplace_pld_epsilon() -> Key:
+def laplace_pld_epsilon(releases=200, b=10.0, delta=1e-6) -> Key:
     from dpsens.accounting import rdp_epsilon
     from dpsens.pld import pld_epsilon
-    counts = [(10.0, 1.0)] * 200
-    bracket = pld_epsilon(1e-6, laplace=counts, rtol=1e-4)
+    counts = [(b, 1.0)] * releases
+    bracket = pld_epsilon(delta, laplace=counts, rtol=1e-3)      # the midpoint: within 0.05 % of the exact ε
     # no slip for the optimal composition of 200 0.1-DP mechanisms: 1.8 % above, too close to tell apart
-    return Key((bracket.lower + bracket.upper) / 2, REL3, {"rdp": rdp_epsilon(1e-6, laplace=counts)[0]})
+    return Key((bracket.lower + bracket.upper) / 2, REL3, {"rdp": rdp_epsilon(delta, laplace=counts)[0]})
 # =============================================================== stability (sparse vector, stable release, selection)
 @exercise("svt_free_threshold_loss")
-def svt_free_threshold_loss() -> Key:
+def svt_free_threshold_loss(threshold=2.0, epsilon=1.0) -> Key:
     from dpsens.mechanisms.sparse_vector import output_probability
 
-    def loss(threshold):
+    def loss(eta):
         o = (False,) * 5 + (True,)
-        return math.log(output_probability([0.0] * 6, threshold, o, 1.0, variant="no-threshold-noise")
-                        / output_probability([1.0] * 5 + [-1.0], threshold, o, 1.0, variant="no-threshold-noise"))
-    return Key(loss(2.0), REL3, {"worst_case": loss(0.0)})
+        return math.log(output_probability([0.0] * 6, eta, o, epsilon, variant="no-threshold-noise")
+                        / output_probability([1.0] * 5 + [-1.0], eta, o, epsilon, variant="no-threshold-noise"))
+    return Key(loss(threshold), REL3, {"worst_case": loss(0.0)})
 
 
 @exercise("stable_threshold")
@@ -516,20 +541,20 @@ def stable_threshold(epsilon=0.25, delta=1e-8) -> Key:
 
 
 @exercise("mode_distance")
-def mode_distance() -> Key:
+def mode_distance(column="occupation", rows=None) -> Key:
     from dpsens.mechanisms.stable_histogram import mode_instability_distance
-    col = ds.load_adult()["occupation"].astype(object)
+    col = _adult()[column].astype(object)[:rows]
     counts = Counter(col.where(col.notna(), "(missing)"))
     d = mode_instability_distance(list(counts.values()))
     return Key(int(d), INT)
 
 
 @exercise("pf_best_probability")
-def pf_best_probability() -> Key:
+def pf_best_probability(scores=(2, 1, 0), epsilon=1.0) -> Key:
     from dpsens.mechanisms.noisy_max import selection_distribution
-    scores = [2.0, 1.0, 0.0]
-    return Key(float(selection_distribution(scores, 1.0, "permute-and-flip")[0]), REL3,
-               {"em": float(selection_distribution(scores, 1.0, "exponential-mechanism")[0])})
+    best = int(np.argmax(scores))
+    return Key(float(selection_distribution(scores, epsilon, "permute-and-flip")[best]), REL3,
+               {"em": float(selection_distribution(scores, epsilon, "exponential-mechanism")[best])})
 # =============================================================== noise a computer can actually sample
 @exercise("discrete_laplace_zero")
 def discrete_laplace_zero(b=2.0) -> Key:
@@ -538,18 +563,20 @@ def discrete_laplace_zero(b=2.0) -> Key:
 
 
 @exercise("snapping_epsilon")
-def snapping_epsilon(epsilon=0.3, bound=2.0 ** 40) -> Key:
-    lam = 1 / epsilon
-    grid = 4.0                                                          # smallest power of two >= 1/0.3
+def snapping_epsilon(epsilon=0.3, log2_bound=40) -> Key:
+    lam, bound = 1 / epsilon, 2.0 ** log2_bound
+    grid = 2.0 ** math.ceil(math.log2(lam))                             # smallest power of two >= λ (4 for 1/0.3)
     return Key(1 / lam + 2.0 ** -49 * bound / lam, abs_(1e-6),
                {"grid": 1 / grid + 2.0 ** -49 * bound / grid, "target": epsilon})
 
 
 @exercise("rounded_sensitivity")
-def rounded_sensitivity() -> Key:
-    grid = np.arange(-400, 401) / 8                                     # answers in steps of 1/8, halves included
-    worst = max(abs(np.round(a) - np.round(a + d)) for a in grid for d in np.arange(0, 9) / 8)
-    return Key(int(worst), INT, {"unchanged": (INT, 1)})
+def rounded_sensitivity(sensitivity=1) -> Key:
+    # answers in steps of 1/8, halves included, over [-2, 2]: round(a + 2j) = round(a) + 2j covers the rest
+    grid = np.arange(-16, 17) / 8
+    moves = np.arange(0, 8 * sensitivity + 1) / 8
+    worst = np.abs(np.round(grid[:, None]) - np.round(grid[:, None] + moves[None, :])).max()
+    return Key(int(worst), INT, {"unchanged": (INT, sensitivity)} if worst != sensitivity else {})
 
 
 @exercise("discrete_gaussian_delta")
@@ -627,9 +654,9 @@ def roster(path: Path, course: str = "dpsens") -> None:
                                               for k in variant_params(name, 0)] + [f"{n} answer" for n in VARIANTS])
         for row in rows:
             seed = student_seed(row["student_id"], course)
-            params = [v for name in VARIANTS for v in variant_params(name, seed).values()]
-            w.writerow([row["student_id"], seed] + params
-                       + [f"{variant_key(name, seed)[1].value:.6g}" for name in VARIANTS])
+            mine = {name: variant_params(name, seed) for name in VARIANTS}     # drawn once, the answers unhashed
+            w.writerow([row["student_id"], seed] + [v for name in VARIANTS for v in mine[name].values()]
+                       + [f"{REGISTRY[name](**mine[name]).value:.8g}" for name in VARIANTS])
     print(f"wrote {path.with_suffix('.key.csv')}")
 
 

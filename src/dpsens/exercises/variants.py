@@ -4,7 +4,9 @@ Chapters: *Differential privacy in one chapter*, *Proportions vs
 frequencies*, *How accurate is it, and what can no mechanism beat?*,
 *Composing releases* and *Testing privately, and releasing what is stable*
 (the exercises listed in :data:`VARIANTS`); *For teachers*
-explains how a course hands each student their own numbers.
+explains how a course hands each student their own numbers.  The later
+chapters' variants (sample and aggregate to floating point) are drawn in
+:mod:`._variants_b`.
 
 Seed 0 (and no seed) gives the book's parameters; any other seed gives the
 same exercise with different numbers, never the book's own.  The parameters
@@ -21,6 +23,7 @@ import hashlib
 import numpy as np
 
 from .._validate import as_int
+from ._variants_b import BOOK as _BOOK_B, DRAWS as _DRAWS_B, TEXT as _TEXT_B
 
 __all__ = ["VARIANTS", "VARIANT_TEXT", "student_seed", "variant_params", "variant_text", "your_numbers"]
 
@@ -33,6 +36,7 @@ VARIANTS = {
     "histogram_lower_bound": {"d": 5000, "epsilon": 0.5},
     "optimal_epsilon": {"releases": 40, "epsilon": 0.1},
     "stable_threshold": {"epsilon": 0.25, "delta": 1e-8},
+    **_BOOK_B,
 }
 
 #: How a student's handout states the parameters of their variant.
@@ -44,6 +48,7 @@ VARIANT_TEXT = {
     "histogram_lower_bound": "d = {d} cells and ε = {epsilon:g}",
     "optimal_epsilon": "J = {releases} mechanisms, each ε = {epsilon:g}-DP (δ = 1e-6 as in the book)",
     "stable_threshold": "ε = {epsilon:g} and δ = {delta:g}",
+    **_TEXT_B,
 }
 
 
@@ -103,6 +108,8 @@ def _draw(name: str, rng: np.random.Generator) -> dict:
         while delta == 1e-6:
             delta = int(rng.integers(1, 10)) * 10.0 ** -int(rng.integers(5, 10))
         return {"epsilon": int(rng.integers(10, 301)) / 100, "delta": delta}
+    if name in _DRAWS_B:
+        return _DRAWS_B[name](rng)
     return {"n": int(rng.integers(500, 20_001)), "epsilon": float(rng.choice([0.25, 0.5, 1.0, 2.0]))}
 
 def student_seed(student: str, course: str = "dpsens") -> int:
