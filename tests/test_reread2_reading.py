@@ -186,3 +186,11 @@ def test_the_tpr_fpr_bound_in_proportions_is_derived_and_its_characterisation_ci
     text = _text("proportions")
     assert "1 - \\mathrm{FPR} \\le e^\\varepsilon (1 - \\mathrm{TPR})" in text
     assert "cited from the statement in {cite}`kairouz2015composition`" in text
+
+
+def test_posterior_refuses_a_released_value_that_is_not_a_number():
+    with pytest.raises(ValueError, match="t must be"):
+        audit.posterior_laplace(float("nan"), [1.0, 2.0], [1.0, 1.0])
+    post = audit.posterior_laplace(1.5, [1.0, 2.0], [1.0, 0.5])
+    dens = np.array([math.exp(-0.5 / 1.0) / 2.0, math.exp(-0.5 / 0.5) / 1.0])   # Laplace densities at 1.5
+    assert post == pytest.approx(dens / dens.sum())

@@ -254,6 +254,9 @@ def posterior_laplace(t, locs, scales, prior=None) -> np.ndarray:
     -------
     numpy.ndarray of posterior probabilities (sums to 1).
     """
+    t = float(t)
+    if not math.isfinite(t):
+        raise ValueError(f"t must be a finite number (the released value), got {t!r}")
     locs, scales = np.asarray(locs, float).ravel(), np.asarray(scales, float).ravel()
     if locs.size == 0 or scales.shape != locs.shape:
         raise ValueError(f"locs and scales must be non-empty and of one length, got {locs.size} and {scales.size}")
