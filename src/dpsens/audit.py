@@ -35,7 +35,15 @@ def _alpha(alpha) -> float:
 
 def _delta(delta) -> float:
     """``0`` (pure DP) or a probability strictly between 0 and 1."""
-    return 0.0 if delta == 0 else as_probability(delta, "delta")
+    return 0.0 if np.ndim(delta) == 0 and delta == 0 else as_probability(delta, "delta")
+
+
+def _scores(scores, name: str) -> np.ndarray:
+    """Scores of one dataset: a non-empty array of finite numbers."""
+    out = np.asarray(scores, dtype=float).ravel()
+    if out.size == 0 or not np.all(np.isfinite(out)):
+        raise ValueError(f"{name} must hold at least one score, all finite numbers")
+    return out
 
 
 def _rate(fpr) -> np.ndarray:
@@ -132,13 +140,15 @@ def privacy_loss_lower_bounds(scores_x, scores_y, thresholds, alpha: float = 0.0
     ``{score <= c}`` in the other direction, and the larger of the two is
     returned.  A lower bound above the
     promised ε (at this confidence, for this threshold) proves that the
-    mechanism is not ε-DP.
+    mechanism is not ε-DP.  The scores must be finite numbers and ``delta``
+    0 or in ``(0, 1)`` (a negative ``delta`` would inflate the bound).
 
     Returns
     -------
     dict with arrays ``threshold``, ``point``, ``lower``.
     """
-    alpha = _alpha(alpha)
+    alpha, delta = _alpha(alpha), _delta(delta)
+    scores_x, scores_y = _scores(scores_x, "scores_x"), _scores(scores_y, "scores_y")
     px, py, kx, ky = threshold_rates(scores_x, scores_y, thresholds)
     nx, ny = np.size(scores_x), np.size(scores_y)
     lo_x, _ = clopper_pearson(kx, nx, alpha)
@@ -167,7 +177,8 @@ def audit_epsilon(scores_x, scores_y, thresholds, alpha: float = 0.05, delta: fl
     largest lower bound on the first half of each sample is fixed, then its
     lower bound is evaluated once on the second halves.  Choosing on fresh
     data keeps the confidence level honest (no maximum over many tests); the
-    result holds with probability at least ``1 − alpha``.
+    result holds with probability at least ``1 − alpha``.  The scores must
+    be finite numbers and ``delta`` 0 or in ``(0, 1)``.
 
     Returns
     -------
@@ -175,7 +186,8 @@ def audit_epsilon(scores_x, scores_y, thresholds, alpha: float = 0.05, delta: fl
     ``"<"``), ``direction`` (``"x/x'"`` or ``"x'/x"``) and ``point`` (the
     estimate on the second half).
     """
-    sx, sy = np.asarray(scores_x, float), np.asarray(scores_y, float)
+    sx, sy = _scores(scores_x, "scores_x"), _scores(scores_y, "scores_y")
+    delta = _delta(delta)
     c = np.asarray(thresholds, float).ravel()
     hx, hy = sx.size // 2, sy.size // 2
     if hx < 1 or hy < 1:
@@ -242,6 +254,9 @@ def posterior_laplace(t, locs, scales, prior=None) -> np.ndarray:
     -------
     numpy.ndarray of posterior probabilities (sums to 1).
     """
+    t = float(t)
+    if not math.isfinite(t):
+        raise ValueError(f"t must be a finite number (the released value), got {t!r}")
     locs, scales = np.asarray(locs, float).ravel(), np.asarray(scales, float).ravel()
     if locs.size == 0 or scales.shape != locs.shape:
         raise ValueError(f"locs and scales must be non-empty and of one length, got {locs.size} and {scales.size}")
