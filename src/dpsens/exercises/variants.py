@@ -1,9 +1,11 @@
 """Per-student variants: an exercise's parameters drawn from a student's seed.
 
-Chapters: *Differential privacy in one chapter*, *Proportions vs
-frequencies*, *How accurate is it, and what can no mechanism beat?*,
-*Composing releases* and *Testing privately, and releasing what is stable*
-(the exercises listed in :data:`VARIANTS`); *For teachers*
+Chapters: *Differential privacy in one chapter*, *Neighbouring datasets*,
+*Why local sensitivity leaks*, *The median visualisation grid*, *Global
+sensitivity from scratch*, *Local sensitivity*, *Proportions vs
+frequencies*, *Sensitivity of transformations*, *How accurate is it, and
+what can no mechanism beat?*, *Composing releases* and *Testing privately,
+and releasing what is stable* (the exercises listed in :data:`VARIANTS`); *For teachers*
 explains how a course hands each student their own numbers.
 
 Seed 0 (and no seed) gives the book's parameters; any other seed gives the
@@ -33,7 +35,7 @@ __all__ = ["VARIANTS", "VARIANT_TEXT", "student_seed", "variant_params", "varian
 VARIANTS = {
     "dp_density_ratio": {"fx": 100.0, "fxp": 103.0, "b": 2.0},
     "dp_household_budget": {"releases": 3, "b": 5.0, "group": 2},
-    # engineer A's block (dp, neighbours, leak, median grid, global, local, proportions, transformations)
+    # chapters DP, Neighbours, Leak, Median grid, Global, Local, Proportions, Transformations
     "dp_expected_loss": {"gap": 1.0, "b": 1.0},
     "neighbor_count": {"x": [1, 2, 2], "top": 3},
     "bounded_neighbors": {"x": [1, 2], "pool": [1, 2, 3, 3]},
@@ -91,7 +93,8 @@ VARIANT_TEXT = {
 
 
 def variant_text(name: str, seed: int = 0) -> str:
-    """The parameters of exercise ``name`` for ``seed``, as a handout states them.
+    """The parameters of exercise ``name`` for ``seed``, as a handout states them (a list of values
+    comma-separated, inside the brackets or braces of the text).
 
     >>> variant_text("proportion_halfwidth")
     'n = 2000 and ε = 0.5'
@@ -121,7 +124,7 @@ def variant_params(name: str, seed: int = 0) -> dict:
             return params
 
 
-# ------------------------------------------------------------------ engineer A's block: small draws, one per exercise
+# ------------------------------------------------------------------ the draws of the chapters DP to Transformations
 # Each returns the parameters of one student's variant.  An answer is never the book's: the ranges are
 # disjoint from the book's (values from 12 on, a domain of 20 or more ...), or the draw is compared, by
 # the package's own engine, with the book's parameters and redrawn.  The ranges are wide enough that
