@@ -145,7 +145,7 @@ def _solution(source_cell: str) -> str:
 def answer_body(kind: str, source_cell, student: str) -> str:
     """What a student of ``kind`` writes in an answer cell (``source_cell``: the instructor's)."""
     book = source_cell.metadata["dpsens"]
-    name = book["checker"][len("check_"):]
+    name = ma.key_name(book["checker"], book["arguments"]) or book["checker"][len("check_"):]
     if kind == "blank":
         return "answer = ..."
     if kind != "correct":
@@ -255,7 +255,7 @@ def test_graded_cells_record_and_the_grader_judges_each_students_numbers(tmp_pat
                 assert ok, (meta["grade_id"], message)
                 junk = _run_cell(f"answer = {JUNK}", cell.metadata["dpsens"])
                 assert not grader.judge(graded, junk, seed)[0]
-            name = graded["checker"][len("check_"):]
+            name = ma.key_name(graded["checker"], graded["arguments"]) or graded["checker"][len("check_"):]
             if name in variants.VARIANTS:      # a classmate's answer (one that differs from ada's) is wrong
                 mine = answer_body("correct", cell, "ada")
                 other = next(b for b in (f"s{i}" for i in range(50)) if answer_body("correct", cell, b) != mine)

@@ -97,21 +97,22 @@ def dp_household_budget(releases=3, b=5.0, group=2) -> Key:
 
 
 @exercise("dp_expected_loss")
-def dp_expected_loss() -> Key:
-    return Key(1 + math.exp(-1) - 1, REL3, {"epsilon": 1.0})
+def dp_expected_loss(gap=1.0, b=1.0) -> Key:
+    epsilon = abs(gap) / b
+    return Key(epsilon + math.exp(-epsilon) - 1, REL3, {"epsilon": epsilon})
 
 
 # =============================================================== neighbours
 @exercise("neighbor_count")
-def neighbor_count() -> Key:
-    return Key(len(ds.neighbors.enumerate_neighbors([1, 2, 2], ds.neighbors.Domain([1, 2, 3]), k=1)), INT)
+def neighbor_count(x=(1, 2, 2), top=3) -> Key:
+    return Key(len(ds.neighbors.enumerate_neighbors(list(x), ds.neighbors.Domain(range(1, top + 1)), k=1)), INT)
 
 
 @exercise("bounded_neighbors")
-def bounded_neighbors() -> Key:
-    every = list(ds.neighbors.enumerate_neighbors([1, 2], ds.neighbors.Pool([1, 2, 3, 3]), k=1, neighbors="bounded"))
+def bounded_neighbors(x=(1, 2), pool=(1, 2, 3, 3)) -> Key:
+    every = list(ds.neighbors.enumerate_neighbors(list(x), ds.neighbors.Pool(list(pool)), k=1, neighbors="bounded"))
     # the package counts x itself (a record replaced by an equal value); the answer without it is right too
-    others = [d for d in every if sorted(map(float, d)) != [1.0, 2.0]]
+    others = [d for d in every if sorted(map(float, d)) != sorted(map(float, x))]
     return Key(every, SET, {"without_x": (SET, others)})
 
 
@@ -129,9 +130,9 @@ def symmetric_difference() -> Key:
 _X = ds.neighbors.Domain([1, 2, 3, 10, 11])
 
 
-def _ls_median(x) -> float:
+def _ls_median(x, domain=_X) -> float:
     m = float(np.median(x))
-    return max(abs(m - float(np.median(nb))) for nb in ds.neighbors.enumerate_neighbors(x, _X, k=1))
+    return max(abs(m - float(np.median(nb))) for nb in ds.neighbors.enumerate_neighbors(x, domain, k=1))
 
 
 def _event_prob(loc, scale, center, c):
@@ -146,99 +147,118 @@ def _event_prob(loc, scale, center, c):
     return sf(center + c) + cdf(center - c)
 
 
-def _event_loss(c: float) -> float:
-    x, xp = [1, 2, 10], [1, 2, 3, 10]
-    return math.log(_event_prob(float(np.median(x)), _ls_median(x), 2.5, c)
-                    / _event_prob(float(np.median(xp)), _ls_median(xp), 2.5, c))
+_PAIR = ([1, 2, 10], [1, 2, 3, 10])         # the chapter's neighbours x and x'
+
+
+@lru_cache(maxsize=None)
+def _pair_ls(which: int) -> float:
+    return _ls_median(_PAIR[which])
+
+
+def _event_loss(c: float, epsilon: float = 1.0) -> float:
+    """The loss of the event |Z - 2.5| > c for the chapter's pair, noise LS / epsilon."""
+    x, xp = _PAIR
+    return math.log(_event_prob(float(np.median(x)), _pair_ls(0) / epsilon, 2.5, c)
+                    / _event_prob(float(np.median(xp)), _pair_ls(1) / epsilon, 2.5, c))
 
 
 @exercise("leak_local_sensitivity")
-def leak_local_sensitivity() -> Key:
-    return Key(_ls_median([2, 2, 10]), EXACT)
+def leak_local_sensitivity(x=(2, 2, 10), domain=(1, 2, 3, 10, 11)) -> Key:
+    return Key(_ls_median(list(x), ds.neighbors.Domain(list(domain))), EXACT)
 
 
 @exercise("leak_event_loss")
-def leak_event_loss() -> Key:
-    return Key(_event_loss(3.0), REL3)
+def leak_event_loss(epsilon=1.0, tau=3.0) -> Key:
+    return Key(_event_loss(tau, epsilon), REL3)
 
 
 @exercise("leak_threshold")
-def leak_threshold() -> Key:
+def leak_threshold(epsilon=1.0, loss=5.0) -> Key:
     lo, hi = 0.5, 50.0
+    while _event_loss(hi, epsilon) < loss:
+        hi *= 2
     for _ in range(100):
         mid = (lo + hi) / 2
-        lo, hi = (lo, mid) if _event_loss(mid) >= 5 else (mid, hi)
+        lo, hi = (lo, mid) if _event_loss(mid, epsilon) >= loss else (mid, hi)
     return Key(hi, abs_(0.01))
 
 
-def _discarded(size):
-    return [tuple(map(float, r)) for r in ds.neighbors.releases(_X, size) if _ls_median(r) == 0]
+def _discarded(size, domain=(1, 2, 3, 10, 11)):
+    dom = ds.neighbors.Domain(list(domain))
+    return [tuple(map(float, r)) for r in ds.neighbors.releases(dom, size) if _ls_median(r, dom) == 0]
 
 
 @exercise("leak_discarded_3")
-def leak_discarded_3() -> Key:
-    return Key(_discarded(3), SET)
+def leak_discarded_3(domain=(1, 2, 3, 10, 11)) -> Key:
+    return Key(_discarded(3, domain), SET)
 
 
 @exercise("leak_discarded_4")
-def leak_discarded_4() -> Key:
-    return Key(_discarded(4), SET)
+def leak_discarded_4(domain=(1, 2, 3, 10, 11)) -> Key:
+    return Key(_discarded(4, domain), SET)
 
 
 # =============================================================== median grid
 @exercise("grid_row")
-def grid_row() -> Key:
-    g = ds.grid.sensitivity_grid(ds.neighbors.Pool(ds.grid.SOURCE_UNIVERSE), 3, 1, "median", "unbounded")
-    return Key(float(g.local[g.rows.index((1.0, 3.0, 10.0))]), EXACT)
+def grid_row(x=(1, 3, 10), pool=ds.grid.SOURCE_UNIVERSE) -> Key:
+    g = ds.grid.sensitivity_grid(ds.neighbors.Pool(list(pool)), 3, 1, "median", "unbounded")
+    return Key(float(g.local[g.rows.index(tuple(sorted(map(float, x))))]), EXACT)
 
 
 @exercise("rows_at_global")
-def rows_at_global() -> Key:
+def rows_at_global(pool=ds.grid.SOURCE_UNIVERSE) -> Key:
     def top(k):
-        g = ds.grid.sensitivity_grid(ds.neighbors.Pool(ds.grid.SOURCE_UNIVERSE), 3, k, "median", "bounded")
+        g = ds.grid.sensitivity_grid(ds.neighbors.Pool(list(pool)), 3, k, "median", "bounded")
         return [x for x, ls in zip(g.rows, g.local) if ls == g.global_sensitivity]
     return Key(top(2), SET, {"k1_rows": top(1)})
 
 
 # =============================================================== global
 @exercise("global_sum")
-def global_sum() -> Key:
-    return Key(ds.grid.sensitivity_grid(ds.neighbors.Pool([1, 2, 3, 4, 5, 6, 7, 8, 15, 20]), 6, 2, "sum",
+def global_sum(pool=(1, 2, 3, 4, 5, 6, 7, 8, 15, 20)) -> Key:
+    return Key(ds.grid.sensitivity_grid(ds.neighbors.Pool(list(pool)), 6, 2, "sum",
                                    "unbounded").global_sensitivity, EXACT)
 
 
 @exercise("bounded_mean")
-def bounded_mean() -> Key:
-    return Key(ds.grid.sensitivity_grid(ds.neighbors.Domain([1, 2, 3]), 4, 2, "mean", "bounded").global_sensitivity, EXACT)
+def bounded_mean(domain=(1, 2, 3), n=4, k=2) -> Key:
+    return Key(ds.grid.sensitivity_grid(ds.neighbors.Domain(list(domain)), n, k, "mean", "bounded").global_sensitivity,
+               EXACT)
 
 
 # =============================================================== local
-def _ages():
-    return np.sort(ds.load_ages().to_numpy(float))
+@lru_cache(maxsize=1)
+def _all_ages():
+    return ds.load_ages().to_numpy(float)
+
+
+def _ages(rows=None):
+    """The Adult ages, sorted (the first ``rows`` records of the data, or all)."""
+    return np.sort(_all_ages()[:rows])
 
 
 @exercise("local_sum")
-def local_sum() -> Key:
-    x = [1, 2, 3, 4, 5, 6]
-    pool = ds.neighbors.Pool([1, 2, 3, 4, 5, 6, 7, 8, 15, 20])
+def local_sum(released=(1, 2, 3, 4, 5, 6), others=(7, 8, 15, 20)) -> Key:
+    x = list(released)
+    pool = ds.neighbors.Pool(x + list(others))
     return Key(max(abs(sum(x) - float(np.sum(y))) for y in ds.neighbors.enumerate_neighbors(x, pool, 1, "unbounded")),
                EXACT)
 
 
 @exercise("adult_mean_local")
-def adult_mean_local() -> Key:
-    x = _ages()
+def adult_mean_local(rows=None, top=100) -> Key:
+    x = _ages(rows)
     n, m = len(x), float(np.mean(x))
     remove = max(x[-1] - m, m - x[0]) / (n - 1)
-    add = max(100 - m, m) / (n + 1)
+    add = max(top - m, m) / (n + 1)
     return Key(max(remove, add), REL3)
 
 
 @exercise("median_k")
-def median_k() -> Key:
-    x = _ages()
+def median_k(rows=None, years=1) -> Key:
+    x = _ages(rows)
     m = len(x) // 2
-    return Key(next(k for k in range(1, m + 1) if max(x[m + k] - x[m], x[m] - x[m - k]) >= 1), INT)
+    return Key(next(k for k in range(1, m + 1) if max(x[m + k] - x[m], x[m] - x[m - k]) >= years), INT)
 
 
 # =============================================================== proportions
@@ -251,22 +271,25 @@ def proportion_halfwidth(n=2000, epsilon=0.5) -> Key:
 
 
 @exercise("proportion_vector_change")
-def proportion_vector_change() -> Key:
-    return Key(ds.proportions.proportion_local_sensitivity([2, 3, 5], "unbounded", "l1"), REL3,
-               {"single": ds.proportions.source_proportion_sensitivity([2, 3, 5])})
+def proportion_vector_change(counts=(2, 3, 5)) -> Key:
+    return Key(ds.proportions.proportion_local_sensitivity(list(counts), "unbounded", "l1"), REL3,
+               {"single": ds.proportions.source_proportion_sensitivity(list(counts))})
 
 
 # =============================================================== transformations
 @exercise("plan_sensitivity")
-def plan_sensitivity() -> Key:
-    return Key(ds.transformations.RowStability(1).flat_map(4).public_join(3).sum_sensitivity(0, 50), EXACT,
-               {"rows": 4 * 3, "added": (4 + 3) * 50})
+def plan_sensitivity(rows=4, repeats=3, upper=50) -> Key:
+    return Key(ds.transformations.RowStability(1).flat_map(rows).public_join(repeats).sum_sensitivity(0, upper), EXACT,
+               {"rows": rows * repeats, "added": (rows + repeats) * upper})
 
 
 @exercise("private_join_sensitivity")
-def private_join_sensitivity() -> Key:
-    pj = ds.transformations.private_join_stability
-    return Key(pj(1, 3, "drop_non_unique", "drop_excess"), EXACT, {"excess_users": pj(1, 3), "one_table": 3})
+def private_join_sensitivity(purchases=3, user_rows=1, purchase_rows=1) -> Key:
+    def pj(users_truncation):
+        return ds.transformations.private_join_stability(1, purchases, users_truncation, "drop_excess",
+                                                         user_rows, purchase_rows)
+    # one table alone: the Purchases term q2 κ1 t1 (Users drop_non_unique, κ1 = 1)
+    return Key(pj("drop_non_unique"), EXACT, {"excess_users": pj("drop_excess"), "one_table": purchases * user_rows})
 
 
 # =============================================================== sample and aggregate
@@ -641,6 +664,13 @@ def variant_key(name: str, seed: int) -> tuple[dict, Key]:
     return entry(name, key, variant=str(seed)), key
 
 
+def _shown(value) -> str:
+    """An answer on the teacher's sheet: a number to 6 significant figures, a set of datasets as a list."""
+    if isinstance(value, (list, tuple)):
+        return repr([[float(v) for v in d] for d in value])
+    return f"{value:.6g}"
+
+
 def roster(path: Path, course: str = "dpsens") -> None:
     """The teacher's sheet of a roster: read a CSV with a ``student_id`` column, write
     ``<path>.key.csv`` with each student's numbers and answers (their seed is
@@ -656,7 +686,7 @@ def roster(path: Path, course: str = "dpsens") -> None:
             seed = student_seed(row["student_id"], course)
             mine = {name: variant_params(name, seed) for name in VARIANTS}     # drawn once, the answers unhashed
             w.writerow([row["student_id"], seed] + [v for name in VARIANTS for v in mine[name].values()]
-                       + [f"{REGISTRY[name](**mine[name]).value:.8g}" for name in VARIANTS])
+                       + [_shown(REGISTRY[name](**mine[name]).value) for name in VARIANTS])
     print(f"wrote {path.with_suffix('.key.csv')}")
 
 

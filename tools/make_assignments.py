@@ -162,7 +162,7 @@ def assignment(stem: str, course_id: str = COURSE_ID):
         cases = cases_function(checker) if function else None
         record = f"ds.exercises.hand_in({grade_id!r}, {variable}, STUDENT"
         record += f", cases=ds.exercises.{cases}())" if cases else ")"
-        name = checker[len("check_"):]
+        name = key_name(checker, args) or checker[len("check_"):]       # leak_discarded(size=4): leak_discarded_4
         if name in ex.VARIANTS:
             numbers = nbformat.v4.new_code_cell(f"print(ds.exercises.your_numbers({name!r}, STUDENT, {course_id!r}))")
             numbers.metadata["nbgrader"] = _meta(f"{stem}-numbers-{n}", grade=False, solution=False, locked=True)

@@ -28,14 +28,14 @@ def check_leak_local_sensitivity(answer) -> Verdict:
 
 @checker("your number")
 def check_leak_event_loss(answer) -> Verdict:
-    """Exercise *The privacy loss of one event*: ln P(|Z − 2.5| > 3 | x) / P(|Z − 2.5| > 3 | x') at ε = 1.
+    """Exercise *The privacy loss of one event*: ln P(|Z − 2.5| > τ | x) / P(|Z − 2.5| > τ | x') (the book: τ = 3, ε = 1).
 
     Precision: within 0.5 % (relative), so an answer rounded to 3 significant
     figures passes; forgetting one tail (off by ln 2, 13 %) does not."""
     return check_key(
         answer, "leak_event_loss", "the privacy loss of the event",
-        "under x the release is 2 + Lap(4): add the two tails beyond 5.5 and below −0.5; "
-        "under x' it is 2.5 + Lap(0.5): both tails together have probability e^(−3/0.5). "
+        "under x the release is 2 + Lap(4/ε): add its two tails beyond 2.5 + τ and below 2.5 − τ; "
+        "under x' it is 2.5 + Lap(0.5/ε): both tails together have probability e^(−τε/0.5). "
         "Then take the natural logarithm of the ratio.",
     )
 

@@ -22,7 +22,8 @@ def check_neighbor_count(answer) -> Verdict:
 
     Precision: a count, so exactly that whole number (a float or a numeric text is read as the number)."""
     return check_key(answer, "neighbor_count", "the number of neighbours",
-                     "count the removals and the additions separately; removing either 2 gives the same multiset.")
+                     "count the removals and the additions separately; removing either of two equal records gives the "
+                     "same multiset.")
 
 
 @checker("a list of neighbouring datasets, each a list of two values", "a list of lists such as [[a, b], [c, d]].")
