@@ -271,3 +271,30 @@ def test_a_link_to_another_handout_opens_it_and_its_anchor_exists(lab, page):
     page.evaluate("() => { for (const w of [...window.jupyterapp.shell.widgets('main')]) w.dispose(); }")
     shut_kernels(url)
     assert 0 <= cell_top <= height, f"the cell of {target} is not in view (top {cell_top})"
+
+
+def test_a_citation_scrolls_to_the_handouts_own_references(lab, page):
+    """A citation in a handout links the handout's last cell, its references in full: clicking it in
+    JupyterLab brings that list into view, no internet needed (issue 35's student)."""
+    url, root = lab
+    page.evaluate("() => { window.jupyterapp.commands.execute('docmanager:open', "
+                  "{path: 'handouts/exponential.ipynb', factory: 'Notebook'}); }")
+    panel = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+    link = page.locator(f'{panel} .jp-RenderedMarkdown a[href="#chapter-references"]').first
+    link.wait_for(state="attached", timeout=120_000)
+    target = page.locator(f'{panel} .jp-RenderedMarkdown [id="chapter-references"], '
+                          f'{panel} .jp-RenderedMarkdown [data-jupyter-id="chapter-references"]').first
+    target.wait_for(state="attached", timeout=60_000)
+    link.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    link.click()
+    page.wait_for_timeout(2000)
+    top = target.evaluate("a => a.closest('.jp-Cell').getBoundingClientRect().top")
+    height = page.evaluate("window.innerHeight")
+    text = target.evaluate("a => a.closest('.jp-Cell').textContent")
+    path = page.evaluate("() => window.jupyterapp.shell.currentWidget.context.path")
+    page.evaluate("() => { for (const w of [...window.jupyterapp.shell.widgets('main')]) w.dispose(); }")
+    shut_kernels(url)
+    assert path == "handouts/exponential.ipynb", f"the citation left the handout for {path}"
+    assert 0 <= top <= height, f"the references cell is not in view after the click (top {top})"
+    assert "McSherry and Talwar, 2007" in text and "Mechanism design via differential privacy" in text

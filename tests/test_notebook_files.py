@@ -295,6 +295,35 @@ def test_links_to_a_chapter_of_the_same_set_open_its_notebook():
     assert f"({BASE}chapters/notation.html)" in out
 
 
+def test_citations_in_a_set_of_notebooks_link_the_chapters_own_references():
+    """In a handout a citation needs no internet: it links a last cell with the references in full (issue 35)."""
+    import dataclasses
+    book = dataclasses.replace(BOOK, local=frozenset({"dp"}))
+    text = "See {cite}`dwork2006calibrating,nissim2007smooth` and {cite:t}`becker1996adult`, again {cite}`nissim2007smooth`.\n"
+    cells = m2j.convert(md_nb(text), "dp", book, {}).cells
+    assert "([Dwork et al., 2006; Nissim et al., 2007](#chapter-references))" in cells[0].source
+    assert "[Becker and Kohavi (1996)](#chapter-references)" in cells[0].source
+    refs = cells[-1].source.split("\n")
+    assert refs[:2] == ['<a id="chapter-references"></a>', "## References"]
+    items = [line for line in refs if line.startswith("- ")]
+    # each cited work once, sorted by author; the full entry from references.bib (title, year)
+    assert [i.split(":")[0] for i in items] == ["- Becker and Kohavi, 1996", "- Dwork et al., 2006",
+                                                "- Nissim et al., 2007"]
+    assert "Calibrating noise to sensitivity in private data analysis" in items[1] and "2006" in items[1]
+    assert "Smooth sensitivity and sampling in private data analysis" in items[2]
+    # outside a set (the converter alone) the website's references page, and no extra cell
+    alone = m2j.convert(md_nb(text), "dp", BOOK, {}).cells
+    assert len(alone) == 1 and f"({BASE}chapters/references.html)" in alone[0].source
+
+
+def test_no_handout_links_the_websites_references():
+    for path in sorted((ROOT / "handouts").glob("*.ipynb")):
+        text = "\n".join(c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "markdown")
+        assert "references.html" not in text, f"{path.name}: a citation links the website"
+        if "](#chapter-references)" in text:
+            assert '<a id="chapter-references"></a>' in text, f"{path.name}: citations without the list"
+
+
 def test_missing_glue_value_names_the_command_that_records_it():
     with pytest.raises(m2j.ConversionError, match="nbval_notebooks.py record a"):
         markdown("Value {glue:text}`nowhere`.\n")

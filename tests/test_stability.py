@@ -537,3 +537,15 @@ def test_the_explorers_realised_loss_is_far_below_epsilon_in_every_view():
                     mine = max(mine, abs(math.log(p / run_probability(y, run))))
             start = i + 1
     assert math.isclose(mine / eps, worst[threshold, eps, c], rel_tol=1e-6)
+
+
+def test_selection_figure_names_the_score_as_the_text_does():
+    """The chapter and the notation page call the score U and the best score U*; the figure says so too
+    (it said g, the vector chapter's number of groups: issue 35's student)."""
+    import matplotlib.pyplot as plt
+    fig = fig_stability.plot_selection([2.0, 1.0, 0.0], 1.0, epsilons=[0.5, 1.0])
+    top, bottom = fig.axes[:2]
+    assert top.get_xlabel() == "score U of the candidate"
+    assert bottom.get_title().startswith("Expected error U* − U")
+    assert [t.get_text() for t in top.get_xticklabels()] == ["2", "1", "0"]
+    plt.close(fig)

@@ -18,7 +18,9 @@ Markdown cell is rewritten here as plain Markdown:
   (recorded in ``tests/notebooks/<stem>.ipynb`` by
   ``tools/nbval_notebooks.py record``: the executed build's values, committed,
   so converting needs no kernel), ``{cite}`` -> "(Author, Year)" linked to
-  the book's references page, ``{ref}``/``{numref}``/``{doc}`` -> links to
+  the book's references page -- in a set of notebooks (:attr:`Book.local`)
+  to a last cell listing the chapter's references in full, so that no
+  citation needs the internet -- ``{ref}``/``{numref}``/``{doc}`` -> links to
   the chapter's notebook in the same folder when it is one of
   :attr:`Book.local` (``<stem>.ipynb#anchor``), otherwise to the page of the
   website (``html.baseurl`` in ``_config.yml``);
@@ -77,6 +79,9 @@ class Book:
     #: a link to one of them opens that notebook (``<stem>.ipynb#anchor``), not the website,
     #: so that the links work in a lab without internet.
     local: frozenset[str] = frozenset()
+    #: bibtex key -> the full reference as one line of text; in a set of notebooks (:attr:`local`)
+    #: a citation links the chapter's own list of references, added as its last cell.
+    entries: dict[str, str] = field(default_factory=dict)
 
     def page_url(self, stem_or_path: str, anchor: str | None = None) -> str:
         path = stem_or_path if "/" in stem_or_path else f"chapters/{stem_or_path}"
@@ -223,13 +228,18 @@ def load_book(root: Path = ROOT) -> Book:
                 page_title = _plain_title(m.group("title"))
             i += 1
         pages[path] = page_title or stem
-    citations = {}
+    citations, entries = {}, {}
     bib = root / "references.bib"
     if bib.exists():
         from pybtex.database import parse_file
-        for key, entry in parse_file(str(bib)).entries.items():
+        from pybtex.plugin import find_plugin
+        data = parse_file(str(bib))
+        for key, entry in data.entries.items():
             citations[key] = _citation_text(entry)
-    return Book(base, pages, targets, citations)
+        style = find_plugin("pybtex.style.formatting", "plain")()
+        for formatted in style.format_entries(data.entries.values()):
+            entries[formatted.key] = " ".join(formatted.text.render_as("text").split())
+    return Book(base, pages, targets, citations, entries=entries)
 
 
 # --------------------------------------------------------------------------- one chapter
@@ -250,6 +260,7 @@ class Chapter:
     counters: dict[str, int] = field(default_factory=dict)
     exercises: dict[str, tuple[int, str]] = field(default_factory=dict)   # label -> (number, title)
     solution: str | None = None             # label of the gated solution being read, across cells
+    cited: list[str] = field(default_factory=list)   # bibtex keys cited, in order of first citation
 
     def fail(self, what: str) -> ConversionError:
         return ConversionError(
@@ -566,12 +577,32 @@ def r_glue_any(ch: Chapter, name: str, content: str) -> str:
     return format_plain_text(bundle.get("text/plain", ""), "")
 
 
+#: The anchor of the list of references a notebook of a set ends with.
+REFERENCES_ANCHOR = "chapter-references"
+
+
+def references_cell(ch: Chapter):
+    """The chapter's references in full, sorted by author and year: where its citations link."""
+    keys = sorted(ch.cited, key=lambda k: ch.book.citations[k])
+    items = "\n".join(f"- {ch.book.citations[k]}: {_escape_markdown(ch.book.entries.get(k, ''))}" for k in keys)
+    return nbformat.v4.new_markdown_cell(f'<a id="{REFERENCES_ANCHOR}"></a>\n## References\n\n{items}')
+
+
+def _escape_markdown(text: str) -> str:
+    """A reference as literal Markdown: no emphasis, no maths."""
+    return re.sub(r"([\\`*_$<\[\]])", r"\\\1", text)
+
+
 def r_cite(ch: Chapter, name: str, content: str) -> str:
     keys = [k.strip() for k in content.split(",")]
     missing = [k for k in keys if k not in ch.book.citations]
     if missing:
         raise ConversionError(f"chapters/{ch.stem}.md: {{cite}} of {missing}, not in references.bib")
-    url = ch.book.page_url("references")
+    if ch.book.local:       # a set of notebooks: the chapter's own references, last cell (no internet needed)
+        url = f"#{REFERENCES_ANCHOR}"
+        ch.cited += [k for k in keys if k not in ch.cited]
+    else:
+        url = ch.book.page_url("references")
     texts = [ch.book.citations[k] for k in keys]
     if name in ("cite:t", "cite:ts"):
         return "; ".join(f"[{t.rsplit(', ', 1)[0]} ({t.rsplit(', ', 1)[1]})]({url})" for t in texts)
@@ -730,6 +761,8 @@ def convert(nb, stem: str, book: Book, glue: dict[str, dict]):
             used_later |= _used_names(_code(cell.source))
         kept.append(cell)
     nb.cells = kept[::-1]
+    if ch.cited:
+        nb.cells.append(references_cell(ch))
     return nb
 
 

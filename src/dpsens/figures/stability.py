@@ -124,9 +124,9 @@ def plot_selection(scores, epsilon: float, epsilons=None, mechanisms=("exponenti
         err = [expected_error(g, selection_distribution(g, e, mech)) for e in epsilons]
         ax2.plot(epsilons, err, **line_style(i))
     ax1.set_xticks(x, [f"{v:g}" for v in g])
-    ax1.set(title=f"Exact output distributions, ε = {epsilon:g}", xlabel="score g of the candidate",
+    ax1.set(title=f"Exact output distributions, ε = {epsilon:g}", xlabel="score U of the candidate",
             ylabel="P(selected)")
-    ax2.set(xscale="log", title="Expected error g* − g (colours as above)", xlabel="ε (log scale)",
+    ax2.set(xscale="log", title="Expected error U* − U (colours as above)", xlabel="ε (log scale)",
             ylabel="expected error")
     legend_below(fig, axes=[ax1], ncols=2)
     return fig

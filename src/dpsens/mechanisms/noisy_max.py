@@ -1,12 +1,12 @@
 """Private selection: report-noisy-max with Laplace, exponential or Gumbel noise, and permute-and-flip.
 
 Chapter: *Testing privately, and releasing what is stable*.  Each mechanism
-picks one of ``d`` candidates from their scores ``g_1, ..., g_d`` (each
+picks one of ``d`` candidates from their scores ``U_1, ..., U_d`` (each
 score moving by at most Δ between neighbours).  Report-noisy-max adds
 independent noise to every score and reports the index of the largest;
 permute-and-flip (McKenna and Sheldon 2020) visits the candidates in a
 random order and stops at candidate ``i`` with probability
-``exp(ε (g_i − g*) / (2Δ))``, ``g*`` the best score.  Noise scales: ``2Δ/ε``
+``exp(ε (U_i − U*) / (2Δ))``, ``U*`` the best score.  Noise scales: ``2Δ/ε``
 (``Δ/ε`` when the scores are monotone: between neighbours they all move in
 the same direction, as counts do when a record is added or removed).
 
@@ -181,7 +181,7 @@ def selection_distribution(scores, epsilon, mechanism: str, sensitivity=1.0, mon
 
 
 def expected_error(scores, probabilities) -> float:
-    """``Σ_i P(i) (g* − g_i)``: how far below the best score the selected candidate's score is, on average.
+    """``Σ_i P(i) (U* − U_i)``: how far below the best score the selected candidate's score is, on average.
 
     Chapter: *Testing privately, and releasing what is stable*.
 
