@@ -203,16 +203,18 @@ def test_built_site_numbers_chapters_and_exercises_as_the_book(kind):
 
 
 @pytest.mark.browser
-def test_built_teachers_table_and_syllabus_show_the_same_numbers():
-    site = _built("website")
-    teachers, syllabus = _read(site / "chapters" / "teachers.html"), _read(site / "chapters" / "syllabus.html")
-    rows = teachers.split("<tr")
+@pytest.mark.parametrize("kind", list(BUILDS))
+def test_built_teachers_table_and_syllabus_show_the_same_numbers(kind):
+    site = _built(kind)
+    syllabus = _read(site / "chapters" / "syllabus.html")
+    rows = _read(site / "chapters" / "teachers.html").split("<tr") if kind == "website" else None
     for stem in CHAPTERS:
         for label, number in expected(stem):
-            row = next((r for r in rows if f'#{label}"' in r), "")
-            assert f"<p>{number}</p>" in row and f"Exercise {number}<" in row, (stem, label, number)
             links = re.findall(rf'href="{stem}\.html#{label}"><span[^>]*>([^<]*)<', syllabus)
-            assert links and set(links) == {f"Exercise {number}"}, (stem, label, links)
+            assert links and set(links) == {f"Exercise {number}"}, (kind, stem, label, links)
+            if rows:        # the student edition has a stub of the teachers' page
+                row = next((r for r in rows if f'#{label}"' in r), "")
+                assert f"<p>{number}</p>" in row and f"Exercise {number}<" in row, (stem, label, number)
 
 
 @pytest.mark.browser
