@@ -24,7 +24,7 @@ For each chapter the student handout (``tools/make_student.py``) becomes
 
 Each graded cell's nbgrader id names its exercise by the book's number:
 ``local-answer-4-3`` is the answer to Exercise 4.3 (the third of chapter 4),
-``local-proof-4-4`` the proof of Exercise 4.4 (:func:`grade_id`), as the
+``local-proof-4-2`` the proof of Exercise 4.2 (:func:`grade_id`), as the
 website, the PDF, the handout and the teachers' page number it.
 
 ``<course>/nbgrader_config.py`` sets the course id, the course root (the
