@@ -115,13 +115,6 @@ def test_colab_notebooks_and_handouts_number_as_the_book(folder):
     assert not problems, problems
 
 
-def test_handouts_as_generated_now_number_as_the_book():
-    problems = []
-    for stem in CHAPTERS:
-        problems += notebook_problems(ms.student_notebook(ms.read_chapter(stem), stem), stem)
-    assert not problems, problems
-
-
 def test_nbgrader_ids_name_each_exercise_by_its_number():
     problems = []
     for stem in CHAPTERS:
