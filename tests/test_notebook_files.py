@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import time
 import venv
 from pathlib import Path
 
@@ -540,9 +541,10 @@ def test_check_built_compares_the_books_executions_as_nbval_would(tmp_path, monk
     assert "has not executed the chapter's current code" in capsys.readouterr().out
 
     old = cache_with(ref)
-    newest = max((ROOT / "src" / "dpsens").rglob("*.py"), key=lambda p: p.stat().st_mtime)
-    when = newest.stat().st_mtime
-    monkeypatch.setattr(nv, "_package_time", lambda: when + 3600)      # the package changed an hour later
+    # the package changed after the execution (an hour from now: not from the files' mtimes, which in a
+    # checkout more than an hour old would put the change before the execution)
+    later = time.time() + 3600
+    monkeypatch.setattr(nv, "_package_time", lambda: later)
     assert nv.check_built(old) == 1
     assert "executed before the package last changed" in capsys.readouterr().out
     assert nv.expire_cache(old) == 0 and get_cache(str(old)).list_cache_records() == []
