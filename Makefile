@@ -21,7 +21,7 @@ help:
 	@echo "make course ROSTER=ids.csv [COURSE=dir]  a ready nbgrader course: students added, every chapter released"
 	@echo "make release VERSION=X.Y.Z  version, CHANGELOG date, CITATION, the tag in set-up cells; commit, tag, back to .dev0"
 	@echo "make grade [COURSE=dir]  autograde the collected submissions and score every answer (tools/grade.py)"
-	@echo "make editions-test  build the student site and the PDF, then test them (not part of make test)"
+	@echo "make editions-test  build the student site and the PDFs, then crawl them (not part of make test; .ci/run runs it)"
 	@echo "make site-test  open every page of the built site in headless Chromium (needs Debian's chromium)"
 	@echo "make lab    JupyterLab on the repository: chapters/*.md open as notebooks (jupytext)"
 	@echo "make student  student notebooks (solutions emptied) into student/"
@@ -104,9 +104,10 @@ key: venv
 	$(BIN)/python tools/answer_key.py write
 	$(BIN)/python tools/answer_key.py show
 
-# The two extra editions and their tests (tests/test_editions.py).
-editions-test: book-student pdf
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m browser tests/test_editions.py
+# The two extra editions and their tests: the student site and the student PDF crawled for solutions and
+# answers (tests/test_editions.py), the PDFs' exercise numbers (tests/test_numbering.py).  Run by .ci/run.
+editions-test: book-student pdf pdf-student
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m browser tests/test_editions.py tests/test_numbering.py
 
 # The unit and property tests.  DPSENS_TEST_PROFILE (tests/profiles.py, read by tests/conftest.py):
 # quick = a quarter of each property test's baseline hypothesis examples, the tests marked slow
@@ -138,7 +139,7 @@ colab: venv
 
 # The built site in headless Chromium (tests/test_site.py): every page, offline.
 site-test: venv
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m "browser and not audit" tests/test_site.py
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m "browser and not audit" tests/test_site.py tests/test_numbering.py
 
 # Every page fast on a phone and accessible (issue 25): Lighthouse's mobile audit, three runs a
 # page, the median (tools/site_audit.py), and axe-core at 1280 and 390 px (tests/test_site.py -m audit).

@@ -11,8 +11,9 @@ the chapters:
     ``_config.yml``), the number of exercises (proofs among them) and the
     estimated time (see ``RATES``).
 ``{book-exercises}``
-    One row per exercise: chapter, its number in the chapter (the "Exercise N" of the
-    chapter's page, its notebook and its handout: one numbering), exercise (linked), what it practises and
+    One row per exercise: chapter, its number "C.K" (chapter C's K-th exercise: the "Exercise C.K" of
+    the chapter's page, the PDF, its notebook, its handout and its nbgrader ids -- one numbering,
+    ``booktoc.item_number``), exercise (linked), what it practises and
     the checker a student calls, or *proof* for a proof exercise (one with
     ``:class: proof-exercise``, with a worked solution but no checker).  What it
     practises is the exercise's title (the words after the directive name,
@@ -42,7 +43,7 @@ from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.util.docutils import SphinxDirective
 
-from booktoc import toc_files
+from booktoc import chapter_numbers, item_number, toc_files
 
 EX_OPEN = re.compile(r"^(?P<fence>`{3,}|:{3,})\{exercise\}(?P<title>.*)$")
 CODE_CELL = re.compile(r"^(`{3,})\{code-cell\}.*?^\1[ \t]*$", re.M | re.S)
@@ -76,8 +77,12 @@ WEIGHTS = {
 }
 
 
-def chapter_info(path: Path) -> dict:
+def chapter_info(path: Path, chapter: int | None = None) -> dict:
     """Title, prose words, visible code cells and exercises of one MyST chapter.
+
+    ``chapter`` is the chapter's number (``booktoc.chapter_numbers``; None for an unnumbered
+    page): an exercise's ``number`` is the "C.K" the book shows (``booktoc.item_number``), None
+    for an exercise marked ``:nonumber:``.
 
     Words are counted in the prose only (code cells removed, the worked
     solutions included: a reader reads them after trying).  Code cells count
@@ -110,7 +115,7 @@ def chapter_info(path: Path) -> dict:
         rest = "\n".join(lines[i:j + 40])
         check = None if proof else CHECK.search(rest)
         practises = m.group("title").strip() or heading
-        number = sum(1 for ex in exercises if ex["number"]) + 1 if numbered else None
+        number = item_number(chapter, sum(1 for ex in exercises if ex["number"]) + 1) if numbered else None
         exercises.append({"label": label, "practises": practises, "proof": proof, "number": number,
                           "checker": check.group(0) if check else ""})
     return {"title": title, "words": words, "code_cells": code_cells, "exercises": exercises}
@@ -196,10 +201,27 @@ def _hm(m: float) -> str:
 
 
 def _ex(ex: dict) -> str:
-    """An exercise as the syllabus names it: its number in the chapter (as on the chapter's page, in
-    the notebooks and in the handouts), then its title."""
-    ref = f"{{ref}}`{ex['label']}`" if ex["label"] else _cell(ex["practises"])
-    return (f"Ex. {ex['number']} " if ex.get("number") else "") + ref + (" (proof)" if ex["proof"] else "")
+    """An exercise as the syllabus names it: "Exercise C.K" (as on the chapter's page, in the PDF, the
+    notebooks and the handouts), linked to it."""
+    name = f"Exercise {ex['number']}" if ex.get("number") else _cell(ex["practises"])
+    ref = f"{{ref}}`{name} <{ex['label']}>`" if ex["label"] else name
+    return ref + (" (proof)" if ex["proof"] else "")
+
+
+def book_chapters(srcdir: Path) -> list[tuple[str, str, dict]]:
+    """``(document, stem, chapter_info)`` of every chapter notebook of ``srcdir/_toc.yml``, in order,
+    each exercise numbered as the book numbers it (``booktoc.chapter_numbers``)."""
+    numbers = chapter_numbers(srcdir)
+    out = []
+    for f in toc_files(srcdir):
+        path = srcdir / f"{f}.md"
+        if not path.exists():
+            continue
+        front = FRONT.match(path.read_text(encoding="utf-8"))
+        if not front or "kernelspec" not in front.group(0):
+            continue  # not a chapter notebook (e.g. the references)
+        out.append((f, path.stem, chapter_info(path, numbers.get(f))))
+    return out
 
 
 class _Table(SphinxDirective):
@@ -209,15 +231,11 @@ class _Table(SphinxDirective):
         srcdir = Path(self.env.srcdir)
         self.env.note_dependency(str(srcdir / "_toc.yml"))
         out = []
-        for f in toc_files(srcdir):
-            path = srcdir / f"{f}.md"
-            if not path.exists() or path.stem == Path(self.env.docname).name:
+        for f, stem, info in book_chapters(srcdir):
+            if stem == Path(self.env.docname).name:
                 continue
-            self.env.note_dependency(str(path))
-            front = FRONT.match(path.read_text(encoding="utf-8"))
-            if not front or "kernelspec" not in front.group(0):
-                continue  # not a chapter notebook (e.g. the references)
-            out.append((f, path.stem, chapter_info(path)))
+            self.env.note_dependency(str(srcdir / f"{f}.md"))
+            out.append((f, stem, info))
         return out
 
     def _render(self, lines: list[str]) -> list[nodes.Node]:
@@ -249,18 +267,23 @@ class BookChapters(_Table):
         return self._render(lines)
 
 
+def exercise_table(chapters: list[tuple[str, str, dict]]) -> list[str]:
+    """The teachers' table of exercises (``{book-exercises}``): one row per exercise, its number "C.K"."""
+    lines = ["| Chapter | No. | Exercise | Practises | Checker (in `ds.exercises`) |",
+             "| --- | ---: | --- | --- | --- |"]
+    for doc, stem, info in chapters:
+        for ex in info["exercises"]:
+            label = f"{{ref}}`{ex['label']}`" if ex["label"] else "–"
+            checker = ("proof (no checker)" if ex["proof"]
+                       else f"`{ex['checker']}`" if ex["checker"] else "–")
+            lines.append(f"| {{doc}}`{_cell(info['title'])} </{doc}>` | {ex['number'] or '–'} | {label} | "
+                         f"{_cell(ex['practises'])} | {checker} |")
+    return lines
+
+
 class BookExercises(_Table):
     def run(self):
-        lines = ["| Chapter | No. | Exercise | Practises | Checker (in `ds.exercises`) |",
-                 "| --- | ---: | --- | --- | --- |"]
-        for doc, stem, info in self._chapters():
-            for ex in info["exercises"]:
-                label = f"{{ref}}`{ex['label']}`" if ex["label"] else "–"
-                checker = ("proof (no checker)" if ex["proof"]
-                           else f"`{ex['checker']}`" if ex["checker"] else "–")
-                lines.append(f"| {{doc}}`{_cell(info['title'])} </{doc}>` | {ex['number'] or '–'} | {label} | "
-                             f"{_cell(ex['practises'])} | {checker} |")
-        return self._render(lines)
+        return self._render(exercise_table(self._chapters()))
 
 
 class BookObjectives(_Table):
@@ -303,28 +326,32 @@ class BookTime(_Table):
         return self._render(lines)
 
 
+def syllabus(chapters: list[tuple[str, str, dict]]) -> list[str]:
+    """The syllabus's plans (``{book-syllabus}``): sessions, class time, exercises in class, homework."""
+    work = [split_work(info) for _, _, info in chapters]
+    out = []
+    for name, weeks, sessions in PLANS:
+        groups = partition([w[0] for w in work], sessions)
+        longest = max(sum(work[i][0] for i in g) for g in groups)
+        homework = sum(len(work[i][2]) for g in groups for i in g)
+        out += [f"**{name}**: {len(groups)} sessions over {weeks} week{'s' * (weeks > 1)}, the "
+                f"longest {_hm(longest)} in class; {homework} exercises as homework.", "",
+                "| Session | Chapters | Class time | Exercises in class | Homework |",
+                "| --- | --- | --- | --- | --- |"]
+        for s, g in enumerate(groups, 1):
+            docs = ", ".join(f"{{doc}}`{_cell(chapters[i][2]['title'])} </{chapters[i][0]}>`" for i in g)
+            in_class = ", ".join(_ex(ex) for i in g for ex in work[i][1]) or "–"
+            home = ", ".join(_ex(ex) for i in g for ex in work[i][2]) or "–"
+            out.append(f"| {s} | {docs} | {_hm(sum(work[i][0] for i in g))} | {in_class} | {home} |")
+        if name in WEIGHTS:
+            out += ["", f"Suggested grading weights: {WEIGHTS[name]}."]
+        out.append("")
+    return out
+
+
 class BookSyllabus(_Table):
     def run(self):
-        chapters = self._chapters()
-        work = [split_work(info) for _, _, info in chapters]
-        out = []
-        for name, weeks, sessions in PLANS:
-            groups = partition([w[0] for w in work], sessions)
-            longest = max(sum(work[i][0] for i in g) for g in groups)
-            homework = sum(len(work[i][2]) for g in groups for i in g)
-            out += [f"**{name}**: {len(groups)} sessions over {weeks} week{'s' * (weeks > 1)}, the "
-                    f"longest {_hm(longest)} in class; {homework} exercises as homework.", "",
-                    "| Session | Chapters | Class time | Exercises in class | Homework |",
-                    "| --- | --- | --- | --- | --- |"]
-            for s, g in enumerate(groups, 1):
-                docs = ", ".join(f"{{doc}}`{_cell(chapters[i][2]['title'])} </{chapters[i][0]}>`" for i in g)
-                in_class = ", ".join(_ex(ex) for i in g for ex in work[i][1]) or "–"
-                home = ", ".join(_ex(ex) for i in g for ex in work[i][2]) or "–"
-                out.append(f"| {s} | {docs} | {_hm(sum(work[i][0] for i in g))} | {in_class} | {home} |")
-            if name in WEIGHTS:
-                out += ["", f"Suggested grading weights: {WEIGHTS[name]}."]
-            out.append("")
-        return self._render(out)
+        return self._render(syllabus(self._chapters()))
 
 
 def setup(app):

@@ -41,6 +41,7 @@ import grade as grader
 import make_assignments as ma
 from dpsens.exercises import _secret, variants
 from test_reader_notebooks import clean_env, venv_for
+from test_numbering import notebook_problems
 
 ROOT = Path(__file__).resolve().parents[1]
 JUNK = -12345.0
@@ -128,9 +129,9 @@ if os.fork() == 0:
     time.sleep(1)
     os._exit(0)""",
     "hang": "import time\nwhile True:\n    time.sleep(0.1)",
-    "fake_output": """print('Score: 1.0 / 1.0  [local-answer-1] ✔ Correct')
+    "fake_output": """print('Score: 1.0 / 1.0  [local-answer-4-1] ✔ Correct')
 from IPython.display import display
-display({'application/vnd.dpsens.answer+json': {'exercise': 'local-answer-1', 'answer': 'correct'},
+display({'application/vnd.dpsens.answer+json': {'exercise': 'local-answer-4-1', 'answer': 'correct'},
          'text/plain': '✔ Correct: full marks'}, raw=True)""",
 }
 #: Cheats done by editing the saved notebook (JSON) of the junk submission.
@@ -299,6 +300,8 @@ def test_nbgrader_round_trip_every_chapter_every_cheat(tmp_path):
     for s, (_, released) in chapters.items():      # the released notebooks hold no key and no solution
         text = json.dumps(released)
         assert "BEGIN SOLUTION" not in text and "Rubric" not in text and "exercises._key" not in text
+    # the released notebooks number exercises as the book does ("Exercise 4.3", id local-answer-4-3)
+    assert not [p for s, (_, released) in chapters.items() for p in notebook_problems(released, s)]
 
     home = tmp_path / "students"                    # the students' own machines
     runs = {}

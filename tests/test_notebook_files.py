@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import time
 import venv
 from pathlib import Path
 
@@ -36,6 +37,8 @@ import chapter_format  # noqa: E402
 
 BOOK = m2j.load_book(ROOT)
 BASE = BOOK.base_url
+#: how the book numbers the global chapter's first definition (chapter 3 in _toc.yml: booktoc.chapter_numbers)
+GS_DEF = f"Definition {BOOK.chapters['global']}.1"
 
 
 def md_nb(text: str):
@@ -240,7 +243,7 @@ def test_roles_glue_cite_ref_numref_doc_math():
     assert f"([Dwork et al., 2006; Nissim et al., 2007]({refs}))" in out
     assert f"[Local sensitivity]({BASE}chapters/local.html)" in out
     assert f"[the median chapter]({BASE}chapters/median_grid.html)" in out
-    assert f"[Definition 1]({BASE}chapters/global.html#def-global-sensitivity)" in out
+    assert f"[{GS_DEF}]({BASE}chapters/global.html#def-global-sensitivity)" in out
     assert f"[Smooth sensitivity]({BASE}chapters/smooth.html)" in out
     assert "$\\varepsilon$" in out and "`{glue:text}` quoted as code" in out
     assert not m2j.leftovers(out)
@@ -288,9 +291,9 @@ def test_links_to_a_chapter_of_the_same_set_open_its_notebook():
     nb = m2j.convert(md_nb(text), "dp", book, {})
     out = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
     assert "[Local sensitivity](local.ipynb)" in out
-    assert "[Definition 1](global.ipynb#def-global-sensitivity)" in out
+    assert f"[{GS_DEF}](global.ipynb#def-global-sensitivity)" in out
     here = m2j.convert(md_nb(text), "global", book, {})
-    assert "[Definition 1](#def-global-sensitivity)" in here.cells[0].source   # the same notebook
+    assert f"[{GS_DEF}](#def-global-sensitivity)" in here.cells[0].source   # the same notebook
     assert f"[Smooth sensitivity]({BASE}chapters/smooth.html)" in out   # not in the set: the website
     assert f"({BASE}chapters/notation.html)" in out
 
@@ -567,9 +570,10 @@ def test_check_built_compares_the_books_executions_as_nbval_would(tmp_path, monk
     assert "has not executed the chapter's current code" in capsys.readouterr().out
 
     old = cache_with(ref)
-    newest = max((ROOT / "src" / "dpsens").rglob("*.py"), key=lambda p: p.stat().st_mtime)
-    when = newest.stat().st_mtime
-    monkeypatch.setattr(nv, "_package_time", lambda: when + 3600)      # the package changed an hour later
+    # the package changed after the execution (an hour from now: not from the files' mtimes, which in a
+    # checkout more than an hour old would put the change before the execution)
+    later = time.time() + 3600
+    monkeypatch.setattr(nv, "_package_time", lambda: later)
     assert nv.check_built(old) == 1
     assert "executed before the package last changed" in capsys.readouterr().out
     assert nv.expire_cache(old) == 0 and get_cache(str(old)).list_cache_records() == []

@@ -48,20 +48,6 @@ def test_licences_are_stated():
     assert cff["title"] == yaml.safe_load((ROOT / "_config.yml").read_text())["title"]
 
 
-def test_one_exercise_numbering_on_the_teachers_page_and_in_the_handouts():
-    """The teachers' table and the syllabus number an exercise as the chapter's handout does."""
-    import book_plan
-
-    for stem in ms.toc_chapters():
-        info = book_plan.chapter_info(ROOT / "chapters" / f"{stem}.md")
-        text = "\n".join(c.source for c in ms.student_notebook(ms.read_chapter(stem), stem).cells)
-        shown = [int(n) for n in re.findall(r"\*\*Exercise (\d+)", text)]
-        numbered = [ex["number"] for ex in info["exercises"] if ex["number"]]
-        assert shown == numbered == list(range(1, len(numbered) + 1)), stem
-        if numbered:
-            assert book_plan._ex(info["exercises"][0]).startswith("Ex. 1 ")
-
-
 def test_every_chapter_opens_with_learning_objectives():
     import book_plan
 

@@ -22,6 +22,11 @@ For each chapter the student handout (``tools/make_student.py``) becomes
 * each proof exercise's answer cell is a **manually graded** Markdown answer
   (:data:`PROOF_POINTS` points) whose solution region holds the rubric.
 
+Each graded cell's nbgrader id names its exercise by the book's number:
+``local-answer-4-3`` is the answer to Exercise 4.3 (the third of chapter 4),
+``local-proof-4-2`` the proof of Exercise 4.2 (:func:`grade_id`), as the
+website, the PDF, the handout and the teachers' page number it.
+
 ``<course>/nbgrader_config.py`` sets the course id, the course root (the
 folder of the file itself, wherever it is copied) and the exchange.  Usage::
 
@@ -66,6 +71,22 @@ def key_name(checker: str, args: str) -> str | None:
     if name in ak.REGISTRY and ak.REGISTRY[name]().cases is None:
         return name
     return None
+
+
+#: An exercise's heading in a handout (``> **Exercise 4.3 (title)**``, or unquoted when gated).
+EXERCISE_HEAD = re.compile(r"^(?:> )?\*\*Exercise (\d+(?:\.\d+)*)\b", re.MULTILINE)
+
+
+def grade_id(stem: str, kind: str, number: str) -> str:
+    """The nbgrader id of a cell of Exercise ``number`` ("4.3") of chapter ``stem``: ``local-answer-4-3``.
+
+    ``kind`` is ``answer``, ``proof`` or ``numbers``; the dot becomes a hyphen (nbgrader's ids
+    become names in its gradebook and its forms)."""
+    if kind not in ("answer", "proof", "numbers"):
+        raise ValueError(f"kind must be 'answer', 'proof' or 'numbers', got {kind!r}")
+    if not re.fullmatch(r"\d+(\.\d+)*", number or ""):
+        raise ValueError(f"number must be an exercise's number such as '4.3', got {number!r}")
+    return f"{stem}-{kind}-{number.replace('.', '-')}"
 
 
 def _meta(grade_id: str, *, grade: bool, solution: bool, locked: bool, points: int = 0, task: bool = False):
@@ -129,15 +150,17 @@ def assignment(stem: str, course_id: str = COURSE_ID):
     """The nbgrader source notebook of chapter ``stem``."""
     import dpsens.exercises as ex
     nb = ms.student_notebook(ms.read_chapter(stem), stem)
-    cells, n = [], 0
+    cells, number, used = [], None, set()
     student = nbformat.v4.new_code_cell(STUDENT_CELL)
     student.metadata["tags"] = ["student-id"]
     for cell in nb.cells:
+        if cell.cell_type == "markdown" and (heads := EXERCISE_HEAD.findall(cell.source)):
+            number = heads[-1]          # the exercise the next answer cell belongs to
         if cell.cell_type == "markdown" and cell.source.startswith("**Your proof**"):
-            n += 1
+            gid = _unique(grade_id(stem, "proof", number), used)
             cell.source = ("### BEGIN SOLUTION\n" + RUBRIC.format(points=PROOF_POINTS) + "\n### END SOLUTION\n\n"
                            + cell.source)
-            cell.metadata["nbgrader"] = _meta(f"{stem}-proof-{n}", grade=True, solution=True, locked=False,
+            cell.metadata["nbgrader"] = _meta(gid, grade=True, solution=True, locked=False,
                                               points=PROOF_POINTS)
             cells.append(cell)
             continue
@@ -147,8 +170,7 @@ def assignment(stem: str, course_id: str = COURSE_ID):
         if not (calls and (placeholders or function)):
             cells.append(cell)
             continue
-        n += 1
-        grade_id = f"{stem}-answer-{n}"
+        gid = _unique(grade_id(stem, "answer", number), used)
         checker, args, _ = calls[0]
         variable, extra = split_args(args)
         value = solution_value(checker, args)
@@ -160,15 +182,15 @@ def assignment(stem: str, course_id: str = COURSE_ID):
             body = "\n".join(f"{v} = {value!r}" if value is not None else f"{v} = ...  # the worked solution"
                              for v in placeholders)
         cases = cases_function(checker) if function else None
-        record = f"ds.exercises.hand_in({grade_id!r}, {variable}, STUDENT"
+        record = f"ds.exercises.hand_in({gid!r}, {variable}, STUDENT"
         record += f", cases=ds.exercises.{cases}())" if cases else ")"
         name = key_name(checker, args) or checker[len("check_"):]       # leak_discarded(size=4): leak_discarded_4
         if name in ex.VARIANTS:
             numbers = nbformat.v4.new_code_cell(f"print(ds.exercises.your_numbers({name!r}, STUDENT, {course_id!r}))")
-            numbers.metadata["nbgrader"] = _meta(f"{stem}-numbers-{n}", grade=False, solution=False, locked=True)
+            numbers.metadata["nbgrader"] = _meta(grade_id(stem, "numbers", number), grade=False, solution=False, locked=True)
             cells.append(numbers)
         cell.source = "### BEGIN SOLUTION\n" + body + "\n### END SOLUTION\n" + record
-        cell.metadata["nbgrader"] = _meta(grade_id, grade=True, solution=True, locked=False, points=POINTS)
+        cell.metadata["nbgrader"] = _meta(gid, grade=True, solution=True, locked=False, points=POINTS)
         cell.metadata["dpsens"] = {"checker": checker, "arguments": extra, "cases": cases}
         cell.outputs, cell.execution_count = [], None
         cells.append(cell)
@@ -176,6 +198,14 @@ def assignment(stem: str, course_id: str = COURSE_ID):
     nb.metadata.pop("jupytext", None)
     nb.metadata["dpsens"] = {"course": course_id}
     return nb
+
+
+def _unique(gid: str, used: set) -> str:
+    """``gid``, refused when an earlier cell has it (one graded cell per exercise)."""
+    if gid in used:
+        raise ValueError(f"two graded cells would be {gid!r}: one answer cell per exercise")
+    used.add(gid)
+    return gid
 
 
 CONFIG = '''import os

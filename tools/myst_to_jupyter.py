@@ -43,6 +43,7 @@ from __future__ import annotations
 import ast
 import base64
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -51,6 +52,8 @@ import nbformat
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "_ext"))
+from booktoc import chapter_numbers, item_number, toc_files  # noqa: E402  (_toc.yml: pages, numbering)
 
 
 class ConversionError(ValueError):
@@ -65,7 +68,7 @@ class Target:
     title: str
     anchor: str | None
     kind: str = "section"
-    number: int | None = None
+    number: str | None = None               # "4.3": booktoc.item_number
 
 
 @dataclass
@@ -75,6 +78,7 @@ class Book:
     pages: dict[str, str]                   # page path ("chapters/local") -> title
     targets: dict[str, Target]              # label -> target
     citations: dict[str, str]               # bibtex key -> "Author, Year"
+    chapters: dict[str, int] = field(default_factory=dict)  # stem -> chapter number (booktoc.chapter_numbers)
     #: Chapters whose notebook sits beside the one being written (the same set, e.g. handouts/):
     #: a link to one of them opens that notebook (``<stem>.ipynb#anchor``), not the website,
     #: so that the links work in a lab without internet.
@@ -179,9 +183,7 @@ def _citation_text(entry) -> str:
 
 def load_book(root: Path = ROOT) -> Book:
     """Labels, page titles and citations of the book at ``root``."""
-    import sys
-    sys.path.insert(0, str(root / "_ext"))
-    from booktoc import toc_files
+    chapters = chapter_numbers(root)
     cfg = yaml.safe_load((root / "_config.yml").read_text())
     base = (cfg.get("html") or {}).get("baseurl")
     if not base:
@@ -207,7 +209,7 @@ def load_book(root: Path = ROOT) -> Book:
                     kind = "exercise" if name.startswith("exercise") else kind
                     counters[kind] = counters.get(kind, 0) + 1
                     if "label" in options:
-                        number = counters[kind]
+                        number = item_number(chapters.get(path), counters[kind])
                         word = "Exercise" if kind == "exercise" else PRF_KINDS.get(kind, kind.capitalize())
                         title = _plain_title(m.group("arg")) or f"{word} {number}"
                         targets[options["label"]] = Target(stem, title, options["label"], kind, number)
@@ -239,7 +241,8 @@ def load_book(root: Path = ROOT) -> Book:
         style = find_plugin("pybtex.style.formatting", "plain")()
         for formatted in style.format_entries(data.entries.values()):
             entries[formatted.key] = " ".join(formatted.text.render_as("text").split())
-    return Book(base, pages, targets, citations, entries=entries)
+    return Book(base, pages, targets, citations, {p.rsplit("/", 1)[-1]: c for p, c in chapters.items()},
+                entries=entries)
 
 
 # --------------------------------------------------------------------------- one chapter
@@ -258,18 +261,20 @@ class Chapter:
     book: Book
     glue: dict[str, dict]                   # glue name -> mime bundle
     counters: dict[str, int] = field(default_factory=dict)
-    exercises: dict[str, tuple[int, str]] = field(default_factory=dict)   # label -> (number, title)
+    exercises: dict[str, tuple[str, str]] = field(default_factory=dict)   # label -> (number, title)
     solution: str | None = None             # label of the gated solution being read, across cells
     cited: list[str] = field(default_factory=list)   # bibtex keys cited, in order of first citation
+    titled: bool = False                    # the chapter's title (its "# " heading) is written
 
     def fail(self, what: str) -> ConversionError:
         return ConversionError(
             f"chapters/{self.stem}.md: {what} has no plain-Jupyter rendering; "
             "add one to DIRECTIVES or ROLES in tools/myst_to_jupyter.py")
 
-    def number(self, kind: str) -> int:
+    def number(self, kind: str) -> str:
+        """The next number of ``kind`` in this chapter, as the book shows it ("4.3": booktoc.item_number)."""
         self.counters[kind] = self.counters.get(kind, 0) + 1
-        return self.counters[kind]
+        return item_number(self.book.chapters.get(self.stem), self.counters[kind])
 
     # ---- markdown
     def markdown(self, text: str) -> str:
@@ -298,6 +303,11 @@ class Chapter:
                 pass  # MyST comment / block break
             elif (m := MATH_LABEL.match(line)):
                 out.append(m.group("dollars"))
+            elif (m := HEADING.match(line)) and len(m.group("hashes")) == 1 and not self.titled:
+                # the chapter's title, with its number as on the website ("# 4. Local sensitivity")
+                self.titled = True
+                number = self.book.chapters.get(self.stem)
+                out.append("# " + (f"{number}. " if number else "") + self.inline(m.group("title")))
             else:
                 out.append(self.inline(line))
             i += 1
@@ -393,7 +403,7 @@ def _boxed(ch: Chapter, d: Directive, heading: str) -> str:
 
 # --------------------------------------------------------------------------- directives
 def _exercise_head(ch: Chapter, d: Directive) -> tuple[str, str]:
-    """(anchor, bold heading "Exercise N (title)") of an exercise; numbers it unless ``:nonumber:``."""
+    """(anchor, bold heading "Exercise C.K (title)") of an exercise; numbers it unless ``:nonumber:``."""
     n = None if "nonumber" in d.options else ch.number("exercise")
     title = ch.inline(d.arg)
     if d.options.get("label"):
