@@ -169,3 +169,16 @@ def test_exponential_utility_bound_and_dwork_roth_forms_on_the_toy():
             s_thm = best - 2 * (math.log(len(outputs) / n_best) + math.log(1 / zeta)) / eps
             s_cor = best - 2 * (math.log(len(outputs)) + math.log(1 / zeta)) / eps
             assert s_cor <= s_thm and p[scores <= s_thm].sum() <= zeta
+
+
+# ------------------------------------------------------------------ sample_and_aggregate: shuffle must be true, numpy's too
+
+def test_sample_and_aggregate_accepts_numpy_true_and_refuses_false_or_truthy_non_booleans():
+    from dpsens import mechanisms as m
+
+    x = np.arange(40.0)
+    released = m.sample_and_aggregate(x, "mean", 4, 0, 40, 1.0, np.random.default_rng(1), shuffle=np.True_)
+    assert np.isfinite(released)
+    for bad in (False, np.False_, 1, "yes"):
+        with pytest.raises(ValueError, match="shuffle"):
+            m.sample_and_aggregate(x, "mean", 4, 0, 40, 1.0, np.random.default_rng(1), shuffle=bad)
