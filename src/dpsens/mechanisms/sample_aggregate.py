@@ -190,7 +190,7 @@ def sample_and_aggregate(x, func, n_chunks, lower, upper, epsilon, rng, shuffle:
         ``shuffle=False``.
     """
     epsilon = as_positive(epsilon, "epsilon")
-    if shuffle is not True:
+    if not (isinstance(shuffle, (bool, np.bool_)) and shuffle):
         raise ValueError(f"shuffle must be True for a release, got {shuffle!r}: chunks by position depend on the "
                          "other records and are not epsilon-DP (see positional_median_counterexample); "
                          "chunk_answers(..., shuffle=False) computes them for study")
