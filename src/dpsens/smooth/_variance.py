@@ -118,11 +118,16 @@ class VarBound:
     def __init__(self, xs, lower, upper, query, neighbors):
         self.query, self.neighbors = query, neighbors
         n = self.n = len(xs)
-        self.xs, self.lower, self.w = xs, float(lower), float(upper - lower)
-        mu = float(np.mean(xs))
-        self.mu_x = mu
-        self.mu = (mu - lower) / self.w                               # scaled mean, in [0, 1]
-        self.var = float(np.var(xs)) / self.w ** 2                    # scaled variance
+        self.xs, self.lower, self.upper, self.w = xs, float(lower), float(upper), float(upper - lower)
+        # deviations are taken from a record c and the mean d of the differences, never from the rounded mean
+        # c + d: on data far from 0 that rounding (an ulp of the offset) gives equal records a spurious
+        # variance and shifts every deviation, and square roots pull the std's bound below its local
+        # sensitivity (by 1e-7 of it on [1e9, 1e9 + 3]); x - c is exact for records within a factor 2 of c
+        self.c = c = float(xs[n // 2])
+        self.d = d = float(np.mean(xs - c))
+        self.mu_x = c + d
+        self.mu = ((c - lower) + d) / self.w                          # scaled mean, in [0, 1]
+        self.var = float(np.var(xs - c)) / self.w ** 2                # scaled variance
         self.S = n * self.mu
         self.b0 = self.exact_ls()[0 if query == "var" else 1]
         self.t_const = n if neighbors == "bounded" else n + 1         # B is constant from here on
@@ -130,7 +135,7 @@ class VarBound:
 
     def _a(self, k):
         """Scaled deviations from the mean of the records at sorted indices k."""
-        return (self.xs[np.asarray(k)] - self.mu_x) / self.w
+        return ((self.xs[np.asarray(k)] - self.c) - self.d) / self.w
 
     def _near(self, a_target):
         """Sorted indices of the (up to) two records nearest the scaled deviation a_target."""
@@ -140,7 +145,7 @@ class VarBound:
     def exact_ls(self):
         """(LS of the variance, LS of the std) at x, scaled; see the module docstring."""
         m, var = self.n, self.var
-        lo, up = -self.mu, 1.0 - self.mu
+        lo, up = ((self.lower - self.c) - self.d) / self.w, ((self.upper - self.c) - self.d) / self.w
         ends = self._a([0, m - 1])
         if self.neighbors == "bounded":
             if m == 1:
