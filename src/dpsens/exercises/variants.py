@@ -1,8 +1,14 @@
 """Per-student variants: an exercise's parameters drawn from a student's seed.
 
-from ..data import load_ages
-from ..neighbors import Domain, Pool
-from ..sensitivity import local_sensitivity
+Chapters: *Differential privacy in one chapter*, *Neighbouring datasets*,
+*Why local sensitivity leaks*, *The median visualisation grid*, *Global
+sensitivity from scratch*, *Local sensitivity*, *Proportions vs
+frequencies*, *Sensitivity of transformations*, *How accurate is it, and
+what can no mechanism beat?*, *Composing releases* and *Testing privately,
+and releasing what is stable* (the exercises listed in :data:`VARIANTS`); *For teachers*
+explains how a course hands each student their own numbers.  The later
+chapters' variants (sample and aggregate to floating point) are drawn in
+:mod:`._variants_b`.
 
 Seed 0 (and no seed) gives the book's parameters; any other seed gives the
 same exercise with different numbers, never the book's own.  The parameters
