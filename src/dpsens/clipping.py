@@ -177,7 +177,9 @@ def private_clipped_sums(values, q, epsilon_bound, epsilon_release, upper, rng, 
         The public largest possible value (``> 0``, finite), the end of the bound's range.
     rng : numpy.random.Generator
     groups : array_like, optional
-        A group label per value (a public list of groups: every label here).
+        A group label per value.  The groups released are the labels present, so they must be the
+        public list of groups, each with a record in the data: under add/remove neighbours a group
+        whose only record is removed would vanish from the output, and that is not private.
     size : int, optional
         Independent runs of the whole release.
 
