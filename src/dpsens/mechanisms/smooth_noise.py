@@ -201,6 +201,20 @@ def _secure_scale(scale: float) -> Fraction:
     return math.ceil(v / step) * step
 
 
+def _checked(x, query, epsilon, delta, lower, upper, noise, gamma, df, neighbors) -> tuple:
+    """The checked inputs of a smooth-sensitivity release and its noise's constants: ``(name, f, x,
+    lower, upper, Ψ, β)``; Laplace noise only inside the region its proof covers."""
+    name, f = check_query(query, allow_callable=False)
+    lower, upper = as_bounds(lower, upper)
+    x = as_data(x)
+    check_in_bounds(x, lower, upper)
+    check_relation(neighbors)
+    psi, beta = smooth_noise_constants(epsilon, delta, noise=noise, gamma=gamma, df=df)
+    if noise == "laplace":
+        check_laplace_smooth_region(epsilon, delta)
+    return name, f, x, lower, upper, psi, beta
+
+
 def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, noise: str = "laplace",
                                  neighbors: str = "bounded", gamma: float = 4.0, df: float = 3.0,
                                  details: bool = False, secure: bool = False):
@@ -259,14 +273,8 @@ def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, no
     -------
     float (int with ``secure=True``), or dict.
     """
-    name, f = check_query(query, allow_callable=False)
-    lower, upper = as_bounds(lower, upper)
-    x = as_data(x)
-    check_in_bounds(x, lower, upper)
-    check_relation(neighbors)
-    psi, beta = smooth_noise_constants(epsilon, delta, noise=noise, gamma=gamma, df=df)
-    if noise == "laplace":
-        check_laplace_smooth_region(epsilon, delta)
+    name, f, x, lower, upper, psi, beta = _checked(x, query, epsilon, delta, lower, upper, noise, gamma, df,
+                                                   neighbors)
     rng = check_rng(rng)
     if secure:
         if noise != "laplace":
@@ -308,14 +316,8 @@ def smooth_noise_error(x, query, epsilon, delta, lower, upper, noise: str = "lap
         ``psi``, ``beta``, ``smooth_sensitivity``, ``noise_scale`` (``S/Ψ``),
         ``median_abs_error``, ``mean_abs_error``.
     """
-    name, _ = check_query(query, allow_callable=False)
-    lower, upper = as_bounds(lower, upper)
-    x = as_data(x)
-    check_in_bounds(x, lower, upper)
-    check_relation(neighbors)
-    psi, beta = smooth_noise_constants(epsilon, delta, noise=noise, gamma=gamma, df=df)
-    if noise == "laplace":
-        check_laplace_smooth_region(epsilon, delta)
+    name, _, x, lower, upper, psi, beta = _checked(x, query, epsilon, delta, lower, upper, noise, gamma, df,
+                                                   neighbors)
     s = float(smooth_sensitivity(x, name, beta, lower, upper, neighbors))
     med, mean = _abs_median_mean(noise, gamma, df)
     scale = s / psi
