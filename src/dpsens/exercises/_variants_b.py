@@ -154,10 +154,11 @@ def _until(draw, far):
             return params
 
 
-def _far_from_book(name: str, quantity, params: dict, rel: float = 0.01) -> bool:
-    """Whether ``quantity(params)`` is more than ``rel`` from ``quantity`` of the book's parameters
-    (computed each time: no value of the book is written or kept in this module)."""
-    return _off(quantity(params), quantity(BOOK[name]), rel)
+def _far_from_book(name: str, quantity, value: float, rel: float = 0.01) -> bool:
+    """Whether ``value`` (``quantity`` of a student's parameters, computed once by the caller) is more
+    than ``rel`` from ``quantity`` of the book's parameters (computed each time: no value of the book
+    is written or kept in this module)."""
+    return _off(value, quantity(BOOK[name]), rel)
 
 
 def _all(n):
@@ -224,7 +225,7 @@ def ptr_median_distance(rng):
     def dist(p):
         return distance_to_high_ls(_first_ages(p["n"]), "median", float(p["bound"]), 0, 100, "bounded")
     return _until(lambda: {"n": 2 * int(rng.integers(1000, _all(None) // 2 + 1)) + 1, "bound": int(rng.integers(1, 9))},
-                  lambda p: dist(p) > 0 and _far_from_book("ptr_median_distance", dist, p))
+                  lambda p: (v := dist(p)) > 0 and _far_from_book("ptr_median_distance", dist, v))
 
 
 def _beta(p):
@@ -249,7 +250,8 @@ def smooth_median_direct(rng):
                                   100, "bounded")
 
     def far(p):
-        return abs(smooth(p) - round(smooth(p))) > 1e-6 and _far_from_book("smooth_median_direct", smooth, p)
+        s = smooth(p)
+        return abs(s - round(s)) > 1e-6 and _far_from_book("smooth_median_direct", smooth, s)
     return _until(lambda: {"n": 2 * int(rng.integers(100, 2001)) + 1, "epsilon": _log(rng, 0.05, 1.5)}, far)
 
 
@@ -263,7 +265,8 @@ def inverse_len_median(rng):
         return inverse_len_quantile(_first_ages(p["n"]), 0.5, float(p["target"]), 0.0, 100.0, "bounded")
 
     def far(p):
-        return length(p) > 0 and _far_from_book("inverse_len_median", length, p)
+        v = length(p)
+        return v > 0 and _far_from_book("inverse_len_median", length, v)
     return _until(lambda: {"n": int(rng.integers(2001, _all(None) + 1)), "target": int(rng.integers(20, 66))}, far)
 
 
@@ -278,7 +281,7 @@ def mean_median_l1(rng):
 
     def l1(p):
         return vector_local_sensitivity(p["x"], ["mean", "median"], Domain(range(p["lower"], p["upper"] + 1)), norm="l1")
-    return _until(draw, lambda p: _far_from_book("mean_median_l1", l1, p))
+    return _until(draw, lambda p: _far_from_book("mean_median_l1", l1, l1(p)))
 
 
 def gaussian_per_count(rng):
@@ -294,7 +297,7 @@ def crossover_d(rng):
     # 1/ratio² uniform in [4, 1000]: the answer, proportional to it, spreads over thousands of whole numbers
     return _until(lambda: {"epsilon": _grid(rng, 0.1, 3.0, 0.01), "delta": _delta(rng, 4, 12),
                            "ratio": float(f"{float(rng.uniform(4, 1000)) ** -0.5:.3g}")},
-                  lambda p: _far_from_book("crossover_d", d, p))
+                  lambda p: _far_from_book("crossover_d", d, d(p)))
 
 
 def zcdp_epsilon(rng):
@@ -336,7 +339,7 @@ def laplace_pld_epsilon(rng):
         bracket = pld_epsilon(p["delta"], laplace=[(p["b"], 1.0)] * p["releases"], rtol=1e-2)
         return (bracket.lower + bracket.upper) / 2
     return _until(lambda: {"releases": int(rng.integers(10, 501)), "b": _grid(rng, 5.0, 100.0, 0.5),
-                           "delta": _delta(rng)}, lambda p: _far_from_book("laplace_pld_epsilon", eps, p, 0.02))
+                           "delta": _delta(rng)}, lambda p: _far_from_book("laplace_pld_epsilon", eps, eps(p), 0.02))
 
 
 def _svt_loss(p):
@@ -360,7 +363,7 @@ def mode_distance(rng):
         col = _adult()[p["column"]].astype(object)[:p["rows"]]       # rows = None: all of them
         return mode_instability_distance(list(col.where(col.notna(), "(missing)").value_counts()))
     return _until(lambda: {"column": str(rng.choice(MODE_COLUMNS)), "rows": int(rng.integers(2000, _all(None) + 1))},
-                  lambda p: dist(p) > 0 and _far_from_book("mode_distance", dist, p))
+                  lambda p: (v := dist(p)) > 0 and _far_from_book("mode_distance", dist, v))
 
 
 def pf_best_probability(rng):
