@@ -173,11 +173,12 @@ def _draw_bounded_neighbors(rng):
 
 def _draw_leak_ls(rng):
     book = VARIANTS["leak_local_sensitivity"]
+    book_ls = _median_ls(book["x"], book["domain"])
     while True:
         domain = _values(rng, 5, 1, 3000)
         x = sorted(int(v) for v in rng.choice(domain, 3))
         ls = _median_ls(x, domain)
-        if ls > 0 and ls != _median_ls(book["x"], book["domain"]):
+        if ls > 0 and ls != book_ls:
             return {"x": x, "domain": domain}
 
 
@@ -201,10 +202,11 @@ def _draw_discarded(rng):
 
 def _draw_grid_row(rng):
     book = VARIANTS["grid_row"]
+    book_ls = _median_ls(book["x"], book["pool"], pool=True)
     while True:
         pool = _values(rng, 5, 1, 3000)
         x = sorted(int(v) for v in rng.choice(pool, 3, replace=False))
-        if _median_ls(x, pool, pool=True) != _median_ls(book["x"], book["pool"], pool=True):
+        if _median_ls(x, pool, pool=True) != book_ls:
             return {"x": x, "pool": pool}
 
 
@@ -253,10 +255,10 @@ def _group_for_a_move(rows, years) -> int:
 
 
 def _draw_median_k(rng):
-    book = VARIANTS["median_k"]
+    book_k = _group_for_a_move(**VARIANTS["median_k"])
     while True:         # compared with the book's by the same computation
         params = _draw_adult_rows(rng, 2000, "years", range(1, 9))
-        if _group_for_a_move(**params) != _group_for_a_move(**book):
+        if _group_for_a_move(**params) != book_k:
             return params
 
 
