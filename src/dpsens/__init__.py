@@ -10,6 +10,7 @@ from .data import load_adult, load_ages
 from .neighbors import Domain, Pool, count_neighbors, count_releases, enumerate_neighbors, releases
 from .figures.style import use_style
 from .queries import QUERIES, evaluate
+from .relation import Relation
 from . import mechanisms  # noqa: F401,E402  (ds.mechanisms.*)
 from .mechanisms import (gaussian_mechanism, laplace_mechanism, propose_test_release, ptr_threshold,  # noqa: E402
                          sample_and_aggregate, smooth_sensitivity_mechanism)
@@ -30,7 +31,7 @@ from .bruteforce import bruteforce_global_sensitivity, bruteforce_local_sensitiv
 __version__ = "0.2.1.dev0"   # the one place the version is set: pyproject, pages, handouts and PDFs read it
 
 __all__ = [
-    "QUERIES", "Domain", "Pool", "count_neighbors", "count_releases", "enumerate_neighbors",
+    "QUERIES", "Domain", "Pool", "Relation", "count_neighbors", "count_releases", "enumerate_neighbors",
     "evaluate", "load_adult", "load_ages", "releases", "use_style",
     "mechanisms", "laplace_mechanism", "gaussian_mechanism", "propose_test_release", "ptr_threshold",
     "smooth_sensitivity_mechanism", "sample_and_aggregate",

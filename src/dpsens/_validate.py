@@ -10,15 +10,11 @@ import numbers
 
 import numpy as np
 
-RELATIONS = ("unbounded", "bounded")
+from .relation import EXACT_RELATIONS, RELATIONS, Relation, as_relation
 
 #: the types accepted as real numbers without the (slower) abstract-base-class check
 _PLAIN_REALS = (float, int)
 
-#: The relations of the exact sensitivity engines: the two above and the group
-#: relation "symmetric" (symmetric difference at most k: any mix of additions
-#: and removals, at most k in all).
-EXACT_RELATIONS = RELATIONS + ("symmetric",)
 
 
 def _object_to_float(arr: np.ndarray, name: str) -> np.ndarray:
@@ -198,11 +194,12 @@ def check_in_bounds(x: np.ndarray, lower: float, upper: float, name: str = "x") 
         )
 
 
-def check_relation(neighbors, allowed: tuple = RELATIONS) -> str:
-    """Return the relation name if it is one of ``allowed`` (default 'unbounded', 'bounded'), else raise."""
-    if neighbors not in allowed:
-        raise ValueError(f"neighbors must be one of {allowed}, got {neighbors!r}")
-    return neighbors
+def check_relation(neighbors: Relation | str, allowed: tuple[Relation, ...] = RELATIONS) -> Relation:
+    """Return ``neighbors`` as a :class:`~dpsens.relation.Relation` if allowed, else raise.
+
+    The one conversion of the ``neighbors=`` argument (see :func:`dpsens.relation.as_relation`).
+    """
+    return as_relation(neighbors, allowed)
 
 
 def as_quantile(q, name: str = "q") -> float:
