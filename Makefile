@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 JB_FLAGS := -W -n --keep-going
 
-.PHONY: venv book book-student pdf pdf-student key assignments course grade release editions-test test test-lane-site test-lane-checks test-full test-notebooks unit unit-full notebooks site-test site-audit student colab nbval-refs bench lab clean help
+.PHONY: venv book book-student pdf pdf-student key assignments course grade release editions-test test test-lane-site test-lane-checks test-full test-notebooks lint unit unit-full notebooks site-test site-audit student colab nbval-refs bench lab clean help
 
 help:
 	@echo "make book   build the executed website into _build/html"
@@ -27,6 +27,7 @@ help:
 	@echo "make student  student notebooks (solutions emptied) into student/"
 	@echo "make colab  refresh notebooks/ (the .ipynb copies the Binder/Colab buttons open)"
 	@echo "make bench  run the benchmarks (ratios against brute force)"
+	@echo "make lint   ruff and mypy (pyproject.toml): zero findings; make unit runs it first"
 	@echo "make nbval-refs  re-record the reference outputs nbval checks"
 
 $(STAMP): requirements.txt constraints.txt pyproject.toml .jupyter/labconfig/default_setting_overrides.json
@@ -114,7 +115,11 @@ editions-test: book-student pdf pdf-student
 # left out; full = twice the baseline examples and every slow test.
 UNIT_ARGS := -q --doctest-modules -m "not browser and not readers" tests src/dpsens
 
-unit: venv
+# The linter and the type checker (configured in pyproject.toml): zero findings, or make unit fails.
+lint: venv
+	$(BIN)/ruff check . && $(BIN)/mypy
+
+unit: venv lint
 	DPSENS_TEST_PROFILE=quick $(BIN)/python -m pytest $(UNIT_ARGS)
 
 unit-full: venv

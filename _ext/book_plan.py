@@ -271,7 +271,7 @@ def exercise_table(chapters: list[tuple[str, str, dict]]) -> list[str]:
     """The teachers' table of exercises (``{book-exercises}``): one row per exercise, its number "C.K"."""
     lines = ["| Chapter | No. | Exercise | Practises | Checker (in `ds.exercises`) |",
              "| --- | ---: | --- | --- | --- |"]
-    for doc, stem, info in chapters:
+    for doc, _stem, info in chapters:
         for ex in info["exercises"]:
             label = f"{{ref}}`{ex['label']}`" if ex["label"] else "–"
             checker = ("proof (no checker)" if ex["proof"]
@@ -290,7 +290,7 @@ class BookObjectives(_Table):
     def run(self):
         srcdir = Path(self.env.srcdir)
         lines = []
-        for doc, stem, info in self._chapters():
+        for doc, _stem, info in self._chapters():
             items = objectives(srcdir / f"{doc}.md")
             if items:
                 lines += [f"**{{doc}}`{_cell(info['title'])} </{doc}>`**: " + "; ".join(items) + ".", ""]
@@ -309,7 +309,7 @@ class BookTime(_Table):
                  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
         tot = {"words": 0, "code_cells": 0, "ex": 0, "proofs": 0, "reading": 0.0, "code": 0.0,
                "work": 0.0, "total": 0.0}
-        for doc, stem, info in self._chapters():
+        for doc, _stem, info in self._chapters():
             m = minutes(info)
             n_proofs = sum(ex["proof"] for ex in info["exercises"])
             row = {"words": info["words"], "code_cells": info["code_cells"],

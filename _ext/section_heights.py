@@ -103,9 +103,10 @@ def annotate_text(text: str, heights: dict) -> str:
         attr = f'id="{sid}"'
         if text.count(attr) != 1:
             continue
-        text = re.sub(r'(<section\b[^>]*\s' + re.escape(attr) + r')([^>]*>)',
-                      lambda m: f'{m.group(1)} style="--dpsens-h-phone:{phone}px;--dpsens-h-wide:{wide}px"{m.group(2)}',
-                      text, count=1)
+        match = re.search(r'(<section\b[^>]*\s' + re.escape(attr) + r')([^>]*>)', text)
+        if match:           # the section's opening tag gains the style, right after its id
+            style = f' style="--dpsens-h-phone:{phone}px;--dpsens-h-wide:{wide}px"'
+            text = text[:match.end(1)] + style + text[match.end(1):]
     return text
 
 

@@ -27,8 +27,8 @@ SCHOOL_YEARS = [1, 2, 2, 2, 5, 5, 7, 8, 9, 9]
 ABSENCE_DAYS = [1, 2, 3, 4, 5, 6, 7, 8, 15, 20]
 
 
-def settings(quick: bool):
-    """(label, kind, args, k-range, queries) for every setting of the sources."""
+def settings_a(quick: bool):
+    """(label, kind, args, k-range, queries) for the settings of source (a)."""
     out = []
     for name, col in (("(a) school years", SCHOOL_YEARS), ("(a) absence days", ABSENCE_DAYS)):
         pool = ds.Pool(col)
@@ -40,6 +40,12 @@ def settings(quick: bool):
                 if qs:
                     out.append((f"{name}, global n=6", "global", (pool, 6), k, rel, qs))
                 out.append((f"{name}, local first 6", "local", (col[:6], pool), k, rel, QUERIES))
+    return out
+
+
+def settings(quick: bool):
+    """(label, kind, args, k-range, queries) for every setting of the sources."""
+    out = settings_a(quick)
     for name, vals in (("(b) mood", [1, 2]), ("(b) driving", [1, 2, 3])):
         for reading, universe in (("pool", ds.Pool(vals * 4)), ("domain", ds.Domain(vals))):
             for rel in RELATIONS:

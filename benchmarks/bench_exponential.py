@@ -23,7 +23,7 @@ from dpsens.mechanisms import exponential as em
 from dpsens.timing import median_ms
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import smith11  # noqa: E402  (the independent implementation, next to this script)
+import smith11  # the independent implementation, next to this script
 
 
 def part1():

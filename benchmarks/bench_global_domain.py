@@ -52,8 +52,8 @@ def _old_binary_global(p, n, k, neighbors) -> float:
 
 def _old_var_counts(vals, counts):
     N = sum(counts)
-    mu = sum(v * c for v, c in zip(vals, counts)) / N
-    return sum(c * (v - mu) ** 2 for v, c in zip(vals, counts)) / N
+    mu = sum(v * c for v, c in zip(vals, counts, strict=True)) / N
+    return sum(c * (v - mu) ** 2 for v, c in zip(vals, counts, strict=True)) / N
 
 
 def _old_two_valued_up(w, n, k, neighbors_sizes, sqrt):

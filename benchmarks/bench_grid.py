@@ -19,13 +19,13 @@ import time
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
 
-import dpsens as ds  # noqa: E402
-from dpsens import grid  # noqa: E402
-from dpsens.figures import grid as grid_figures  # noqa: E402
-from dpsens.timing import RUNS, median_ms  # noqa: E402
+import dpsens as ds
+from dpsens import grid
+from dpsens.figures import grid as grid_figures
+from dpsens.timing import RUNS, median_ms
 
 
 def fast(neighbors):

@@ -144,7 +144,7 @@ def run_chapter(stem: str, mode: str, python: str | None) -> dict:
     report = json.loads(text.split("DPSENS-PROBE", 1)[1])
     code = [(i, c) for i, c in enumerate(nb.cells) if c.cell_type == "code"]
     cells = []
-    for (i, c), cpu in zip(code, report["cpu"]):
+    for (i, c), cpu in zip(code, report["cpu"], strict=False):
         lines = [ln for ln in c.source.strip().splitlines() if not ln.startswith("# NBVAL")]
         cells.append((cpu, cell_seconds(c), i, lines[0][:60] if lines else ""))
     # what the explorer cells displayed: a widget view with the html fallback, never a bare repr

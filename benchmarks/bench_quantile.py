@@ -36,7 +36,7 @@ from dpsens import inverse
 from dpsens.mechanisms import exponential as em
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import multiq_ind_exp  # noqa: E402  (the peer, next to this script)
+import multiq_ind_exp  # the peer, next to this script
 
 
 def _per_call_ms(func, calls):

@@ -46,7 +46,7 @@ from dpsens.smooth._small import clear_tables
 from dpsens.timing import Stopwatch, median_ms
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import nrs07  # noqa: E402  (the independent implementation, next to this script)
+import nrs07  # the independent implementation, next to this script
 
 QUERIES = ["mean", "sum", "count", "median", "percentile_25", "percentile_50", "percentile_75", "percentile_90",
            "var", "std"]

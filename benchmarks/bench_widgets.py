@@ -6,11 +6,11 @@ precomputed views, so moving a control in a kernel costs no redraw at all.
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
-import dpsens as ds  # noqa: E402
-from dpsens import widgets  # noqa: E402
-from dpsens.timing import Stopwatch  # noqa: E402
+import dpsens as ds
+from dpsens import widgets
+from dpsens.timing import Stopwatch
 
 ds.use_style()
 epsilons = [0.25, 0.5, 1.0, 2.0, 4.0]

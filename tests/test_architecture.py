@@ -11,12 +11,16 @@
   its file (an import inside a function may only fetch an optional
   third-party package such as ipywidgets), and the dpsens modules import each
   other without a cycle -- counting that importing ``dpsens.a.b`` runs
-  ``dpsens/a/__init__.py`` first.
+  ``dpsens/a/__init__.py`` first.  An ``if TYPE_CHECKING:`` block's imports never
+  run (they name types for annotations) and are not counted.
+* Every public function and method of the annotated paths has annotations
+  (issue 36), and every noqa comment names its rules.
 """
 from __future__ import annotations
 
 import ast
 import pathlib
+import re
 
 import pytest
 
@@ -46,12 +50,15 @@ def _is_private(name: str) -> bool:
     return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 
-def private_crossings(path: pathlib.Path, source: str | None = None) -> list[str]:
-    """Every use of another dpsens module's private name in the file ``path`` (or in ``source``
-    read as if it were that file), as readable strings."""
-    if source is None:
-        source = path.read_text(encoding="utf-8")
-    tree = ast.parse(source, filename=str(path))
+def _is_package_module(name: str) -> bool:
+    """Whether the dotted ``name`` is a module (or subpackage) of dpsens, not a name inside one."""
+    where = PKG.parent / pathlib.Path(*name.split("."))
+    return where.with_suffix(".py").exists() or (where / "__init__.py").exists()
+
+
+def _private_imports(path: pathlib.Path, tree: ast.AST) -> tuple[dict[str, str], list[str]]:
+    """The local names ``tree`` (the file ``path``) binds to dpsens modules (``{name: module}``), and its
+    imports of another module's private name, as readable strings."""
     here = _module_name(path)
     found = []
     module_aliases: dict[str, str] = {}        # local name -> dpsens module it is bound to
@@ -61,16 +68,25 @@ def private_crossings(path: pathlib.Path, source: str | None = None) -> list[str
             if not source.split(".")[0] == "dpsens":
                 continue
             for alias in node.names:
-                target = f"{source}.{alias.name}"
-                if (PKG.parent / pathlib.Path(*target.split("."))).with_suffix(".py").exists() or \
-                        (PKG.parent / pathlib.Path(*target.split(".")) / "__init__.py").exists():
-                    module_aliases[alias.asname or alias.name] = target      # a module, not a name
+                if _is_package_module(f"{source}.{alias.name}"):
+                    module_aliases[alias.asname or alias.name] = f"{source}.{alias.name}"    # a module, not a name
                 elif _is_private(alias.name) and source != here:
                     found.append(f"line {node.lineno}: from {source} import {alias.name}")
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split(".")[0] == "dpsens":
                     module_aliases[alias.asname or alias.name.split(".")[0]] = alias.asname and alias.name or "dpsens"
+    return module_aliases, found
+
+
+def private_crossings(path: pathlib.Path, source: str | None = None) -> list[str]:
+    """Every use of another dpsens module's private name in the file ``path`` (or in ``source``
+    read as if it were that file), as readable strings."""
+    if source is None:
+        source = path.read_text(encoding="utf-8")
+    tree = ast.parse(source, filename=str(path))
+    here = _module_name(path)
+    module_aliases, found = _private_imports(path, tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and _is_private(node.attr):
             chain, base = [node.attr], node.value
@@ -194,20 +210,13 @@ def package_imports(path: pathlib.Path, source: str | None = None) -> list[tuple
         source = path.read_text(encoding="utf-8")
     found = []
 
-    def is_module(name: str) -> bool:
-        where = PKG.parent / pathlib.Path(*name.split("."))
-        return where.with_suffix(".py").exists() or (where / "__init__.py").exists()
-
     def visit(node: ast.AST, nested: bool) -> None:
         for child in ast.iter_child_nodes(node):
+            if _type_checking_only(child):
+                continue
             inner = nested or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda))
             if isinstance(child, ast.ImportFrom):
-                base = _resolve(path, child)
-                if base.split(".")[0] == "dpsens":
-                    subs = [f"{base}.{a.name}" for a in child.names if is_module(f"{base}.{a.name}")]
-                    names = [a for a in child.names if not is_module(f"{base}.{a.name}")]
-                    for target in subs + ([base] if names or not subs else []):
-                        found.append((target, child.lineno, nested))
+                found.extend((target, child.lineno, nested) for target in _modules_imported_from(path, child))
             elif isinstance(child, ast.Import):
                 for alias in child.names:
                     if alias.name.split(".")[0] == "dpsens":
@@ -216,6 +225,26 @@ def package_imports(path: pathlib.Path, source: str | None = None) -> list[tuple
 
     visit(ast.parse(source, filename=str(path)), False)
     return found
+
+
+def _type_checking_only(node: ast.AST) -> bool:
+    """Whether ``node`` is an ``if TYPE_CHECKING:`` block: its imports serve the type checker and never run."""
+    if not isinstance(node, ast.If):
+        return False
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
+        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _modules_imported_from(path: pathlib.Path, node: ast.ImportFrom) -> list[str]:
+    """The dpsens modules ``from x import a, b`` (in the file ``path``) imports: ``x.a`` for each module ``a``,
+    and ``x`` itself when it imports a name or nothing else."""
+    base = _resolve(path, node)
+    if base.split(".")[0] != "dpsens":
+        return []
+    subs = [f"{base}.{a.name}" for a in node.names if _is_package_module(f"{base}.{a.name}")]
+    names = [a for a in node.names if not _is_package_module(f"{base}.{a.name}")]
+    return subs + ([base] if names or not subs else [])
 
 
 #: (importer, imported-prefix) pairs allowed inside a function or in a cycle: none any more.
@@ -248,6 +277,17 @@ def import_graph(modules=None) -> dict[str, set[str]]:
     return graph
 
 
+def _pop_component(stack: list[str], on_stack: set[str], root: str) -> list[str]:
+    """Tarjan's step: the modules on ``stack`` down to ``root``, taken off it."""
+    component = []
+    while True:
+        w = stack.pop()
+        on_stack.discard(w)
+        component.append(w)
+        if w == root:
+            return component
+
+
 def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     """The strongly connected components of more than one module (Tarjan), each sorted."""
     index, low, stack, on_stack, out = {}, {}, [], set(), []
@@ -263,13 +303,7 @@ def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
             elif w in on_stack:
                 low[v] = min(low[v], index[w])
         if low[v] == index[v]:
-            component = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                component.append(w)
-                if w == v:
-                    break
+            component = _pop_component(stack, on_stack, v)
             if len(component) > 1:
                 out.append(sorted(component))
 
@@ -303,6 +337,7 @@ def test_the_layer_checks_catch_each_form():
         "from .checks import add_noise\n": [("dpsens.mechanisms.checks", False)],
         "from .. import smooth, data\n": [("dpsens.smooth", False), ("dpsens.data", False)],
         "import dpsens.grid\n": [("dpsens.grid", False)],
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .checks import add_noise\n": [],
     }
     for source, expected in cases.items():
         assert [(t, inside) for t, _, inside in package_imports(here, source)] == expected, source
@@ -332,3 +367,102 @@ def test_every_subpackage_is_in_the_wheel():
     listed = set(tomllib.loads((PKG.parents[1] / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     on_disk = {_module_name(p) for p in MODULES if p.name == "__init__.py"}
     assert on_disk <= listed, f"add {sorted(on_disk - listed)} to [tool.setuptools] packages in pyproject.toml"
+
+
+# Every public function and public method is annotated: each parameter (but ``self``/``cls``) and the
+# return (issue 36).  The package paths already annotated; the rest of the package joins as it is done.
+ANNOTATED_PATHS = (
+    "__init__.py", "accounting.py", "pld.py", "floating_point.py", "data.py", "timing.py",
+    "figures", "widgets", "transformations",
+    *(f"exercises/{name}.py" for name in (
+        "__init__", "_key", "_secret", "_verdict", "accounting", "accuracy", "dp", "exponential", "floating",
+        "globalsens", "handin", "leak", "local", "median_grid", "neighbors", "proportions", "ptr",
+        "sample_aggregate", "smooth", "stability", "transformations", "vector")),
+)
+
+
+def _annotated_modules() -> list[pathlib.Path]:
+    paths = []
+    for rel in ANNOTATED_PATHS:
+        target = PKG / rel
+        paths += sorted(target.rglob("*.py")) if target.is_dir() else [target]
+    return paths
+
+
+def unannotated_functions(path: pathlib.Path, source: str | None = None) -> list[str]:
+    """Every public function or public method of a public class in ``path`` (or in ``source``) missing
+    an annotation on a parameter (``self`` and ``cls`` apart) or on its return, as readable strings."""
+    if source is None:
+        source = path.read_text(encoding="utf-8")
+    tree = ast.parse(source, filename=str(path))
+    functions = [(node, "", False) for node in tree.body
+                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("_")]
+    functions += [(item, f"{node.name}.", True) for node in tree.body
+                  if isinstance(node, ast.ClassDef) and not node.name.startswith("_")
+                  for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and (not item.name.startswith("_") or item.name == "__init__")]
+    found = []
+    for node, owner, method in functions:
+        missing = _missing_annotations(node, method)
+        if missing:
+            found.append(f"line {node.lineno}: {owner}{node.name} ({', '.join(missing)})")
+    return found
+
+
+def _missing_annotations(node: ast.FunctionDef | ast.AsyncFunctionDef, method: bool) -> list[str]:
+    """The parameters of ``node`` without an annotation (a method's ``self`` or ``cls`` apart), and
+    ``"return"`` when its return is not annotated (``__init__`` apart)."""
+    args = node.args
+    params = args.posonlyargs + args.args + args.kwonlyargs
+    if method and params and params[0].arg in ("self", "cls") and not any(
+            isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list):
+        params = params[1:]
+    params += [a for a in (args.vararg, args.kwarg) if a is not None]
+    missing = [a.arg for a in params if a.annotation is None]
+    if node.returns is None and node.name != "__init__":
+        missing.append("return")
+    return missing
+
+
+@pytest.mark.parametrize("path", _annotated_modules(), ids=lambda p: _module_name(p) or "dpsens")
+def test_every_public_function_is_annotated(path):
+    missing = unannotated_functions(path)
+    assert not missing, f"{_module_name(path)}: annotate the parameters and return of {missing}"
+
+
+def test_the_annotation_check_catches_each_form():
+    here = PKG / "probe.py"                          # read as if it were a module of the package (never written)
+    cases = {
+        "def f(x: int) -> int:\n    return x\n": [],
+        "def f(x, y: int) -> int:\n    return y\n": ["line 1: f (x)"],
+        "def f(*args: int, **kw: str):\n    pass\n": ["line 1: f (return)"],
+        "def f(*args, **kw) -> None:\n    pass\n": ["line 1: f (args, kw)"],
+        "def _f(x):\n    pass\n": [],
+        "class C:\n    def m(self, x) -> None:\n        pass\n": ["line 2: C.m (x)"],
+        "class C:\n    def __init__(self, x: int):\n        pass\n    def _m(self, y):\n        pass\n": [],
+        "class C:\n    @staticmethod\n    def m(self) -> None:\n        pass\n": ["line 3: C.m (self)"],
+        "class _C:\n    def m(self, x):\n        pass\n": [],
+        "def f(x: int) -> None:\n    def g(y):\n        pass\n": [],
+    }
+    for source, expected in cases.items():
+        assert unannotated_functions(here, source) == expected, source
+
+
+# Every noqa comment names the rules it silences (such as E402): one naming no rule silences
+# every rule of the linter (``make lint``), including those added later.
+LINTED = ("src", "tests", "tools", "_ext", "benchmarks")
+
+
+def bare_noqa(source: str) -> list[int]:
+    """The lines of ``source`` with a noqa comment naming no rule code."""
+    return [i for i, line in enumerate(source.splitlines(), 1)
+            if re.search(r"#\s*noqa(?!:\s*[A-Z]+[0-9]+)", line, flags=re.IGNORECASE)]
+
+
+def test_every_noqa_names_its_rules():
+    root = PKG.parents[1]
+    bare = [f"{p.relative_to(root)}:{line}" for d in LINTED for p in sorted((root / d).rglob("*.py"))
+            for line in bare_noqa(p.read_text(encoding="utf-8"))]
+    assert not bare, f"name the rules each noqa comment silences (noqa: then the codes): {bare}"
+    noqa = "#" + " noqa"                # spelled apart: this line is no such comment itself
+    assert bare_noqa(f"x = 1  {noqa}\ny = 2  {noqa}: E731\nz = 3  {noqa.upper()}:F401\nw = 4  {noqa}:E501\n") == [1]

@@ -248,7 +248,7 @@ def setup_source() -> str:
     ref = install_ref()
     reqs = requirements()
     names = [re.split(r"[<>=!~\[; ]", r, maxsplit=1)[0] for r in reqs]
-    pairs = ", ".join(f"({n!r}, {r!r})" for n, r in zip(names, reqs))
+    pairs = ", ".join(f"({n!r}, {r!r})" for n, r in zip(names, reqs, strict=True))
     return f'''# @title Set-up: run this cell first (it installs the book's package where it is missing) {{ display-mode: "form" }}
 # Where `dpsens` is missing (Colab, a plain Jupyter) pip installs it from the
 # book's repository at a fixed release or branch -- into the Python

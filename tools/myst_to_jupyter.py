@@ -192,46 +192,63 @@ def load_book(root: Path = ROOT) -> Book:
     pages, targets = {}, {}
     for path in toc_files(root):
         md = root / f"{path}.md"
-        if not md.exists():
+        if md.exists():
+            page_title = _page_targets(md, chapters.get(path), targets)
+            pages[path] = page_title or md.stem
+    citations, entries = _bibliography(root / "references.bib")
+    return Book(base, pages, targets, citations, {p.rsplit("/", 1)[-1]: c for p, c in chapters.items()},
+                entries=entries)
+
+
+def _page_targets(md: Path, chapter, targets: dict) -> str | None:
+    """Add the labelled targets of the page ``md`` (chapter number ``chapter``) to ``targets``; its title."""
+    stem = md.stem
+    lines = md.read_text().split("\n")
+    page_title, counters = None, {}
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if (m := DIRECTIVE.match(line)):
+            end = _fence_end(lines, i, m.group("fence"))
+            options, _ = _split_options(lines[i + 1:end])
+            _directive_target(stem, chapter, m, options, counters, targets)
+            i = end + 1
             continue
-        stem = md.stem
-        lines = md.read_text().split("\n")
-        page_title, counters = None, {}
-        i = 0
-        while i < len(lines):
-            line = lines[i]
-            if (m := DIRECTIVE.match(line)):
-                end = _fence_end(lines, i, m.group("fence"))
-                name = m.group("name")
-                options, _ = _split_options(lines[i + 1:end])
-                kind = name.split(":")[-1]
-                if (name in ("exercise", "exercise-start") or name.startswith("prf:")) and "nonumber" not in options:
-                    kind = "exercise" if name.startswith("exercise") else kind
-                    counters[kind] = counters.get(kind, 0) + 1
-                    if "label" in options:
-                        number = item_number(chapters.get(path), counters[kind])
-                        word = "Exercise" if kind == "exercise" else PRF_KINDS.get(kind, kind.capitalize())
-                        title = _plain_title(m.group("arg")) or f"{word} {number}"
-                        targets[options["label"]] = Target(stem, title, options["label"], kind, number)
-                elif "label" in options or "name" in options:
-                    label = options.get("label") or options.get("name")
-                    targets[label] = Target(stem, _plain_title(m.group("arg")) or label, label, kind)
-                i = end + 1
-                continue
-            if (m := PLAIN_FENCE.match(line)):
-                i = _fence_end(lines, i, m.group("fence")) + 1
-                continue
-            if (m := LABEL.match(line)):
-                title, level = _title_after(lines, i)
-                top = level == 1 and page_title is None
-                targets[m.group("label")] = Target(stem, _plain_title(title or m.group("label")),
-                                                   None if top else m.group("label"))
-            elif (m := HEADING.match(line)) and len(m.group("hashes")) == 1 and page_title is None:
-                page_title = _plain_title(m.group("title"))
-            i += 1
-        pages[path] = page_title or stem
+        if (m := PLAIN_FENCE.match(line)):
+            i = _fence_end(lines, i, m.group("fence")) + 1
+            continue
+        if (m := LABEL.match(line)):
+            title, level = _title_after(lines, i)
+            top = level == 1 and page_title is None
+            targets[m.group("label")] = Target(stem, _plain_title(title or m.group("label")),
+                                               None if top else m.group("label"))
+        elif (m := HEADING.match(line)) and len(m.group("hashes")) == 1 and page_title is None:
+            page_title = _plain_title(m.group("title"))
+        i += 1
+    return page_title
+
+
+def _directive_target(stem: str, chapter, m: re.Match, options: dict, counters: dict, targets: dict) -> None:
+    """Count the directive ``m`` (an exercise or a proof item, numbered in ``counters``) and add its label,
+    if it has one, to ``targets``."""
+    name = m.group("name")
+    kind = name.split(":")[-1]
+    if (name in ("exercise", "exercise-start") or name.startswith("prf:")) and "nonumber" not in options:
+        kind = "exercise" if name.startswith("exercise") else kind
+        counters[kind] = counters.get(kind, 0) + 1
+        if "label" in options:
+            number = item_number(chapter, counters[kind])
+            word = "Exercise" if kind == "exercise" else PRF_KINDS.get(kind, kind.capitalize())
+            title = _plain_title(m.group("arg")) or f"{word} {number}"
+            targets[options["label"]] = Target(stem, title, options["label"], kind, number)
+    elif "label" in options or "name" in options:
+        label = options.get("label") or options.get("name")
+        targets[label] = Target(stem, _plain_title(m.group("arg")) or label, label, kind)
+
+
+def _bibliography(bib: Path) -> tuple[dict, dict]:
+    """``(citations, entries)`` of ``references.bib``: each key's short citation and its full entry as text."""
     citations, entries = {}, {}
-    bib = root / "references.bib"
     if bib.exists():
         from pybtex.database import parse_file
         from pybtex.plugin import find_plugin
@@ -241,8 +258,7 @@ def load_book(root: Path = ROOT) -> Book:
         style = find_plugin("pybtex.style.formatting", "plain")()
         for formatted in style.format_entries(data.entries.values()):
             entries[formatted.key] = " ".join(formatted.text.render_as("text").split())
-    return Book(base, pages, targets, citations, {p.rsplit("/", 1)[-1]: c for p, c in chapters.items()},
-                entries=entries)
+    return citations, entries
 
 
 # --------------------------------------------------------------------------- one chapter
@@ -741,11 +757,7 @@ def convert(nb, stem: str, book: Book, glue: dict[str, dict]):
     cells = []
     for cell in nb.cells:
         if cell.cell_type == "markdown":
-            text = ch.markdown(cell.source)
-            for piece in _solution_pieces(ch, text):
-                if piece.strip():
-                    cells.append(nbformat.v4.new_markdown_cell(piece))
-                    cells[-1].metadata.update({k: v for k, v in cell.metadata.items() if k != "tags"})
+            cells += _markdown_cells(ch, cell)
             continue
         if cell.cell_type == "code":
             tags = cell.metadata.get("tags", [])
@@ -755,7 +767,24 @@ def convert(nb, stem: str, book: Book, glue: dict[str, dict]):
             elif "remove-input" in tags or "hide-input" in tags:
                 collapse(cell, "Code that makes the output below")
         cells.append(cell)
-    # remove-cell code: dropped unless a later cell uses a name it sets
+    nb.cells = _drop_unused_setup(cells)
+    if ch.cited:
+        nb.cells.append(references_cell(ch))
+    return nb
+
+
+def _markdown_cells(ch: Chapter, cell) -> list:
+    """The Markdown cell ``cell`` converted: one cell per piece between the gated-solution markers."""
+    cells = []
+    for piece in _solution_pieces(ch, ch.markdown(cell.source)):
+        if piece.strip():
+            cells.append(nbformat.v4.new_markdown_cell(piece))
+            cells[-1].metadata.update({k: v for k, v in cell.metadata.items() if k != "tags"})
+    return cells
+
+
+def _drop_unused_setup(cells: list) -> list:
+    """``cells`` without the remove-cell code that no later cell uses a name of (the others collapsed)."""
     kept, used_later = [], set()
     for cell in reversed(cells):
         if cell.cell_type == "code":
@@ -770,10 +799,7 @@ def convert(nb, stem: str, book: Book, glue: dict[str, dict]):
                 collapse(cell, "Set-up code the chapter hides (run it; no need to read it)")
             used_later |= _used_names(_code(cell.source))
         kept.append(cell)
-    nb.cells = kept[::-1]
-    if ch.cited:
-        nb.cells.append(references_cell(ch))
-    return nb
+    return kept[::-1]
 
 
 def _solution_pieces(ch: Chapter, text: str) -> list[str]:

@@ -183,6 +183,42 @@ def expire_cache(cache: Path = ROOT / "_build" / ".jupyter_cache") -> int:
     return 0
 
 
+def _built_cells(cache: Path, records: list, name: str, want_code: list[str]):
+    """The code cells of chapter ``name`` as the book build's newest execution of exactly ``want_code``
+    left them; ``"stale"`` if that execution is older than the package's code, None if there is none."""
+    from jupyter_cache import get_cache
+
+    for record in sorted(records, key=lambda r: r.created, reverse=True):     # the newest first
+        uri = Path(record.uri)
+        if uri.name != f"{name}.md" or uri.parent.name != CHAPTERS.name:
+            continue
+        cells = [c for c in get_cache(str(cache)).get_cache_bundle(record.pk).nb.cells if c.cell_type == "code"]
+        if [_code(c.source) for c in cells] == want_code:
+            return cells if _created(record) >= _package_time() else "stale"
+    return None
+
+
+def _compare_built(name: str, ref: list, built: list, patterns, bad: list[str]) -> int:
+    """Add to ``bad`` each built cell of chapter ``name`` that raised, or whose checked outputs differ from the
+    reference's (``ref``); the number of checked cells."""
+    checked = 0
+    for i, (r, b) in enumerate(zip(ref, built, strict=True), start=1):
+        errors = [o for o in b.outputs if o.get("output_type") == "error"]
+        if errors:
+            bad.append(f"{name}, code cell {i}: raised {errors[0].get('ename')}: {errors[0].get('evalue')}")
+        if MARK not in r.source or r.execution_count is None:
+            continue
+        checked += 1
+        want, got = _compared(r.outputs, patterns), _compared(b.outputs, patterns)
+        if want != got:
+            keys = sorted(set(want) | set(got))
+            diff = [f"    {k}: reference {want.get(k)!r:.300}\n    {k}: built     {got.get(k)!r:.300}"
+                    for k in keys if want.get(k) != got.get(k)]
+            bad.append(f"{name}, code cell {i} ({_code(r.source).splitlines()[0][:60]}): outputs differ\n"
+                       + "\n".join(diff))
+    return checked
+
+
 def check_built(cache: Path = ROOT / "_build" / ".jupyter_cache") -> int:
     """nbval's check on the chapters as the book build executed them (its jupyter-cache, which
     keeps each cell's outputs as the kernel sent them), not on a new execution: every chapter was
@@ -202,16 +238,7 @@ def check_built(cache: Path = ROOT / "_build" / ".jupyter_cache") -> int:
     for ref_path in sorted(REFS.glob("*.ipynb")):
         name = ref_path.stem
         ref = [c for c in nbformat.read(ref_path, as_version=4).cells if c.cell_type == "code"]
-        want_code = [_code(c.source) for c in ref]
-        built = None
-        for record in sorted(records, key=lambda r: r.created, reverse=True):     # the newest first
-            uri = Path(record.uri)
-            if uri.name != f"{name}.md" or uri.parent.name != CHAPTERS.name:
-                continue
-            cells = [c for c in get_cache(str(cache)).get_cache_bundle(record.pk).nb.cells if c.cell_type == "code"]
-            if [_code(c.source) for c in cells] == want_code:
-                built = cells if _created(record) >= _package_time() else "stale"
-                break
+        built = _built_cells(cache, records, name, [_code(c.source) for c in ref])
         if built == "stale":
             bad.append(f"{name}: executed before the package last changed (run `make book` after "
                        f"`tools/nbval_notebooks.py expire-cache`, as `make test` does)")
@@ -220,20 +247,7 @@ def check_built(cache: Path = ROOT / "_build" / ".jupyter_cache") -> int:
             bad.append(f"{name}: the book build has not executed the chapter's current code "
                        f"(run `make book`; after a change to the chapter, `make nbval-refs` first)")
             continue
-        for i, (r, b) in enumerate(zip(ref, built), start=1):
-            errors = [o for o in b.outputs if o.get("output_type") == "error"]
-            if errors:
-                bad.append(f"{name}, code cell {i}: raised {errors[0].get('ename')}: {errors[0].get('evalue')}")
-            if MARK not in r.source or r.execution_count is None:
-                continue
-            checked += 1
-            want, got = _compared(r.outputs, patterns), _compared(b.outputs, patterns)
-            if want != got:
-                keys = sorted(set(want) | set(got))
-                diff = [f"    {k}: reference {want.get(k)!r:.300}\n    {k}: built     {got.get(k)!r:.300}"
-                        for k in keys if want.get(k) != got.get(k)]
-                bad.append(f"{name}, code cell {i} ({_code(r.source).splitlines()[0][:60]}): outputs differ\n"
-                           + "\n".join(diff))
+        checked += _compare_built(name, ref, built, patterns, bad)
     if bad:
         print("the book's executed chapters disagree with tests/notebooks/:\n  " + "\n  ".join(bad))
         return 1

@@ -23,6 +23,7 @@ loss distribution of Laplace releases is :mod:`dpsens.pld`.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 import numpy as np
 from scipy import optimize, special
@@ -45,7 +46,8 @@ def _log1mexp(x: np.ndarray) -> np.ndarray:
     return np.where(x > -math.log(2), np.log(-np.expm1(np.minimum(x, -1e-300))), np.log1p(-np.exp(x)))
 
 
-def advanced_composition(epsilon, releases, delta_prime, delta=0.0) -> tuple[float, float]:
+def advanced_composition(epsilon: float, releases: int, delta_prime: float,
+                         delta: float = 0.0) -> tuple[float, float]:
     """The advanced composition bound for ``releases`` = J adaptively chosen (ε, δ)-DP mechanisms.
 
     Chapter: *Composing releases*.  Dwork, Rothblum and Vadhan (2010); Dwork
@@ -94,7 +96,7 @@ def _rr_terms(epsilon: float, k: int):
     return log_p, log_q, (k - 2 * ls) * epsilon
 
 
-def optimal_composition_delta(epsilon, releases, epsilon_total) -> float:
+def optimal_composition_delta(epsilon: float, releases: int, epsilon_total: float) -> float:
     """The exact smallest δ for which every composition of ``releases`` = J ε-DP mechanisms is (ε_total, δ)-DP.
 
     Chapter: *Composing releases*.  Kairouz, Oh and Viswanath (2015),
@@ -134,7 +136,7 @@ def optimal_composition_delta(epsilon, releases, epsilon_total) -> float:
     return float(np.exp(special.logsumexp(log_terms)))
 
 
-def optimal_composition_epsilon(epsilon, releases, delta) -> float:
+def optimal_composition_epsilon(epsilon: float, releases: int, delta: float) -> float:
     """The exact smallest ε_total for which every composition of ``releases`` = J ε-DP mechanisms is (ε_total, δ)-DP.
 
     Chapter: *Composing releases*.  The inverse of
@@ -163,7 +165,7 @@ def optimal_composition_epsilon(epsilon, releases, delta) -> float:
     return max(0.0, math.log(math.exp(float(log_a[i - 1])) - delta) - float(log_b[i - 1]))
 
 
-def laplace_rdp(scale, sensitivity, order) -> float:
+def laplace_rdp(scale: float, sensitivity: float, order: float) -> float:
     """The Rényi divergence of order ``order`` between Laplace noise at two points ``sensitivity`` apart.
 
     Chapter: *Composing releases*.  Mironov (2017), Proposition 6 (exact for
@@ -178,7 +180,7 @@ def laplace_rdp(scale, sensitivity, order) -> float:
     return float(log_mix / (w - 1))
 
 
-def gaussian_rdp(sigma, sensitivity, order) -> float:
+def gaussian_rdp(sigma: float, sensitivity: float, order: float) -> float:
     """The Rényi divergence of order ω of Gaussian noise: ``ω Δ₂² / (2σ²)`` (ρ ω with ρ of the zCDP).
 
     Chapter: *Composing releases* (proved in *Many answers at once*).
@@ -195,7 +197,7 @@ def _as_order(order) -> float:
     return float(order)
 
 
-def releases_as_pairs(releases, name: str) -> list[tuple[float, float]]:
+def releases_as_pairs(releases: Iterable[tuple[float, float]], name: str) -> list[tuple[float, float]]:
     """Check a list of ``(scale, sensitivity)`` pairs (Laplace) or ``(sigma, sensitivity)`` pairs (Gaussian).
 
     Chapter: *Composing releases*.  Both numbers must be finite and > 0: an
@@ -219,7 +221,8 @@ def _rdp_to_dp(rdp: float, order: float, log_delta: float, conversion: str) -> f
     return rdp + math.log1p(-1 / order) - (log_delta + math.log(order)) / (order - 1)
 
 
-def rdp_epsilon(delta, laplace=(), gaussian=(), conversion: str = "improved", orders=None) -> tuple[float, float]:
+def rdp_epsilon(delta: float, laplace: Iterable[tuple[float, float]] = (), gaussian: Iterable[tuple[float, float]] = (), conversion: str = "improved",
+                orders: Iterable[float] | None = None) -> tuple[float, float]:
     """The ε at δ from Rényi DP accounting of a sequence of Laplace and Gaussian releases.
 
     Chapter: *Composing releases*.  The Rényi divergences of the releases at
@@ -267,10 +270,10 @@ def rdp_epsilon(delta, laplace=(), gaussian=(), conversion: str = "improved", or
         return _rdp_to_dp(total, order, log_delta, conversion)
 
     if orders is not None:
-        grid = [_as_order(o) for o in orders]
-        values = [eps_at(o) for o in grid]
+        given = [_as_order(o) for o in orders]
+        values = [eps_at(o) for o in given]
         best = int(np.argmin(values))
-        return max(0.0, values[best]), grid[best]
+        return max(0.0, values[best]), given[best]
     grid = 1 + np.exp(np.linspace(math.log(1e-3), math.log(1e5), 400))
     values = [eps_at(float(o)) for o in grid]
     j = int(np.argmin(values))
@@ -281,7 +284,7 @@ def rdp_epsilon(delta, laplace=(), gaussian=(), conversion: str = "improved", or
     return max(0.0, eps), order
 
 
-def zcdp_epsilon_improved(rho, delta) -> float:
+def zcdp_epsilon_improved(rho: float, delta: float) -> float:
     """ρ-zCDP converted to (ε, δ) through every Rényi order with the improved conversion.
 
     Chapter: *Composing releases*.  ρ-zCDP is Rényi DP with ``R(ω) = ρ ω`` at
@@ -301,7 +304,7 @@ def zcdp_epsilon_improved(rho, delta) -> float:
     return max(0.0, float(res.fun))
 
 
-def gaussian_composition_epsilon(delta, gaussian) -> float:
+def gaussian_composition_epsilon(delta: float, gaussian: Iterable[tuple[float, float]]) -> float:
     """The exact ε at δ of a sequence of Gaussian releases (Gaussian DP composition).
 
     Chapter: *Composing releases*.  Release ``i`` with noise σ_i on a query of

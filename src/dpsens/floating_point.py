@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._validate import as_int, as_positive, check_rng
 from .mechanisms.checks import as_value
@@ -35,7 +36,7 @@ J_MAX = 2 ** 53 - 1
 _C_LOG = np.frompyfunc(math.log, 1, 1)
 
 
-def uniform_index(raw) -> np.ndarray:
+def uniform_index(raw: ArrayLike) -> np.ndarray:
     """The index ``j`` (``U = j / 2**53``) numpy's ``next_double`` makes of 64-bit bit-generator outputs: ``raw >> 11``.
 
     Chapter: *Noise a computer can actually sample*.  With
@@ -46,7 +47,7 @@ def uniform_index(raw) -> np.ndarray:
     return (np.asarray(raw, dtype=np.uint64) >> np.uint64(11)).astype(np.int64)
 
 
-def numpy_laplace_noise(j, scale) -> np.ndarray:
+def numpy_laplace_noise(j: ArrayLike, scale: float) -> np.ndarray:
     """The noise ``rng.laplace(0.0, scale)`` returns when its uniform index is ``j`` (``1 <= j < 2**53``), bit for bit.
 
     Chapter: *Noise a computer can actually sample*.  Non-decreasing in ``j``:
@@ -70,7 +71,7 @@ def numpy_laplace_noise(j, scale) -> np.ndarray:
     return np.where(upper, 0.0 - scale * logs, 0.0 + scale * logs)
 
 
-def laplace_release(value, scale, j) -> np.ndarray:
+def laplace_release(value: ArrayLike, scale: float, j: ArrayLike) -> np.ndarray:
     """``value + numpy_laplace_noise(j, scale)`` in double precision: the release of the book's Laplace mechanism.
 
     Chapter: *Noise a computer can actually sample*.  Non-decreasing in ``j``.
@@ -79,7 +80,7 @@ def laplace_release(value, scale, j) -> np.ndarray:
     return value + numpy_laplace_noise(j, scale)
 
 
-def is_reachable(z, value, scale, window: int = 4) -> np.ndarray:
+def is_reachable(z: ArrayLike, value: float, scale: float, window: int = 4) -> np.ndarray:
     """Whether each double in ``z`` is a possible release ``laplace_release(value, scale, j)`` for some ``j``.
 
     Chapter: *Noise a computer can actually sample*.  The release is
@@ -135,7 +136,8 @@ class AttackResult:
         return self.identifying / self.releases
 
 
-def identifying_fraction(value, value_prime, sensitivity, epsilon, rng, releases: int = 10_000) -> AttackResult:
+def identifying_fraction(value: float, value_prime: float, sensitivity: float, epsilon: float,
+                         rng: np.random.Generator, releases: int = 10_000) -> AttackResult:
     """Draw releases of ``laplace_mechanism(value, ...)`` and count those ``value_prime`` can never produce.
 
     Chapter: *Noise a computer can actually sample*.  The attacker knows the
@@ -160,7 +162,7 @@ def identifying_fraction(value, value_prime, sensitivity, epsilon, rng, releases
     AttackResult
     """
     value, value_prime = as_value(value, "value"), as_value(value_prime, "value_prime")
-    if not np.isscalar(value) or not np.isscalar(value_prime):
+    if not isinstance(value, float) or not isinstance(value_prime, float):
         raise TypeError("value and value_prime must be single numbers")
     scale = laplace_noise_scale(sensitivity, epsilon)
     if abs(value - value_prime) > float(sensitivity):

@@ -29,10 +29,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from scipy import fft, special
 
 from ._validate import as_int, as_positive, as_probability
@@ -157,7 +159,7 @@ def _delta(epsilon: float, values: np.ndarray, masses: np.ndarray, p_inf: float)
     return p_inf + float(np.sum(masses[above] * -np.expm1(epsilon - values[above])))
 
 
-def pld_delta(epsilon, laplace=(), gaussian=(), interval: float = 1e-3) -> PldBounds:
+def pld_delta(epsilon: float, laplace: Iterable[tuple[float, float]] = (), gaussian: Iterable[tuple[float, float]] = (), interval: float = 1e-3) -> PldBounds:
     """Lower and upper bounds on the exact δ(ε) of a sequence of Laplace and Gaussian releases.
 
     Chapter: *Composing releases*.
@@ -201,7 +203,7 @@ def _epsilon(delta: float, values: np.ndarray, masses: np.ndarray) -> float:
     return max(0.0, math.log(float(tail[j]) - delta) - float(log_b[j]))
 
 
-def pld_epsilon(delta, laplace=(), gaussian=(), rtol: float = 1e-3) -> PldBounds:
+def pld_epsilon(delta: float, laplace: Iterable[tuple[float, float]] = (), gaussian: Iterable[tuple[float, float]] = (), rtol: float = 1e-3) -> PldBounds:
     """Lower and upper bounds on the exact ε at δ of a sequence of Laplace and Gaussian releases.
 
     Chapter: *Composing releases*.  A coarse grid (step ``a/16`` for the
@@ -253,7 +255,8 @@ def pld_epsilon(delta, laplace=(), gaussian=(), rtol: float = 1e-3) -> PldBounds
 ACCOUNTANTS = ("basic", "advanced", "optimal (KOV)", "zCDP", "RDP", "exact")
 
 
-def compare_accountants(mechanism: str, noise, delta, releases, sensitivity: float = 1.0, rtol: float = 1e-3) -> pd.DataFrame:
+def compare_accountants(mechanism: str, noise: float, delta: float, releases: ArrayLike, sensitivity: float = 1.0,
+                        rtol: float = 1e-3) -> pd.DataFrame:
     """The ε at δ of J identical releases, for each J in ``releases``, by every accountant of the chapter.
 
     Chapter: *Composing releases*.  ``mechanism="laplace"``: noise of scale

@@ -12,6 +12,7 @@ measured the same way, in the same run.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -44,7 +45,7 @@ class Stopwatch:
     (0.25, 250.0)
     """
 
-    def __init__(self, clock=time.perf_counter):
+    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
         if not callable(clock):
             raise TypeError(f"clock must be a function returning seconds, e.g. time.perf_counter; got {clock!r}")
         self.clock = clock
@@ -63,7 +64,7 @@ class Stopwatch:
         return 1000.0 * self.seconds
 
 
-def median_ms(func, runs: int = RUNS, clock=time.perf_counter) -> float:
+def median_ms(func: Callable[[], object], runs: int = RUNS, clock: Callable[[], float] = time.perf_counter) -> float:
     """Median time of ``func()`` in milliseconds, over ``runs`` calls after one warm-up call.
 
     Chapter: none (``benchmarks/``).
@@ -84,8 +85,8 @@ def median_ms(func, runs: int = RUNS, clock=time.perf_counter) -> float:
     return 1000 * float(np.median(times))
 
 
-def best_seconds(func, repeat: int = 3, min_total: float = 0.0, warm_up: bool = True,
-                 clock=time.perf_counter) -> float:
+def best_seconds(func: Callable[[], object], repeat: int = 3, min_total: float = 0.0, warm_up: bool = True,
+                 clock: Callable[[], float] = time.perf_counter) -> float:
     """Smallest time of one call of ``func()`` in seconds, over ``repeat`` timed runs.
 
     Chapter: *Global sensitivity from scratch* (the cost of enumeration); ``benchmarks/``.

@@ -52,20 +52,20 @@ a key computed then for each student's own numbers (:mod:`.variants`:
 from ._verdict import Verdict, is_placeholder, use_variant  # noqa: F401
 from .variants import VARIANTS, student_seed, variant_params, variant_text, your_numbers  # noqa: F401
 from .handin import hand_in  # noqa: F401
-from .dp import *  # noqa: F401,F403
-from .neighbors import *  # noqa: F401,F403  (check_... functions of the chapter)
-from .proportions import *  # noqa: F401,F403
-from .leak import *  # noqa: F401,F403
-from .median_grid import *  # noqa: F401,F403
-from .globalsens import *  # noqa: F401,F403
-from .local import *  # noqa: F401,F403
-from .transformations import *  # noqa: F401,F403
-from .sample_aggregate import *  # noqa: F401,F403
-from .ptr import *  # noqa: F401,F403
-from .smooth import *  # noqa: F401,F403
-from .exponential import *  # noqa: F401,F403
-from .vector import *  # noqa: F401,F403
-from .accuracy import *  # noqa: F401,F403
-from .accounting import *  # noqa: F401,F403
-from .stability import *  # noqa: F401,F403
-from .floating import *  # noqa: F401,F403
+from .dp import *  # noqa: F403
+from .neighbors import *  # noqa: F403  (check_... functions of the chapter)
+from .proportions import *  # noqa: F403
+from .leak import *  # noqa: F403
+from .median_grid import *  # noqa: F403
+from .globalsens import *  # noqa: F403
+from .local import *  # noqa: F403
+from .transformations import *  # noqa: F403
+from .sample_aggregate import *  # noqa: F403
+from .ptr import *  # noqa: F403
+from .smooth import *  # noqa: F403
+from .exponential import *  # noqa: F403
+from .vector import *  # noqa: F403
+from .accuracy import *  # noqa: F403
+from .accounting import *  # noqa: F403
+from .stability import *  # noqa: F403
+from .floating import *  # noqa: F403

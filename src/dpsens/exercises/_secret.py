@@ -42,6 +42,8 @@ from __future__ import annotations
 import hashlib
 import math
 import numbers
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -87,7 +89,7 @@ def _bucket(x: float, scheme) -> int:
     return math.floor(x / width)
 
 
-def token(value, scheme) -> str | None:
+def token(value: Any, scheme: Sequence) -> str | None:
     """The token of a student's ``value`` under ``scheme`` (None when it has not that form)."""
     kind = scheme[0]
     if kind == "set":
@@ -109,11 +111,14 @@ def token(value, scheme) -> str | None:
     return f"r{'-' if x < 0 else '+'}{_bucket(x, scheme)}"
 
 
-def tokens_near(value, scheme) -> list[str]:
+def tokens_near(value: Any, scheme: Sequence) -> list[str]:
     """Every token an answer within the tolerance of ``value`` can have (used to write the key)."""
     kind = scheme[0]
     if kind in ("set", "int"):
-        return [token(value, scheme)]
+        only = token(value, scheme)
+        if only is None:
+            raise ValueError(f"{value!r} has no token under the scheme {scheme!r}")
+        return [only]
     x = float(value)
     if kind == "abs":
         return [f"a{b}" for b in range(_bucket(x - scheme[1], scheme), _bucket(x + scheme[1], scheme) + 1)]
@@ -125,7 +130,7 @@ def tokens_near(value, scheme) -> list[str]:
     return [f"r{'-' if x < 0 else '+'}{b}" for b in range(first, last + 1)]
 
 
-def judge(entry: dict, name: str, value) -> str | None:
+def judge(entry: dict, name: str, value: object) -> str | None:
     """Which of ``entry``'s outcomes ``value`` matches: ``"answer"``, a slip's name, ``"limit"``
     (the session's tries are used up) or None (wrong, and no known slip).
 

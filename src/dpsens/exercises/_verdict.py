@@ -20,7 +20,9 @@ import functools
 import html
 import math
 import numbers
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -68,7 +70,7 @@ class Verdict:
                 f"<pre style='margin:0;white-space:pre-wrap'>{html.escape(str(self))}</pre></div>")
 
 
-def is_placeholder(answer) -> bool:
+def is_placeholder(answer: object) -> bool:
     """True for the student notebook's ``...`` placeholder (or ``None``)."""
     return answer is ... or answer is None
 
@@ -103,7 +105,7 @@ def format_answer(value: float) -> str:
     return f"{value:.12g}"
 
 
-def as_number(answer) -> float | None:
+def as_number(answer: object) -> float | None:
     """``answer`` as a finite float, or None when it is not one.
 
     Numbers, numpy scalars, 0-d arrays and numeric strings ("35") are read;
@@ -125,7 +127,7 @@ def as_number(answer) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def as_whole_number(answer) -> int | None:
+def as_whole_number(answer: object) -> int | None:
     """``answer`` as an int when it is a finite whole number (24, 24.0, "24"), else None."""
     value = as_number(answer)
     if value is None:
@@ -136,7 +138,7 @@ def as_whole_number(answer) -> int | None:
     return int(nearest)
 
 
-def close(a, b, rel_tol: float = EXACT, abs_tol: float = ABS_FLOOR) -> bool:
+def close(a: object, b: object, rel_tol: float = EXACT, abs_tol: float = ABS_FLOOR) -> bool:
     """Compare two numbers with a *relative* tolerance; False on non-numbers.
 
     The absolute tolerance is only a guard for an expected 0: an absolute
@@ -167,7 +169,7 @@ def use_variant(blob: str | None) -> int:
 
 def key_entry(exercise: str) -> dict:
     """The hashed key of ``exercise``: the student's variant when one is loaded, else the book's."""
-    return _variants.get(exercise) or KEY[exercise]
+    return _variants.get(exercise) or cast(dict, KEY[exercise])     # KEY is generated: its type is read as object
 
 
 LIMIT_MESSAGE = ("this checker has taken {n} different answers in this session and takes no more "
@@ -175,7 +177,7 @@ LIMIT_MESSAGE = ("this checker has taken {n} different answers in this session a
                  "the kernel resets the count.")
 
 
-def check_key(answer, exercise: str, what: str, hint: str = "", slips: dict | None = None,
+def check_key(answer: object, exercise: str, what: str, hint: str = "", slips: dict | None = None,
               accept: dict | None = None) -> Verdict:
     """Shared body of the checkers with one expected answer, compared against the hashed key.
 
@@ -210,7 +212,7 @@ def check_key(answer, exercise: str, what: str, hint: str = "", slips: dict | No
     return wrong(f"{shown} is not {what} ({precision(entry['answer'][0])}).", hint)
 
 
-def precision(scheme) -> str:
+def precision(scheme: Sequence) -> str:
     """The precision an answer is accepted at, as a verdict states it (from the key's scheme).
 
     >>> precision(["rel", 0.005]), precision(["abs", 0.01]), precision(["int"])
@@ -251,7 +253,7 @@ NON_FINITE_HINT = ("NaN or ±inf usually comes from a division by zero or an ove
                    "number) in the computation: check the formula, or work with logarithms.")
 
 
-def checker(expects: str, hint: str = ""):
+def checker(expects: str, hint: str = "") -> Callable[[Callable[..., Verdict]], Callable[..., Verdict]]:
     """Decorator of every public ``check_...`` function.
 
     ``expects`` describes the form of the answer ("a number", "a list of

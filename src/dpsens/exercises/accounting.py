@@ -12,7 +12,7 @@ __all__ = ["check_advanced_epsilon", "check_optimal_epsilon", "check_gaussian_ex
 
 
 @checker("a number")
-def check_advanced_epsilon(answer) -> Verdict:
+def check_advanced_epsilon(answer: object) -> Verdict:
     """Exercise *Four hundred counts, advanced*: 400 releases, each 0.05-DP, and
     δ' = 1e-6; the ε' of the advanced composition theorem.
 
@@ -26,7 +26,7 @@ def check_advanced_epsilon(answer) -> Verdict:
 
 
 @checker("a number")
-def check_optimal_epsilon(answer) -> Verdict:
+def check_optimal_epsilon(answer: object) -> Verdict:
     """Exercise *The best possible guarantee*: the exact smallest ε for which every composition of J
     ε-DP mechanisms is (ε, δ)-DP (Kairouz, Oh and Viswanath), with the book's J = 40, ε = 0.1,
     δ = 1e-6 or a student's variant.
@@ -42,7 +42,7 @@ def check_optimal_epsilon(answer) -> Verdict:
 
 
 @checker("a number")
-def check_gaussian_exact_epsilon(answer) -> Verdict:
+def check_gaussian_exact_epsilon(answer: object) -> Verdict:
     """Exercise *Ten Gaussian releases, exactly*: ten releases of N(0, 4²) noise on queries of L2
     sensitivity 1; their exact ε at δ = 1e-6.
 
@@ -59,7 +59,7 @@ def check_gaussian_exact_epsilon(answer) -> Verdict:
 
 
 @checker("a number")
-def check_laplace_pld_epsilon(answer) -> Verdict:
+def check_laplace_pld_epsilon(answer: object) -> Verdict:
     """Exercise *Two hundred Laplace counts, exactly*: 200 releases of Lap(10) noise on counts
     (sensitivity 1), δ = 1e-6; the exact ε by the privacy loss distribution.
 

@@ -14,7 +14,7 @@ __all__ = ["check_laplace_tail", "check_gaussian_tail", "check_em_utility_bound"
 
 
 @checker("a number")
-def check_laplace_tail(answer) -> Verdict:
+def check_laplace_tail(answer: object) -> Verdict:
     """Exercise *A count at high confidence*: the error w that the Laplace mechanism's release of a count
     exceeds with probability exactly ζ, for the exercise's ε and ζ.
 
@@ -28,7 +28,7 @@ def check_laplace_tail(answer) -> Verdict:
 
 
 @checker("a number")
-def check_gaussian_tail(answer) -> Verdict:
+def check_gaussian_tail(answer: object) -> Verdict:
     """Exercise *The Gaussian's exact tail*: the error w that analytic Gaussian noise (Δ₂ = 1, ε = 1,
     δ = 1e-6) exceeds with probability exactly 0.05.
 
@@ -42,7 +42,7 @@ def check_gaussian_tail(answer) -> Verdict:
 
 
 @checker("a number")
-def check_em_utility_bound(answer) -> Verdict:
+def check_em_utility_bound(answer: object) -> Verdict:
     """Exercise *The utility theorem on 101 candidates*: the score loss the exponential mechanism exceeds with
     probability at most 0.01, for 101 candidates, GS_U = 1 and ε = 1.
 
@@ -54,7 +54,7 @@ def check_em_utility_bound(answer) -> Verdict:
 
 
 @checker("a number")
-def check_histogram_lower_bound(answer) -> Verdict:
+def check_histogram_lower_bound(answer: object) -> Verdict:
     """Exercise *No histogram beats this*: the packing lower bound max_t (t/2) d/(e^{tε} + d) on the expected
     largest error of any ε-DP histogram, for the exercise's d and ε.
 

@@ -12,7 +12,7 @@ __all__ = ["check_dp_density_ratio", "check_dp_household_budget", "check_dp_expe
 
 
 @checker("your ratio (a number)")
-def check_dp_density_ratio(answer) -> Verdict:
+def check_dp_density_ratio(answer: object) -> Verdict:
     """Exercise *The largest ratio of two densities*: the largest p(z)/p'(z) over all
     outputs z, for the exercise's f(x), f(x') and Laplace scale b.
 
@@ -27,7 +27,7 @@ def check_dp_density_ratio(answer) -> Verdict:
 
 
 @checker("your ε (a number)")
-def check_dp_household_budget(answer) -> Verdict:
+def check_dp_household_budget(answer: object) -> Verdict:
     """Exercise *A household's budget*: the ε that protects a household across
     repeated Laplace releases of a count (sensitivity 1).
 
@@ -41,7 +41,7 @@ def check_dp_household_budget(answer) -> Verdict:
 
 
 @checker("your expected privacy loss (a number)")
-def check_dp_expected_loss(answer) -> Verdict:
+def check_dp_expected_loss(answer: object) -> Verdict:
     """Exercise *The average privacy loss*: E[L] for the Laplace mechanism with
     |f(x) - f(x')| = b (so ε = 1).
 

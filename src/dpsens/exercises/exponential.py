@@ -12,7 +12,7 @@ __all__ = ["check_em_tie_probability", "check_inverse_len_median", "check_rank_s
 
 
 @checker("a probability")
-def check_em_tie_probability(answer) -> Verdict:
+def check_em_tie_probability(answer: object) -> Verdict:
     """Exercise *Which side of the tie*: probability that the exponential-mechanism median of the ages
     (ε = 0.1, one record replaced, bounds [0, 100]) falls in the interval [36, 37].
 
@@ -25,7 +25,7 @@ def check_em_tie_probability(answer) -> Verdict:
 
 
 @checker("a whole number of records")
-def check_inverse_len_median(answer) -> Verdict:
+def check_inverse_len_median(answer: object) -> Verdict:
     """Exercise *How far to a median of 40*: len of the median of the ages at z = 40, one record
     replaced per step.
 
@@ -35,7 +35,7 @@ def check_inverse_len_median(answer) -> Verdict:
 
 
 @checker("a number")
-def check_rank_score_sensitivity(answer) -> Verdict:
+def check_rank_score_sensitivity(answer: object) -> Verdict:
     """Exercise *The score's sensitivity*: GS_U of the two-sided median score
     ``−|#{x_i < z} − #{x_i > z}|`` when one record is replaced (the size public).
 

@@ -13,7 +13,7 @@ __all__ = ["check_discrete_laplace_zero", "check_snapping_epsilon", "check_round
 
 
 @checker("a number")
-def check_discrete_laplace_zero(answer) -> Verdict:
+def check_discrete_laplace_zero(answer: object) -> Verdict:
     """Exercise *No noise at all*: the probability that discrete Laplace noise with ``b = 2`` is exactly 0.
 
     Precision: within 0.5 % (relative); the continuous density at 0 does not pass."""
@@ -25,7 +25,7 @@ def check_discrete_laplace_zero(answer) -> Verdict:
 
 
 @checker("a number")
-def check_snapping_epsilon(answer) -> Verdict:
+def check_snapping_epsilon(answer: object) -> Verdict:
     """Exercise *What snapping costs*: Mironov's ε' for Δ = 1, target ε = 0.3 and clamp B = 2**40.
 
     Precision: within 1e-6 (absolute), so 6 decimals; the target ε itself does not pass."""
@@ -38,7 +38,7 @@ def check_snapping_epsilon(answer) -> Verdict:
 
 
 @checker("a whole number")
-def check_rounded_sensitivity(answer) -> Verdict:
+def check_rounded_sensitivity(answer: object) -> Verdict:
     """Exercise *Rounding before integer noise*: the sensitivity of ``np.round(f(x))`` when ``f`` has sensitivity 1.
 
     Precision: exact (a whole number)."""
@@ -50,7 +50,7 @@ def check_rounded_sensitivity(answer) -> Verdict:
 
 
 @checker("a number")
-def check_discrete_gaussian_delta(answer) -> Verdict:
+def check_discrete_gaussian_delta(answer: object) -> Verdict:
     """Exercise *The discrete Gaussian's δ*: δ at ε = 1 of discrete Gaussian noise with σ = 3 on a count.
 
     Precision: within 0.5 % (relative)."""

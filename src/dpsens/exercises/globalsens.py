@@ -18,7 +18,7 @@ DRIVING = Domain([1, 2, 3])
 
 
 @checker("a number")
-def check_global_sum(answer) -> Verdict:
+def check_global_sum(answer: object) -> Verdict:
     """Exercise *Group size and the sum*: unbounded global sensitivity of the sum of
     the absence days (pool of ten, n = 6) at group size 2.  The size-n value
     (n public); for the sum it is the same at every size, so it is also the
@@ -31,7 +31,7 @@ def check_global_sum(answer) -> Verdict:
 
 
 @checker("a number")
-def check_bounded_mean(answer) -> Verdict:
+def check_bounded_mean(answer: object) -> Verdict:
     """Exercise *The bounded mean on a domain*: bounded global sensitivity of the
     mean on the domain {1, 2, 3}, n = 4, k = 2.
 
@@ -42,7 +42,7 @@ def check_bounded_mean(answer) -> Verdict:
 
 
 @checker("a release: a list of four values from {1, 2, 3}", "give four values from {1, 2, 3}.")
-def check_variance_worst_release(answer) -> Verdict:
+def check_variance_worst_release(answer: object) -> Verdict:
     """Exercise *Where the variance is worst*: a release of size 4
     from the domain {1, 2, 3} whose unbounded local sensitivity of the
     variance (k = 1) equals the global sensitivity.

@@ -21,6 +21,8 @@ from __future__ import annotations
 import html
 import math
 import numbers
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -35,22 +37,15 @@ MAX_RECORD = 200_000
 MAX_DEPTH = 6
 
 
-def as_record(answer, cases=None):
+def as_record(answer: object, cases: Iterable[Sequence] | None = None) -> Any:
     """``answer`` as JSON data: ``None`` for the ``...`` placeholder, numbers, text and lists as they
     are, a table as ``{"table": {"columns": [...], "rows": [...]}}``, a function as
     ``{"outputs": [...]}`` (its results on ``cases``, a list of argument tuples), anything else
     as ``{"unreadable": "<type>"}``."""
     if answer is ... or answer is None:
         return None
-    if isinstance(answer, (bool, np.bool_)):
-        return bool(answer)
-    if isinstance(answer, (numbers.Integral, np.integer)):
-        return int(answer)
-    if isinstance(answer, (numbers.Real, np.floating)):
-        x = float(answer)
-        return x if math.isfinite(x) else {"not finite": repr(x)}
-    if isinstance(answer, str):
-        return answer
+    if isinstance(answer, (bool, np.bool_, numbers.Real, np.integer, np.floating, str)):
+        return _scalar_record(answer)
     if isinstance(answer, np.ndarray):
         return as_record(answer.tolist())
     if isinstance(answer, pd.DataFrame):
@@ -61,14 +56,28 @@ def as_record(answer, cases=None):
     if isinstance(answer, (set, frozenset)):
         return sorted((as_record(v) for v in answer), key=repr)
     if callable(answer) and cases is not None:
-        outputs = []
-        for args in cases:
-            try:
-                outputs.append(as_record(answer(*[list(a) for a in args])))
-            except Exception as exc:  # a student's bug: recorded, graded as wrong
-                outputs.append({"error": type(exc).__name__})
-        return {"outputs": outputs}
+        return {"outputs": [_output_record(answer, args) for args in cases]}
     return {"unreadable": type(answer).__name__}
+
+
+def _scalar_record(answer: bool | np.bool_ | numbers.Real | np.integer | np.floating | str) -> Any:
+    """The record of a truth value, a number or a text."""
+    if isinstance(answer, (bool, np.bool_)):
+        return bool(answer)
+    if isinstance(answer, (numbers.Integral, np.integer)):
+        return int(answer)
+    if isinstance(answer, str):
+        return answer
+    x = float(answer)
+    return x if math.isfinite(x) else {"not finite": repr(x)}
+
+
+def _output_record(func: Callable, args: Iterable) -> Any:
+    """The record of ``func``'s result on the arguments ``args`` (each given as a list), or of its error."""
+    try:
+        return as_record(func(*[list(a) for a in args]))
+    except Exception as exc:  # a student's bug: recorded, graded as wrong
+        return {"error": type(exc).__name__}
 
 
 class _Outputs:
@@ -99,7 +108,7 @@ def _depth(data, level=0) -> int:
     return level
 
 
-def from_record(data, cases=None):
+def from_record(data: Any, cases: Sequence[Sequence] | None = None) -> Any:
     """The answer that :func:`as_record` recorded as ``data`` (a grader's side): ``...`` for no
     answer or an unreadable one; a table becomes a :class:`pandas.DataFrame`; recorded outputs
     become a function that gives them back on ``cases``."""
@@ -121,7 +130,7 @@ def from_record(data, cases=None):
 class HandIn:
     """What :func:`hand_in` returns: shown as "recorded", saved as :data:`MIME` data in the output."""
 
-    def __init__(self, exercise: str, record, student):
+    def __init__(self, exercise: str, record: Any, student: str | None) -> None:
         self.exercise, self.record, self.student = exercise, record, student
 
     def __repr__(self) -> str:
@@ -138,7 +147,8 @@ class HandIn:
                 MIME: {"exercise": self.exercise, "student": self.student, "answer": self.record}}
 
 
-def hand_in(exercise: str, answer, student: str | None = None, cases=None) -> HandIn:
+def hand_in(exercise: str, answer: object, student: str | None = None,
+            cases: Iterable[Sequence] | None = None) -> HandIn:
     """Record ``answer`` to exercise ``exercise`` (its nbgrader id) for grading; judges nothing.
 
     ``student`` is the id the notebook's numbers were drawn for; ``cases`` (function exercises)
@@ -152,7 +162,7 @@ def hand_in(exercise: str, answer, student: str | None = None, cases=None) -> Ha
     return HandIn(exercise, as_record(answer, cases), None if student is None else str(student))
 
 
-def recorded_answer(outputs, exercise: str) -> tuple[object, str]:
+def recorded_answer(outputs: Iterable[dict], exercise: str) -> tuple[object, str]:
     """The recorded answer data in one cell's saved ``outputs`` (a list of output dicts) for
     ``exercise``, and a note: ``(None, note)`` unless exactly one record of that exercise is there
     and it is readable."""

@@ -7,6 +7,8 @@ x' = [1, 2, 3, 10].  The expected values are in the hashed key (:mod:`._key`).
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ._verdict import Verdict, check_key, checker, wrong
 
 __all__ = ["check_leak_local_sensitivity", "check_leak_event_loss", "check_leak_threshold",
@@ -14,7 +16,7 @@ __all__ = ["check_leak_local_sensitivity", "check_leak_event_loss", "check_leak_
 
 
 @checker("your number")
-def check_leak_local_sensitivity(answer) -> Verdict:
+def check_leak_local_sensitivity(answer: object) -> Verdict:
     """Exercise *A local sensitivity by hand*: LS of the median at [2, 2, 10],
     unbounded neighbours, domain {1, 2, 3, 10, 11}.
 
@@ -27,7 +29,7 @@ def check_leak_local_sensitivity(answer) -> Verdict:
 
 
 @checker("your number")
-def check_leak_event_loss(answer) -> Verdict:
+def check_leak_event_loss(answer: object) -> Verdict:
     """Exercise *The privacy loss of one event*: ln P(|Z − 2.5| > τ | x) / P(|Z − 2.5| > τ | x') (the book: τ = 3, ε = 1).
 
     Precision: within 0.5 % (relative), so an answer rounded to 3 significant
@@ -41,7 +43,7 @@ def check_leak_event_loss(answer) -> Verdict:
 
 
 @checker("the threshold τ")
-def check_leak_threshold(answer) -> Verdict:
+def check_leak_threshold(answer: object) -> Verdict:
     """Exercise *When the privacy loss reaches 5*: the smallest threshold τ with loss(τ) >= 5 at ε = 1.
 
     Precision: the exercise asks for τ to two decimals, so any τ within 0.01 of
@@ -53,7 +55,7 @@ def check_leak_threshold(answer) -> Verdict:
 
 
 @checker("a list of datasets, each a list of numbers", "a list of lists of numbers, such as [[a, b, c, d], ...].")
-def check_leak_discarded(answer, size: int = 3) -> Verdict:
+def check_leak_discarded(answer: Any, size: int = 3) -> Verdict:
     """Exercise *Ruled out for certain*: the datasets of ``size`` records from X
     that an adversary excludes after seeing a release that is not a whole
     number (the chapter asks about four records; the text shows the three-record

@@ -12,7 +12,7 @@ __all__ = ["check_local_sum", "check_adult_mean_local", "check_median_k"]
 
 
 @checker("a number")
-def check_local_sum(answer) -> Verdict:
+def check_local_sum(answer: object) -> Verdict:
     """Exercise *Local sensitivity of a sum*: unbounded local sensitivity (k = 1) of
     the sum at the released absence days [1, ..., 6], pool of ten students.
 
@@ -23,7 +23,7 @@ def check_local_sum(answer) -> Verdict:
 
 
 @checker("a number")
-def check_adult_mean_local(answer) -> Verdict:
+def check_adult_mean_local(answer: object) -> Verdict:
     """Exercise *The mean of the Adult ages*: unbounded local sensitivity (k = 1)
     of the mean age, new records from the domain 0..100.
 
@@ -35,7 +35,7 @@ def check_adult_mean_local(answer) -> Verdict:
 
 
 @checker("a group size k (an integer)", "k counts records.")
-def check_median_k(answer) -> Verdict:
+def check_median_k(answer: object) -> Verdict:
     """Exercise *How robust is the median age?*: the smallest
     group size k at which the bounded local sensitivity of the median age
     (domain 0..100) reaches 1 year.

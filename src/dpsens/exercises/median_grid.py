@@ -5,6 +5,8 @@ exercise is checked by enumeration.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..grid import source_bounded_local
@@ -15,7 +17,7 @@ __all__ = ["check_grid_row", "check_rows_at_global", "check_twice_local"]
 
 
 @checker("a number")
-def check_grid_row(answer) -> Verdict:
+def check_grid_row(answer: object) -> Verdict:
     """Exercise *One row by hand*: the unbounded local sensitivity (k = 1) of
     the median at x = {1, 3, 10}, universe the pool {1, 2, 3, 10, 11}.
 
@@ -28,7 +30,7 @@ def check_grid_row(answer) -> Verdict:
 
 
 @checker("a list of releases, each a list of three values from X", "a list of lists such as [[a, b, c], ...].")
-def check_rows_at_global(answer) -> Verdict:
+def check_rows_at_global(answer: Any) -> Verdict:
     """Exercise *Rows that reach the global value*: every release of the bounded
     median grid with k = 2 (two records replaced; universe the pool
     {1, 2, 3, 10, 11}, n = 3) whose local sensitivity equals the global
@@ -52,7 +54,7 @@ def check_rows_at_global(answer) -> Verdict:
 
 
 @checker("a release: a list of three values from {0, 1, 2}", "give three values from {0, 1, 2}.")
-def check_twice_local(answer) -> Verdict:
+def check_twice_local(answer: object) -> Verdict:
     """Exercise *When the source's variant doubles*: a release of size 3 from the domain
     {0, 1, 2} for which the source's bounded value for the mean (k = 1) is
     exactly twice the local sensitivity.

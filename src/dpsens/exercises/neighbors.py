@@ -6,6 +6,8 @@ compared with the key's hashed outputs.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from . import _secret
@@ -16,7 +18,7 @@ __all__ = ["check_neighbor_count", "check_bounded_neighbors", "check_symmetric_d
 
 
 @checker("your count (a whole number)")
-def check_neighbor_count(answer) -> Verdict:
+def check_neighbor_count(answer: object) -> Verdict:
     """Exercise *Counting neighbours*: distinct unbounded neighbours (k = 1)
     of x = [1, 2, 2] when the domain is {1, 2, 3}.
 
@@ -27,7 +29,7 @@ def check_neighbor_count(answer) -> Verdict:
 
 
 @checker("a list of neighbouring datasets, each a list of two values", "a list of lists such as [[a, b], [c, d]].")
-def check_bounded_neighbors(answer) -> Verdict:
+def check_bounded_neighbors(answer: Any) -> Verdict:
     """Exercise *Replacing from a pool*: every distinct bounded neighbour (k = 1)
     of x = [1, 2] drawn from the pool [1, 2, 3, 3], as a collection of lists.
 
@@ -57,7 +59,7 @@ def symmetric_difference_cases() -> list[tuple[list, list]]:
 
 
 @checker("your function")
-def check_symmetric_difference(func) -> Verdict:
+def check_symmetric_difference(func: object) -> Verdict:
     """Exercise *Distance between multisets*: ``func(x, y)`` must return the
     size of the symmetric difference of two multisets.
 

@@ -14,7 +14,7 @@ __all__ = ["check_proportion_halfwidth", "check_proportion_vector_change", "chec
 
 
 @checker("the half-width, a proportion")
-def check_proportion_halfwidth(answer) -> Verdict:
+def check_proportion_halfwidth(answer: object) -> Verdict:
     """Exercise *A real 99 % interval for a proportion*: half-width of the two-sided 99 % interval
     of the noise on one proportion released with the exercise's public n and ε.
 
@@ -33,7 +33,7 @@ def check_proportion_halfwidth(answer) -> Verdict:
 
 
 @checker("a number")
-def check_proportion_vector_change(answer) -> Verdict:
+def check_proportion_vector_change(answer: object) -> Verdict:
     """Exercise *The L1 change of the vector of proportions*: largest L1 change of the proportion
     vector of counts (2, 3, 5) when one record is added or removed.
 
@@ -62,7 +62,7 @@ def _as_pair(answer):
 
 @checker("a pair (counts_x, counts_xprime) of count vectors of the same length",
          "a pair of lists of whole numbers, such as ([a, b, c], [a2, b2, c2]).")
-def check_proportion_leak_pair(answer) -> Verdict:
+def check_proportion_leak_pair(answer: object) -> Verdict:
     """Exercise *A pair of tables that the noise scale gives away*: two neighbouring count vectors
     ``(counts_x, counts_xprime)`` whose source noise scales differ by a factor 3 or more.
 

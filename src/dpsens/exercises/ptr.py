@@ -11,7 +11,7 @@ __all__ = ["check_ptr_source_accident", "check_ptr_release_distance", "check_ptr
 
 
 @checker("your answer")
-def check_ptr_source_accident(answer) -> Verdict:
+def check_ptr_source_accident(answer: object) -> Verdict:
     """Exercise *An accident waiting to happen*: probability that the source's test passes when D = 0.
 
     Precision: within 0.5 % (relative), so an answer rounded to 3 significant
@@ -23,7 +23,7 @@ def check_ptr_source_accident(answer) -> Verdict:
 
 
 @checker("the smallest distance D")
-def check_ptr_release_distance(answer) -> Verdict:
+def check_ptr_release_distance(answer: object) -> Verdict:
     """Exercise *How far is far enough*: smallest integer distance D at which the corrected test
     (T = ln(1/δ)/ε) passes with probability at least 0.99.
 
@@ -34,7 +34,7 @@ def check_ptr_release_distance(answer) -> Verdict:
 
 
 @checker("the distance")
-def check_ptr_median_distance(answer) -> Verdict:
+def check_ptr_median_distance(answer: object) -> Verdict:
     """Exercise *The median's distance*: exact distance from the ages to a dataset whose median has local
     sensitivity above 2 years, one record replaced at a time.
 

@@ -12,7 +12,7 @@ __all__ = ["check_saa_source_chunks", "check_saa_source_epsilon", "check_saa_ove
 
 
 @checker("a whole number")
-def check_saa_source_chunks(answer) -> Verdict:
+def check_saa_source_chunks(answer: object) -> Verdict:
     """Exercise *Counting the source's chunks*: chunks produced by the source's slicing for m = 6000.
 
     Precision: a count, so exactly that whole number."""
@@ -22,7 +22,7 @@ def check_saa_source_chunks(answer) -> Verdict:
 
 
 @checker("a number")
-def check_saa_source_epsilon(answer) -> Verdict:
+def check_saa_source_epsilon(answer: object) -> Verdict:
     """Exercise *The ε the source really spends*: for m = 6000, noise Lap(60/(6000·1)) on an average over the
     chunks the slicing really makes.
 
@@ -36,7 +36,7 @@ def check_saa_source_epsilon(answer) -> Verdict:
 
 
 @checker("the ε the mechanism really achieves")
-def check_saa_overlap_epsilon(answer) -> Verdict:
+def check_saa_overlap_epsilon(answer: object) -> Verdict:
     """Exercise *Overlapping chunks*: ε really achieved by 6000 bootstrap chunks of 55 (seed 2023),
     noise calibrated as if the chunks were disjoint, ε = 1 promised.
 
@@ -47,7 +47,7 @@ def check_saa_overlap_epsilon(answer) -> Verdict:
 
 
 @checker("the number of chunks m")
-def check_saa_chunks_for_noise(answer) -> Verdict:
+def check_saa_chunks_for_noise(answer: object) -> Verdict:
     """Exercise *Enough chunks*: the smallest m whose Laplace noise has standard deviation at most 0.05 years
     (bounds [20, 80], ε = 1).
 

@@ -12,7 +12,7 @@ __all__ = ["check_smooth_beta", "check_smooth_turning_point", "check_smooth_medi
 
 
 @checker("your answer")
-def check_smooth_beta(answer) -> Verdict:
+def check_smooth_beta(answer: object) -> Verdict:
     """Exercise *The smoothing parameter*: β for ε = 1 and the book's δ = 10⁻⁶.
 
     Precision: within 0.5 % (relative), so an answer rounded to 3 significant
@@ -26,7 +26,7 @@ def check_smooth_beta(answer) -> Verdict:
 
 
 @checker("the distance k")
-def check_smooth_turning_point(answer) -> Verdict:
+def check_smooth_turning_point(answer: object) -> Verdict:
     """Exercise *Where the source's curve turns*: smallest k with e^{-β(k+1)} u/(n−k) > e^{-βk} u/(n−k+1).
 
     Precision: an index, so exactly that whole number."""
@@ -36,7 +36,7 @@ def check_smooth_turning_point(answer) -> Verdict:
 
 
 @checker("the smooth sensitivity S")
-def check_smooth_median_direct(answer) -> Verdict:
+def check_smooth_median_direct(answer: object) -> Verdict:
     """Exercise *The median from scratch*: smooth sensitivity of the median of the first 2,001 ages
     (bounded relation, ε = 1, δ = 1/2001²), with the direct formula over every k.
 
@@ -47,7 +47,7 @@ def check_smooth_median_direct(answer) -> Verdict:
 
 
 @checker("the median absolute error")
-def check_smooth_student_error(answer) -> Verdict:
+def check_smooth_student_error(answer: object) -> Verdict:
     """Exercise *Student's t on a smaller sample*: the median |error| of the Student's t release (df = 3,
     ε = 0.5) of the median of the first 2,001 ages (bounded relation, bounds [0, 100]).
 

@@ -13,7 +13,7 @@ __all__ = ["check_svt_free_threshold_loss", "check_stable_threshold", "check_mod
 
 
 @checker("a number")
-def check_svt_free_threshold_loss(answer) -> Verdict:
+def check_svt_free_threshold_loss(answer: object) -> Verdict:
     """Exercise *A threshold without noise*: the exact privacy loss of the output ⊥⊥⊥⊥⊥⊤ of AboveThreshold
     without threshold noise (query noise Lap(4/ε), ε = 1, threshold 2), answers 0 on x and
     (1, 1, 1, 1, 1, −1) on x'.
@@ -29,7 +29,7 @@ def check_svt_free_threshold_loss(answer) -> Verdict:
 
 
 @checker("a number")
-def check_stable_threshold(answer) -> Verdict:
+def check_stable_threshold(answer: object) -> Verdict:
     """Exercise *The stable histogram's threshold*: the threshold η a noisy count must clear, for the ε and δ
     the exercise states, so that a label with a single record is released with probability exactly δ.
 
@@ -45,7 +45,7 @@ def check_stable_threshold(answer) -> Verdict:
 
 
 @checker("a whole number")
-def check_mode_distance(answer) -> Verdict:
+def check_mode_distance(answer: object) -> Verdict:
     """Exercise *How stable is the most common occupation?*: the distance to instability D of the mode of the
     Adult occupation column (a missing value is a label of its own), records added or removed.
 
@@ -57,7 +57,7 @@ def check_mode_distance(answer) -> Verdict:
 
 
 @checker("a number")
-def check_pf_best_probability(answer) -> Verdict:
+def check_pf_best_probability(answer: object) -> Verdict:
     """Exercise *Permute-and-flip by hand*: the probability that permute-and-flip picks the candidate of score 2
     among the scores (2, 1, 0), ε = 1, score sensitivity 1 (not monotone).
 

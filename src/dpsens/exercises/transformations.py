@@ -15,7 +15,7 @@ __all__ = ["check_plan_sensitivity", "check_private_join_sensitivity", "check_wo
 
 
 @checker("a number")
-def check_plan_sensitivity(answer) -> Verdict:
+def check_plan_sensitivity(answer: object) -> Verdict:
     """Exercise *Chaining a flat map, a public join and a clamped sum*: flat map (at most 4 rows per row), public
     join (a key repeats at most 3 times), sum of ``amount`` clamped to [0, 50],
     one row protected.
@@ -31,7 +31,7 @@ def check_plan_sensitivity(answer) -> Verdict:
 
 
 @checker("a number")
-def check_private_join_sensitivity(answer) -> Verdict:
+def check_private_join_sensitivity(answer: object) -> Verdict:
     """Exercise *The stability of a private join*: Users truncated with drop_non_unique, Purchases with
     drop_excess(3), both protecting one added or removed row.
 
@@ -53,7 +53,7 @@ def _group_counts(df: pd.DataFrame) -> pd.Series:
 
 @checker("a pandas DataFrame with columns user_id and shop",
          "for example pd.DataFrame({'user_id': [0, 0], 'shop': ['a', 'b']}).")
-def check_worst_case_purchases(answer) -> Verdict:
+def check_worst_case_purchases(answer: object) -> Verdict:
     """Exercise *Reaching the L1 bound of per-group counts*: a purchases table (columns ``user_id`` and
     ``shop``) in which removing user 0 moves the per-shop counts, after
     truncation to 2 shops and 3 rows per shop per user, by L1 = 6 (the bound).

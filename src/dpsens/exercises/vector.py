@@ -12,7 +12,7 @@ __all__ = ["check_mean_median_l1", "check_gaussian_per_count", "check_crossover_
 
 
 @checker("a number")
-def check_mean_median_l1(answer) -> Verdict:
+def check_mean_median_l1(answer: object) -> Verdict:
     """Exercise *Mean and median together*: the L1 local sensitivity of (mean, median) of
     ``[20, 21, 22, 80, 90]`` on the ages 17..90, one record added or removed.
 
@@ -28,7 +28,7 @@ def check_mean_median_l1(answer) -> Verdict:
 
 
 @checker("a number")
-def check_gaussian_per_count(answer) -> Verdict:
+def check_gaussian_per_count(answer: object) -> Verdict:
     """Exercise *Gaussian noise on 25 counts*: the analytic σ per count when one person moves each of 25
     counts by at most 1, with ε = 1 and δ = 1e-6.
 
@@ -46,7 +46,7 @@ def check_gaussian_per_count(answer) -> Verdict:
 
 
 @checker("a whole number")
-def check_crossover_d(answer) -> Verdict:
+def check_crossover_d(answer: object) -> Verdict:
     """Exercise *Where Gaussian noise starts to win*: the smallest number of answers d for which the analytic
     Gaussian's σ per answer is below the Laplace noise's standard deviation, with ε = 0.5 and δ = 1e-8.
 
@@ -58,7 +58,7 @@ def check_crossover_d(answer) -> Verdict:
 
 
 @checker("a number")
-def check_zcdp_epsilon(answer) -> Verdict:
+def check_zcdp_epsilon(answer: object) -> Verdict:
     """Exercise *Ten Gaussian releases*: ten releases, each Gaussian noise σ = 4 on a query of L2 sensitivity 1;
     the ε at δ = 1e-6 from zCDP composition and Bun and Steinke's conversion.
 
@@ -72,7 +72,7 @@ def check_zcdp_epsilon(answer) -> Verdict:
 
 
 @checker("a number")
-def check_private_bound_above(answer) -> Verdict:
+def check_private_bound_above(answer: object) -> Verdict:
     """Exercise *Where does the private bound land?*: the probability that the exponential mechanism's
     0.99-quantile of the Adult capital gains on [0, 99,999], ε₁ = 0.05, add/remove neighbours, lies above the
     largest gain below the top code.

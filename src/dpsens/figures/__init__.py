@@ -34,8 +34,8 @@ module                                      figures of
 :mod:`~dpsens.figures.floating`             *Noise a computer can actually sample*
 ==========================================  =====================================================
 """
-from . import style  # noqa: F401  (first: the other modules draw with it)
-from . import (accuracy, audit, composition, dp, exponential, floating, glyphs, grid, proportions, ptr,  # noqa: F401
+from . import style  # first: the other modules draw with it
+from . import (accuracy, audit, composition, dp, exponential, floating, glyphs, grid, proportions, ptr,
                sample_aggregate, sensitivity, smooth, stability, transformations, vector)
 
 __all__ = ["style", "dp", "sensitivity", "grid", "glyphs", "audit", "ptr", "smooth", "sample_aggregate", "proportions",

@@ -6,10 +6,14 @@ seeded simulation) and :mod:`dpsens.mechanisms`; nothing is computed here.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 import math
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from numpy.typing import ArrayLike
 
 from .._validate import as_bounds, as_int, as_positive, as_probability
 from ..accuracy import (DELTA, count_lower_bound, expected_abs_error, histogram_lower_bound, laplace_expected_max,
@@ -26,7 +30,8 @@ __all__ = ["worst_case_median_pair", "plot_worst_case_bounds", "instance_errors"
            "plot_accuracy_check", "accuracy_explorer_view"]
 
 
-def worst_case_median_pair(half: int = 50, lower: float = 0.0, upper: float = 100.0):
+def worst_case_median_pair(half: int = 50, lower: float = 0.0,
+                           upper: float = 100.0) -> tuple[np.ndarray, np.ndarray]:
     """Two add/remove neighbours whose (lower) medians are ``lower`` and ``upper``.
 
     Chapter: *What can no mechanism beat?*.  ``x`` has ``half`` records at each
@@ -43,8 +48,9 @@ def _worst_pair_error(distribution_of, pair) -> float:
     return max(expected_abs_error(distribution_of(d), order_statistic(d, 0.5)) for d in pair)
 
 
-def plot_worst_case_bounds(epsilons=None, cells=None, epsilon_cells: float = 1.0, lower: float = 0.0,
-                           upper: float = 100.0, half: int = 50):
+def plot_worst_case_bounds(epsilons: ArrayLike | None = None, cells: ArrayLike | None = None,
+                           epsilon_cells: float = 1.0, lower: float = 0.0, upper: float = 100.0,
+                           half: int = 50) -> Figure:
     """Three panels: the packing lower bound against the book's mechanisms for a count, a histogram and a median.
 
     Chapter: *What can no mechanism beat?*.  Worst-case expected errors:
@@ -94,8 +100,8 @@ def plot_worst_case_bounds(epsilons=None, cells=None, epsilon_cells: float = 1.0
     return fig
 
 
-def instance_errors(x, epsilons, lower: float = 0.0, upper: float = 100.0, neighbors: str = "unbounded",
-                    delta: float = DELTA) -> dict:
+def instance_errors(x: ArrayLike, epsilons: Sequence[float] | np.ndarray, lower: float = 0.0, upper: float = 100.0,
+                    neighbors: str = "unbounded", delta: float = DELTA) -> dict:
     """Exact expected errors of four median mechanisms on ``x``, and the local lower bound, for each ε.
 
     Chapter: *What can no mechanism beat?* (instance optimality).  Returns
@@ -108,8 +114,9 @@ def instance_errors(x, epsilons, lower: float = 0.0, upper: float = 100.0, neigh
     delta = as_probability(delta, "delta")
     target = order_statistic(x, 0.5)
     grid = np.arange(math.ceil(lower), math.floor(upper) + 1.0)
-    out = {"exponential mechanism": [], "inverse sensitivity": [], "inverse sensitivity, whole years": [],
-           "smooth sensitivity, Laplace (ε, δ)": [], "lower bound at x (any ε-DP mechanism)": []}
+    out: dict[str, list[float]] = {
+        "exponential mechanism": [], "inverse sensitivity": [], "inverse sensitivity, whole years": [],
+        "smooth sensitivity, Laplace (ε, δ)": [], "lower bound at x (any ε-DP mechanism)": []}
     for e in epsilons:
         out["exponential mechanism"].append(expected_abs_error(
             quantile_exponential_distribution(x, 0.5, e, lower, upper, neighbors), target))
@@ -124,8 +131,9 @@ def instance_errors(x, epsilons, lower: float = 0.0, upper: float = 100.0, neigh
     return out
 
 
-def plot_instance_bounds(x, epsilons=None, lower: float = 0.0, upper: float = 100.0, neighbors: str = "unbounded",
-                         what: str = "ages"):
+def plot_instance_bounds(x: Sequence[float] | np.ndarray, epsilons: Sequence[float] | np.ndarray | None = None,
+                         lower: float = 0.0, upper: float = 100.0,
+                         neighbors: str = "unbounded", what: str = "ages") -> Figure:
     """The exact expected errors of :func:`instance_errors` against ε, on log axes.
 
     Chapter: *What can no mechanism beat?*.
@@ -161,7 +169,7 @@ def _short(name: str) -> str:
     return _SHORT.get(name, name)
 
 
-def plot_accuracy_check(table, epsilon: float, confidence: float):
+def plot_accuracy_check(table: pd.DataFrame, epsilon: float, confidence: float) -> Figure:
     """Each mechanism's bound (open circle) and simulated error (filled) at one confidence, on a log axis.
 
     Chapter: *How accurate is it?* (the explorer).  ``table`` is
@@ -173,7 +181,8 @@ def plot_accuracy_check(table, epsilon: float, confidence: float):
     medians under add/remove.
     """
     rows = table.reset_index(drop=True)
-    labels = [_short(m) + (", rank" if u.startswith("rank") else "") for m, u in zip(rows["mechanism"], rows["error in"])]
+    labels = [_short(m) + (", rank" if u.startswith("rank") else "")
+              for m, u in zip(rows["mechanism"], rows["error in"], strict=True)]
     y = np.arange(len(rows))
     fig, ax = plt.subplots(figsize=(MAX_WIDTH_IN, 5.6))
     ax.plot(np.maximum(rows["bound"], _FLOOR), y, "o", mfc="none", mec=PALETTE[0], ms=9, mew=2,
@@ -189,7 +198,8 @@ def plot_accuracy_check(table, epsilon: float, confidence: float):
     return fig
 
 
-def accuracy_explorer_view(epsilon: float = 0.5, confidence: float = 0.95, runs: int = 1000, seed: int = 2026):
+def accuracy_explorer_view(epsilon: float = 0.5, confidence: float = 0.95, runs: int = 1000,
+                           seed: int = 2026) -> Figure:
     """The explorer's view: :func:`plot_accuracy_check` of a fresh seeded simulation on the Adult ages.
 
     Chapter: *How accurate is it?*.  The count is the number of people aged 50

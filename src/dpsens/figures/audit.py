@@ -8,8 +8,12 @@ The numbers come from :mod:`dpsens.audit`.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.figure import Figure
+from numpy.typing import ArrayLike
 
 from .._validate import as_positive
 from ..audit import dp_tpr_bound
@@ -19,7 +23,9 @@ __all__ = ["plot_release_densities", "plot_attack_roc", "plot_privacy_loss", "pl
            "plot_leak_pair"]
 
 
-def plot_release_densities(locs, scales, labels, epsilon: float = 1.0, xlim=(-10.0, 15.0), title=None):
+def plot_release_densities(locs: Sequence[float], scales: Sequence[float], labels: Sequence[str],
+                           epsilon: float = 1.0, xlim: tuple[float, float] = (-10.0, 15.0),
+                           title: str | None = None) -> Figure:
     """Densities of the released value ``loc + Lap(scale)`` for several datasets, linear and log scale.
 
     Chapter: *Why local sensitivity leaks*.  The lower panel (log scale) shows
@@ -34,7 +40,7 @@ def plot_release_densities(locs, scales, labels, epsilon: float = 1.0, xlim=(-10
     epsilon = as_positive(epsilon, "epsilon")
     t = np.linspace(xlim[0], xlim[1], 2001)
     fig, axes = plt.subplots(2, 1, figsize=(MAX_WIDTH_IN, 6.6), sharex=True)
-    for i, (loc, b, lab) in enumerate(zip(locs, scales, labels)):
+    for i, (loc, b, lab) in enumerate(zip(locs, scales, labels, strict=True)):
         st = line_style(i)
         if b == 0:
             axes[0].annotate("", xy=(loc, 1.0), xytext=(loc, 0.0),
@@ -53,7 +59,7 @@ def plot_release_densities(locs, scales, labels, epsilon: float = 1.0, xlim=(-10
     return fig
 
 
-def plot_attack_roc(curves, epsilon: float, delta: float = 0.0, title=None):
+def plot_attack_roc(curves: dict, epsilon: float, delta: float = 0.0, title: str | None = None) -> Figure:
     """ROC curves of attacks against the largest TPR an (ε, δ)-DP mechanism allows.
 
     Chapter: *Why local sensitivity leaks*.
@@ -84,7 +90,8 @@ def plot_attack_roc(curves, epsilon: float, delta: float = 0.0, title=None):
     return fig
 
 
-def plot_privacy_loss(thresholds, exact, point, lower, epsilon: float, title=None):
+def plot_privacy_loss(thresholds: ArrayLike, exact: ArrayLike, point: ArrayLike, lower: ArrayLike, epsilon: float,
+                      title: str | None = None) -> Figure:
     """Privacy loss of the events ``{|Z − m| > τ}``: exact, estimated, and confidence lower bound.
 
     Chapter: *Why local sensitivity leaks*.
@@ -102,7 +109,7 @@ def plot_privacy_loss(thresholds, exact, point, lower, epsilon: float, title=Non
     return fig
 
 
-def plot_audit(promised, measured, title=None):
+def plot_audit(promised: ArrayLike, measured: dict, title: str | None = None) -> Figure:
     """Audited lower bound on ε against the promised ε, one line per mechanism.
 
     Chapter: *Why local sensitivity leaks*.
@@ -127,7 +134,8 @@ def plot_audit(promised, measured, title=None):
     return fig
 
 
-def plot_posterior(labels, prior, posteriors, floor: float = 1e-8, title=None):
+def plot_posterior(labels: Sequence[str], prior: ArrayLike, posteriors: dict, floor: float = 1e-8,
+                   title: str | None = None) -> Figure:
     """Posterior/prior ratio of each candidate dataset after one release, per mechanism (log scale).
 
     Chapter: *Why local sensitivity leaks*.  Horizontal bars, one row per
@@ -163,7 +171,7 @@ def plot_posterior(labels, prior, posteriors, floor: float = 1e-8, title=None):
     return fig
 
 
-def plot_leak_pair(pair, epsilon: float = 1.0, xlim=(-10.0, 15.0)):
+def plot_leak_pair(pair: dict, epsilon: float = 1.0, xlim: tuple[float, float] = (-10.0, 15.0)) -> Figure:
     """Log densities of ``median + Lap(LS/ε)`` on two neighbours and the privacy loss between them.
 
     Chapter: *Why local sensitivity leaks* (the explorer over ε and the pair).

@@ -10,6 +10,7 @@ import math
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.figure import Figure
 
 from .._validate import as_int
 from ..pld import ACCOUNTANTS, compare_accountants
@@ -24,7 +25,8 @@ def release_counts(max_releases: int = 1000, points: int = 22) -> np.ndarray:
     return np.unique(np.geomspace(1, max_releases, as_int(points, "points", minimum=2)).round().astype(int))
 
 
-def plot_accountants(mechanism: str = "laplace", noise: float = 10.0, delta: float = 1e-6, max_releases: int = 1000):
+def plot_accountants(mechanism: str = "laplace", noise: float = 10.0, delta: float = 1e-6,
+                     max_releases: int = 1000) -> Figure:
     """ε at δ of J identical releases against J, by every accountant, on log-log axes.
 
     Chapter: *Composing releases*.  Laplace releases of scale ``b = noise``

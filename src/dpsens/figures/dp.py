@@ -12,8 +12,12 @@ size.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.figure import Figure
+from numpy.typing import ArrayLike
 
 from .. import dp
 from .._validate import as_int, as_positive
@@ -23,8 +27,8 @@ from .style import MAX_WIDTH_IN, PALETTE, legend_below, line_style
 __all__ = ["plot_laplace_mechanism", "plot_neighboring_laplace", "plot_group_log_ratios", "plot_privacy_loss"]
 
 
-def plot_laplace_mechanism(true_value: float = 0.0, sensitivities=(1.0, 2.0, 5.0), epsilon: float = 1.0,
-                           width: float | None = None):
+def plot_laplace_mechanism(true_value: float = 0.0, sensitivities: Sequence[float] = (1.0, 2.0, 5.0),
+                           epsilon: float = 1.0, width: float | None = None) -> Figure:
     """Densities of ``true_value + Lap(sensitivity / epsilon)`` for several sensitivities.
 
     Chapter: *Introduction* -- the one figure that says why sensitivity
@@ -62,7 +66,7 @@ def plot_laplace_mechanism(true_value: float = 0.0, sensitivities=(1.0, 2.0, 5.0
     return fig
 
 
-def plot_neighboring_laplace(value, neighbor_value, scale, width: float | None = None):
+def plot_neighboring_laplace(value: float, neighbor_value: float, scale: float, width: float | None = None) -> Figure:
     """The two output densities of the Laplace mechanism on neighbours, and their log-ratio.
 
     Chapter: *Differential privacy in one chapter*.
@@ -102,7 +106,8 @@ def plot_neighboring_laplace(value, neighbor_value, scale, width: float | None =
     return fig
 
 
-def plot_group_log_ratios(value, scale, sensitivity, group_sizes=(1, 2, 3), width: float | None = None):
+def plot_group_log_ratios(value: float, scale: float, sensitivity: float, group_sizes: Sequence[int] = (1, 2, 3),
+                          width: float | None = None) -> Figure:
     """Log-ratio of the output densities on ``x`` and on a dataset ``k`` records away, for several ``k``.
 
     Chapter: *Differential privacy in one chapter* (group privacy).
@@ -131,7 +136,7 @@ def plot_group_log_ratios(value, scale, sensitivity, group_sizes=(1, 2, 3), widt
     return fig
 
 
-def plot_privacy_loss(samples, value, neighbor_value, scale):
+def plot_privacy_loss(samples: ArrayLike, value: float, neighbor_value: float, scale: float) -> Figure:
     """Empirical distribution function of privacy-loss draws against the exact one.
 
     Chapter: *Differential privacy in one chapter* (the privacy loss random variable).

@@ -8,8 +8,13 @@ The probabilities come from :mod:`dpsens.mechanisms.exponential` and
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from numpy.typing import ArrayLike
 
 from ..inverse import order_statistic
 from ..mechanisms.exponential import quantile_exponential_distribution
@@ -22,7 +27,8 @@ __all__ = ["plot_exponential_toy", "plot_reachable_intervals", "plot_output_dist
 ERROR_FLOOR = 1e-6
 
 
-def plot_exponential_toy(outputs, probabilities, labels, epsilon: float):
+def plot_exponential_toy(outputs: Sequence[str], probabilities: ArrayLike, labels: Sequence[str],
+                         epsilon: float) -> Figure:
     """The exponential mechanism's probabilities on a toy example, one set of bars per dataset.
 
     Chapter: *The exponential mechanism and inverse sensitivity* (the toy before the real data).
@@ -53,7 +59,7 @@ def plot_exponential_toy(outputs, probabilities, labels, epsilon: float):
     fig, ax = plt.subplots(figsize=(MAX_WIDTH_IN, 3.2))
     width = 0.8 / p.shape[0]
     where = np.arange(len(outputs))
-    for i, (label, row) in enumerate(zip(labels, p)):
+    for i, (label, row) in enumerate(zip(labels, p, strict=True)):
         ax.bar(where + (i - (p.shape[0] - 1) / 2) * width, row, width=width, color=PALETTE[i], label=label)
     ratio = float(np.max(np.maximum(p[0] / p[1], p[1] / p[0])))
     ax.set_xticks(where, [str(z) for z in outputs])
@@ -64,7 +70,8 @@ def plot_exponential_toy(outputs, probabilities, labels, epsilon: float):
     return fig
 
 
-def plot_reachable_intervals(intervals, labels, common: float, common_label: str, xlabel: str, title: str):
+def plot_reachable_intervals(intervals: Sequence[tuple[float, float]], labels: Sequence[str], common: float,
+                             common_label: str, xlabel: str, title: str) -> Figure:
     """Intervals of values reachable by different routes, one horizontal bar each, and a value they share.
 
     Chapter: *The exponential mechanism and inverse sensitivity* (the aside on the variance under
@@ -102,7 +109,8 @@ def plot_reachable_intervals(intervals, labels, common: float, common_label: str
     return fig
 
 
-def plot_output_distributions(x, q, epsilon, lower=0.0, upper=100.0, neighbors="unbounded", half_window=6.0):
+def plot_output_distributions(x: ArrayLike, q: float, epsilon: float, lower: float = 0.0, upper: float = 100.0,
+                              neighbors: str = "unbounded", half_window: float = 6.0) -> Figure:
     """Output distributions of the exponential and the inverse sensitivity mechanisms for the ``q`` quantile.
 
     Chapter: *The exponential mechanism and inverse sensitivity* (its explorer).
@@ -147,7 +155,7 @@ def plot_output_distributions(x, q, epsilon, lower=0.0, upper=100.0, neighbors="
     return fig
 
 
-def plot_head_to_head(table, title: str):
+def plot_head_to_head(table: pd.DataFrame, title: str) -> Figure:
     """Median absolute error against ε, one line per mechanism, one panel per quantile.
 
     Chapter: *The exponential mechanism and inverse sensitivity* (which mechanism for a median?).
@@ -159,7 +167,7 @@ def plot_head_to_head(table, title: str):
     fig, axes = plt.subplots(len(qs), 1, figsize=(MAX_WIDTH_IN, 3.0 * len(qs) + 1.6), sharex=True)
     axes = np.atleast_1d(axes)
     mechanisms = list(dict.fromkeys(table["mechanism"]))
-    for ax, q in zip(axes, qs):
+    for ax, q in zip(axes, qs, strict=True):
         sub = table[table["q"] == q]
         for i, m in enumerate(mechanisms):
             rows = sub[sub["mechanism"] == m]

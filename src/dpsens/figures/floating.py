@@ -8,8 +8,11 @@ probabilities).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.figure import Figure
 
 from .._validate import as_int, as_positive
 from ..floating_point import identifying_fraction, is_reachable
@@ -30,7 +33,7 @@ def consecutive_doubles(start: float, count: int) -> np.ndarray:
     return out
 
 
-def plot_reachable_doubles(value: float, value_prime: float, scale: float, start: float, count: int = 40):
+def plot_reachable_doubles(value: float, value_prime: float, scale: float, start: float, count: int = 40) -> Figure:
     """Which of ``count`` consecutive doubles from ``start`` are possible releases of ``value`` and of ``value_prime``.
 
     Chapter: *Noise a computer can actually sample*.  The releases are the
@@ -56,7 +59,8 @@ def plot_reachable_doubles(value: float, value_prime: float, scale: float, start
     return fig
 
 
-def plot_identifying_fraction(pairs, epsilons, releases: int = 2000, seed: int = 0):
+def plot_identifying_fraction(pairs: Sequence[tuple[float, float]], epsilons: Sequence[float], releases: int = 2000,
+                              seed: int = 0) -> Figure:
     """The fraction of releases of ``f(x)`` that ``f(x')`` cannot produce, against ε, one line per pair of answers.
 
     Chapter: *Noise a computer can actually sample*.  ``pairs`` is a list of
@@ -79,7 +83,7 @@ def plot_identifying_fraction(pairs, epsilons, releases: int = 2000, seed: int =
     return fig
 
 
-def plot_discrete_noise(scale, sigma, draws: int = 100_000, seed: int = 0):
+def plot_discrete_noise(scale: float, sigma: float, draws: int = 100_000, seed: int = 0) -> Figure:
     """Frequencies of exact discrete Laplace and discrete Gaussian draws against their exact probabilities.
 
     Chapter: *Noise a computer can actually sample*.

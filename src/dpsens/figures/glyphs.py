@@ -16,6 +16,7 @@ way lists the sizes in its ``dpsens_text_pt`` attribute, so that
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.patches import PathPatch
 from matplotlib.path import Path
@@ -86,7 +87,7 @@ class Ink:
         self.verts.append(verts + (72 * x - {"left": 0.0, "center": 0.5, "right": 1.0}[ha] * width, 72 * y))
         self.codes.append(codes)
 
-    def artist(self, fig):
+    def artist(self, fig: Figure) -> PathPatch:
         path = Path(np.concatenate(self.verts), np.concatenate(self.codes))
         return PathPatch(path, transform=Affine2D().scale(1 / 72) + fig.dpi_scale_trans,
                          facecolor="black", edgecolor="none", linewidth=0, zorder=3)

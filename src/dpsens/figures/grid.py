@@ -18,19 +18,21 @@ from __future__ import annotations
 
 import html
 from collections import Counter
+from collections.abc import Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.collections import PatchCollection
 from matplotlib.colors import to_hex
+from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from .._validate import check_relation
-from ..grid import (MAX_COLS, MAX_ROWS, SOURCE_UNIVERSE, SensitivityGrid, grid_size, parse_values,
-                    resolve_universe, sensitivity_grid, source_bounded_local)
+from ..grid import (MAX_COLS, MAX_ROWS, SOURCE_UNIVERSE, SensitivityGrid, grid_size, parse_values, resolve_universe,
+                    sensitivity_grid, source_bounded_local)
 from ..neighbors import Domain, Pool, format_multiset
 from ..queries import QUERIES, check_query
-from ..widgets import TextBox, explorer
+from ..widgets import Explorer, TextBox, explorer
 from .glyphs import CHAR_IN, MONO_PT, Ink
 from .style import PALETTE
 
@@ -58,7 +60,7 @@ def _message_figure(text: str, title: str):
     ax.set_axis_off()
     ax.text(0.5, 0.5, text, ha="center", va="center", fontsize=11, transform=ax.transAxes, wrap=True)
     ax.set_title(title)
-    fig.dpsens_alt = f"{title}: {' '.join(text.split()).rstrip('.')}."   # the message is the description
+    fig.dpsens_alt = f"{title}: {' '.join(text.split()).rstrip('.')}."  # type: ignore[attr-defined]  # the description
     return fig
 
 
@@ -81,7 +83,7 @@ _MAX_WIDTH_IN = 13.0                      # wider than this is unreadable on a p
 
 
 def _row_labels(g: SensitivityGrid) -> list[str]:
-    return [f"{format_multiset(x)}: {fx:.4g}" for x, fx in zip(g.rows, g.row_values)]
+    return [f"{format_multiset(x)}: {fx:.4g}" for x, fx in zip(g.rows, g.row_values, strict=True)]
 
 
 def _cell_texts(g: SensitivityGrid) -> list[list[str]]:
@@ -119,11 +121,11 @@ def _draw_grid(fig, ink: Ink, rect: tuple, g: SensitivityGrid, labels: list[str]
               extent=(-0.5, n_cols - 0.5, n_rows - 0.5, -0.5), interpolation="nearest")
     ax.set(xlim=(-0.5, n_cols - 0.5), ylim=(n_rows - 0.5, -0.5))
     local, top = g.local, g.global_sensitivity
-    hatched = [Rectangle((j - 0.5, i - 0.5), 1, 1) for i, j in zip(*np.nonzero(g.cells == top))]
+    hatched = [Rectangle((j - 0.5, i - 0.5), 1, 1) for i, j in zip(*np.nonzero(g.cells == top), strict=True)]
     ax.add_collection(PatchCollection(hatched, facecolor="none", hatch="///", alpha=0.4, linewidth=0,
                                       edgecolor=GLOBAL_MAX_COLOUR, match_original=False), autolim=False)
     boxes, colours, widths, styles = [], [], [], []
-    for i, j in zip(*np.nonzero(g.cells == local[:, None])):
+    for i, j in zip(*np.nonzero(g.cells == local[:, None]), strict=True):
         glob = g.cells[i, j] == top
         boxes.append(Rectangle((j - 0.45, i - 0.42), 0.9, 0.84))
         colours.append(GLOBAL_MAX_COLOUR if glob else ROW_MAX_COLOUR)
@@ -138,7 +140,7 @@ def _draw_grid(fig, ink: Ink, rect: tuple, g: SensitivityGrid, labels: list[str]
     top_in = bottom + h
     cell_w = w / n_cols
     drop = 0.3645 * MONO_PT / 72                      # half the height of a digit, in inches
-    for i, (label, row) in enumerate(zip(labels, texts)):
+    for i, (label, row) in enumerate(zip(labels, texts, strict=True)):
         y = top_in - (i + 0.5) * _CELL_H - drop
         ink.mono(left - 2 * CHAR_IN, y, label, ha="right")
         for j, t in enumerate(row):
@@ -213,8 +215,8 @@ def _universe_from_text(values: str, kind: str):
     return Pool(parsed) if kind == "pool" else Domain(parsed)
 
 
-def plot_sensitivity_grid(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, query: str = "median",
-                          neighbors: str = "both"):
+def plot_sensitivity_grid(universe: Pool | Domain | Sequence[float] = SOURCE_UNIVERSE, n: int = 3, k: int = 1,
+                          query: str = "median", neighbors: str = "both") -> Figure:
     """Draw the sensitivity grid of a query; row and overall maxima highlighted.
 
     Chapter: *The median visualisation grid*.
@@ -262,10 +264,10 @@ def plot_sensitivity_grid(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, quer
     texts = [_cell_texts(g) for g in grids]
     chars = [2 + max(len(t) for row in tx for t in row) for tx in texts]
     lefts = [0.25 + CHAR_IN * (2 + max(len(s) for s in lab)) for lab in labels]
-    widths = [c * CHAR_IN * g.cells.shape[1] for c, g in zip(chars, grids)]
+    widths = [c * CHAR_IN * g.cells.shape[1] for c, g in zip(chars, grids, strict=True)]
     # two relations are stacked, one above the other, each at the full width:
     # side by side, the page would shrink the cells' text below legibility
-    fig_w = max(max(lf + w, 3.9) for lf, w in zip(lefts, widths)) + 0.2
+    fig_w = max(max(lf + w, 3.9) for lf, w in zip(lefts, widths, strict=True)) + 0.2
     if fig_w > _MAX_WIDTH_IN:
         return _message_figure(
             f"This grid would be {fig_w:.0f} inches wide: the values are too long to read.\n"
@@ -275,19 +277,20 @@ def plot_sensitivity_grid(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, quer
     fig = plt.figure(figsize=(fig_w, fig_h), layout="none")
     ink = Ink()
     y_top = fig_h - _TOP
-    for g, lab, tx, left, w, h in zip(grids, labels, texts, lefts, widths, heights):
+    for g, lab, tx, left, w, h in zip(grids, labels, texts, lefts, widths, heights, strict=True):
         _draw_grid(fig, ink, (left, y_top - h, w, h), g, lab, tx)
         y_top -= h + _BOTTOM + _STACK_GAP
     fig.add_artist(ink.artist(fig))
     fig.suptitle(f"f = {query} on {universe!r}, n = {n}, k = {k}\n"
                  "▲ row maximum = local sensitivity;  ★ overall maximum = global",
                  fontsize=10, y=1 - 0.08 / fig_h, va="top")
-    fig.dpsens_cells = texts       # the cell texts, for tests and screen readers' alt text
-    fig.dpsens_text_pt = [MONO_PT, 8.0]   # sizes of the text drawn as paths (widgets.png.smallest_text_pt)
+    fig.dpsens_cells = texts  # type: ignore[attr-defined]  # the cell texts, for tests and screen readers' alt text
+    fig.dpsens_text_pt = [MONO_PT, 8.0]  # type: ignore[attr-defined]  # sizes of the text drawn as paths
     return fig
 
 
-def plot_source_comparison(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, query: str = "median"):
+def plot_source_comparison(universe: Pool | Domain | Sequence[float] = SOURCE_UNIVERSE, n: int = 3, k: int = 1,
+                           query: str = "median") -> Figure:
     """Bounded local sensitivity per release: the definition against the source's variant.
 
     Chapter: *The median visualisation grid*.
@@ -325,7 +328,7 @@ def plot_source_comparison(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, que
 
 
 def plot_grid_from_text(values: str = "1, 2, 3, 10, 11", kind: str = "pool", n: int = 3, k: int = 1,
-                        query: str = "median", neighbors: str = "unbounded"):
+                        query: str = "median", neighbors: str = "unbounded") -> Figure:
     """:func:`plot_sensitivity_grid` for values typed as text -- never raises.
 
     Chapter: *The median visualisation grid* (what the live explorer draws).
@@ -374,7 +377,7 @@ class GridTable:
     says in one sentence what it shows; ``dpsens_cells`` holds the text of
     the cells, one list of rows per relation (as the figure's).
     """
-    def __init__(self, html_text: str, alt: str, cells=()):
+    def __init__(self, html_text: str, alt: str, cells: Sequence = ()) -> None:
         self.html, self.dpsens_alt, self.dpsens_cells = html_text, alt, list(cells)
 
     def _repr_html_(self) -> str:
@@ -395,7 +398,7 @@ def _html_grid(g: SensitivityGrid, texts: list[list[str]]) -> str:
     local, top = g.local, g.global_sensitivity
     vmax = top if top > 0 else 1.0
     rows = []
-    for i, (x, fx) in enumerate(zip(g.rows, g.row_values)):
+    for i, (x, fx) in enumerate(zip(g.rows, g.row_values, strict=True)):
         cells = []
         for j in range(g.cells.shape[1]):
             if j >= len(texts[i]):                       # rows with fewer neighbours: an empty cell
@@ -425,8 +428,8 @@ def _html_grid(g: SensitivityGrid, texts: list[list[str]]) -> str:
             f'then |f(x) − f(x′)|</th></tr></thead><tbody>{"".join(rows)}</tbody></table>')
 
 
-def grid_table(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, query: str = "median",
-               neighbors: str = "both") -> GridTable:
+def grid_table(universe: Pool | Domain | Sequence[float] = SOURCE_UNIVERSE, n: int = 3, k: int = 1,
+               query: str = "median", neighbors: str = "both") -> GridTable:
     """The sensitivity grid of a query as an HTML table; row and overall maxima marked.
 
     Chapter: *The median visualisation grid* (the grid the chapter shows, and
@@ -473,13 +476,13 @@ def grid_table(universe=SOURCE_UNIVERSE, n: int = 3, k: int = 1, query: str = "m
     legend = ("▲ bold, dashed orange outline: the largest change of its row, the local sensitivity of that "
               "release. ★ bold, hatched, solid vermilion outline: the largest change of the whole grid, the "
               "global sensitivity. Darker cells changed more.")
-    body = "".join(_html_grid(g, tx) for g, tx in zip(grids, texts))
+    body = "".join(_html_grid(g, tx) for g, tx in zip(grids, texts, strict=True))
     page = (f'<div class="dpsens-grid" style="max-width:100%;overflow-x:auto">'
             f'<p style="font-weight:600;margin:0.3em 0">{html.escape(title)}</p>{body}'
             f'<p style="font-size:0.9em;margin:0 0 0.5em">{html.escape(legend)}</p></div>')
     alt = (f"Sensitivity grid, {title}: " + "; ".join(
         f"{g.neighbors}, global sensitivity {g.global_sensitivity:g}, local sensitivity of each release "
-        + ", ".join(f"{format_multiset(x)} {v:g}" for x, v in zip(g.rows, g.local)) for g in grids) + ".")
+        + ", ".join(f"{format_multiset(x)} {v:g}" for x, v in zip(g.rows, g.local, strict=True)) for g in grids) + ".")
     return GridTable(page, alt, texts)
 
 
@@ -505,7 +508,7 @@ def grid_table_from_text(values: str = "1, 2, 3, 10, 11", kind: str = "pool", n:
 
 
 def grid_explorer(values: str = "1, 2, 3, 10, 11", kind: str = "pool", n: int = 3, k: int = 1,
-                  query: str = "median", neighbors: str = "unbounded"):
+                  query: str = "median", neighbors: str = "unbounded") -> Explorer:
     """A live explorer of the sensitivity grid: type a universe, move n and k, pick a query.
 
     Chapter: *The median visualisation grid*.

@@ -6,8 +6,11 @@ The releases and sensitivities come from :mod:`dpsens.proportions`.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.figure import Figure
 
 from .._validate import as_int, as_positive, as_probability
 from ..mechanisms.laplace import laplace_pdf
@@ -20,7 +23,7 @@ __all__ = ["plot_proportion_source_figures", "plot_proportion_errors", "plot_pro
 
 
 def plot_proportion_source_figures(n: int = 1000, c_min: int = 100, epsilon: float = 1.0, trials: int = 20000,
-                                   seed: int = 0):
+                                   seed: int = 0) -> Figure:
     """The source's two figures for one setting: histograms and a Q-Q plot, stacked.
 
     Chapter: *Proportions vs frequencies*.  Two labels with counts
@@ -38,7 +41,8 @@ def plot_proportion_source_figures(n: int = 1000, c_min: int = 100, epsilon: flo
     prop = source_release(counts, epsilon, rng, size=trials)[:, 0]
     delta = source_proportion_sensitivity(counts)
     fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(MAX_WIDTH_IN, 8.2))
-    bins = np.linspace(*np.quantile(np.concatenate([freq, prop]), [0.001, 0.999]), 60)
+    lo, hi = np.quantile(np.concatenate([freq, prop]), [0.001, 0.999])
+    bins = np.linspace(lo, hi, 60).tolist()
     ax1.hist(freq, bins=bins, density=True, alpha=0.55, color=PALETTE[0],
              label="Laplace on counts, / n\n(scale 1/(nε))")
     ax1.hist(prop, bins=bins, density=True, alpha=0.55, color=PALETTE[1],
@@ -62,8 +66,9 @@ def plot_proportion_source_figures(n: int = 1000, c_min: int = 100, epsilon: flo
     return fig
 
 
-def plot_proportion_errors(counts=(100, 900), epsilons=(0.1, 0.2, 0.5, 1.0, 2.0, 5.0), trials: int = 4000,
-                           seed: int = 0, label: int = 0):
+def plot_proportion_errors(counts: Sequence[int] = (100, 900),
+                           epsilons: Sequence[float] = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0),
+                           trials: int = 4000, seed: int = 0, label: int = 0) -> Figure:
     """Error of one released proportion against ε, for the four releases.
 
     Chapter: *Proportions vs frequencies*.  Log-log axes; the source's
@@ -86,8 +91,8 @@ def plot_proportion_errors(counts=(100, 900), epsilons=(0.1, 0.2, 0.5, 1.0, 2.0,
     return fig
 
 
-def plot_proportion_leak(counts_x=(1, 500, 499), counts_xprime=(0, 500, 499), label: int = 1,
-                         epsilon: float = 1.0):
+def plot_proportion_leak(counts_x: Sequence[int] = (1, 500, 499), counts_xprime: Sequence[int] = (0, 500, 499),
+                         label: int = 1, epsilon: float = 1.0) -> Figure:
     """The source's release of one proportion under two neighbouring datasets.
 
     Chapter: *Proportions vs frequencies*.  Top: the two densities of the
@@ -118,7 +123,7 @@ def plot_proportion_leak(counts_x=(1, 500, 499), counts_xprime=(0, 500, 499), la
     return fig
 
 
-def plot_proportion_explorer(n: int = 1000, share: float = 0.1, epsilon: float = 1.0, seed: int = 0):
+def plot_proportion_explorer(n: int = 1000, share: float = 0.1, epsilon: float = 1.0, seed: int = 0) -> Figure:
     """Distributions of the released proportion of the smaller label, four ways, with 99 % intervals.
 
     Chapter: *Proportions vs frequencies* (the interactive explorer).  Two
@@ -139,7 +144,8 @@ def plot_proportion_explorer(n: int = 1000, share: float = 0.1, epsilon: float =
              "count_and_total": count_and_total_release(counts, epsilon, rng, size=20000)[:, 0]}
     truth = c_min / n
     allv = np.concatenate(list(draws.values()))
-    bins = np.linspace(*np.quantile(allv, [0.002, 0.998]), 70)
+    lo, hi = np.quantile(allv, [0.002, 0.998])
+    bins = np.linspace(lo, hi, 70).tolist()
     fig, ax = plt.subplots(figsize=(MAX_WIDTH_IN, 5.0))
     for i, (name, d) in enumerate(draws.items()):
         lo, hi = np.quantile(d, [0.005, 0.995])

@@ -10,6 +10,8 @@ import math
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.figure import Figure
+from numpy.typing import ArrayLike
 
 from .. import mechanisms as mech
 from .style import MAX_WIDTH_IN, PALETTE, line_style
@@ -17,7 +19,7 @@ from .style import MAX_WIDTH_IN, PALETTE, line_style
 __all__ = ["plot_error_histograms", "plot_ptr_tradeoff"]
 
 
-def plot_error_histograms(errors: dict, title: str, xlabel: str, bins: int = 40):
+def plot_error_histograms(errors: dict, title: str, xlabel: str, bins: int = 40) -> Figure:
     """Overlaid histograms of absolute errors, one per mechanism (``{label: array}``).
 
     Chapter: *Propose-test-release*.
@@ -26,7 +28,7 @@ def plot_error_histograms(errors: dict, title: str, xlabel: str, bins: int = 40)
     finite = np.concatenate([np.asarray(v, dtype=float) for v in errors.values()])
     edges = np.histogram_bin_edges(finite, bins=bins)
     for i, (label, v) in enumerate(errors.items()):
-        ax.hist(np.asarray(v, dtype=float), bins=edges, alpha=0.55, color=PALETTE[i], label=label,
+        ax.hist(np.asarray(v, dtype=float), bins=edges.tolist(), alpha=0.55, color=PALETTE[i], label=label,
                 histtype="stepfilled", edgecolor=PALETTE[i])
     ax.set_title(title)
     ax.set_xlabel(xlabel)
@@ -35,7 +37,7 @@ def plot_error_histograms(errors: dict, title: str, xlabel: str, bins: int = 40)
     return fig
 
 
-def plot_ptr_tradeoff(bounds, distances: dict, epsilon: float, threshold: float, title: str):
+def plot_ptr_tradeoff(bounds: ArrayLike, distances: dict, epsilon: float, threshold: float, title: str) -> Figure:
     """Probability of ⊥ and noise of the release against the proposed bound.
 
     Chapter: *Propose-test-release*.  Two panels stacked (narrow enough for

@@ -8,11 +8,17 @@ explorer's ε slider does not split the data again.
 """
 from __future__ import annotations
 
+from matplotlib.figure import FigureBase
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from numpy.typing import ArrayLike
 
 from .._validate import as_data, as_int, as_positive
 from ..mechanisms.noise import laplace_noise
@@ -23,7 +29,8 @@ from .style import MAX_WIDTH_IN, PALETTE, legend_below, line_style
 __all__ = ["plot_saa_tradeoff", "plot_saa_explorer", "plot_error_comparison", "plot_pct_histograms"]
 
 
-def plot_saa_tradeoff(profiles, epsilon, marker_k=None, title=None, ax=None):
+def plot_saa_tradeoff(profiles: dict, epsilon: float, marker_k: int | None = None, title: str | None = None,
+                      ax: Axes | None = None) -> FigureBase:
     """Root-mean-square error of sample-and-aggregate against the number of chunks, with its parts.
 
     Chapter: *Sample and aggregate*.
@@ -70,9 +77,9 @@ def _cached_aggregates(data: bytes, n_chunks, func, lower, upper, seed, n_partit
     return partition_aggregates(x, func, n_chunks, lower, upper, np.random.default_rng(seed), n_partitions)
 
 
-def plot_saa_explorer(x, n_chunks: int = 600, epsilon: float = 1.0, func: str = "mean", lower: float = 20.0,
-                      upper: float = 80.0, n_partitions: int = 40, draws: int = 25, seed: int = 0,
-                      profile=None):
+def plot_saa_explorer(x: ArrayLike, n_chunks: int = 600, epsilon: float = 1.0, func: str = "mean",
+                      lower: float = 20.0, upper: float = 80.0, n_partitions: int = 40, draws: int = 25,
+                      seed: int = 0, profile: pd.DataFrame | None = None) -> Figure:
     """Releases of sample-and-aggregate at one (m, ε), with the error curve beside it.
 
     Chapter: *Sample and aggregate* (the explorer over m and ε).
@@ -119,7 +126,8 @@ def plot_saa_explorer(x, n_chunks: int = 600, epsilon: float = 1.0, func: str = 
     return fig
 
 
-def plot_error_comparison(errors, title=None, xlabel="absolute error (years, log scale)", colour_keys=None):
+def plot_error_comparison(errors: dict, title: str | None = None, xlabel: str = "absolute error (years, log scale)",
+                          colour_keys: Sequence[str] | None = None) -> Figure:
     """Distributions of absolute errors of several mechanisms (box plots on a log axis).
 
     Chapter: *Sample and aggregate* (and the comparisons of the part).
@@ -153,12 +161,8 @@ def plot_error_comparison(errors, title=None, xlabel="absolute error (years, log
     if not labels:
         raise ValueError("errors must hold at least one label -> array of absolute errors")
     split = [label.split(": ", 1) if ": " in label else ["", label] for label in labels]
-    if colour_keys is None:
-        colour_keys = []
-        for _, method in split:
-            for sep in (":", ","):
-                method = method.split(sep, 1)[0]
-            colour_keys.append(method.strip())
+    if colour_keys is None:         # the mechanism up to its first ":" or ","
+        colour_keys = [method.split(":", 1)[0].split(",", 1)[0].strip() for _, method in split]
     colour_keys = [str(key) for key in colour_keys]
     if len(colour_keys) != len(labels):
         raise ValueError(f"colour_keys must have one key per label ({len(labels)}), got {len(colour_keys)}")
@@ -169,13 +173,13 @@ def plot_error_comparison(errors, title=None, xlabel="absolute error (years, log
     fig, axes = plt.subplots(len(panels), 1, sharex=True, squeeze=False,
                              figsize=(MAX_WIDTH_IN, 0.45 * len(labels) + 1.1 * len(panels) + 2.0),
                              height_ratios=[len(rows[q]) for q in panels])
-    for ax, q in zip(axes[:, 0], panels):
+    for ax, q in zip(axes[:, 0], panels, strict=True):
         idx = rows[q]
         data = [np.maximum(np.asarray(errors[labels[i]], float), 1e-12) for i in idx]
         bp = ax.boxplot(data, orientation="horizontal", whis=(5, 95), showfliers=False, patch_artist=True,
                         tick_labels=[textwrap.fill(split[i][1], 22) for i in idx],   # narrow: room for the boxes
                         medianprops={"color": PALETTE[-1]})
-        for box, i in zip(bp["boxes"], idx):
+        for box, i in zip(bp["boxes"], idx, strict=True):
             box.set_facecolor(colour[colour_keys[i]])
             box.set_alpha(0.6)
         for j, d in enumerate(data):
@@ -196,7 +200,7 @@ def plot_error_comparison(errors, title=None, xlabel="absolute error (years, log
     return fig
 
 
-def plot_pct_histograms(errors, title, floor=1e-4, width_in: float | None = None):
+def plot_pct_histograms(errors: dict, title: str, floor: float = 1e-4, width_in: float | None = None) -> Figure:
     """Overlaid histograms of percentage errors on a logarithmic axis.
 
     Chapter: *Sample and aggregate* (the fixed-k comparison and the notes on
@@ -237,7 +241,7 @@ def plot_pct_histograms(errors, title, floor=1e-4, width_in: float | None = None
     edges = np.geomspace(floor, max(top, floor * 10), 60)
     fig, ax = plt.subplots(figsize=(width_in, plt.rcParams["figure.figsize"][1]))
     for i, (label, v) in enumerate(arrays.items()):
-        ax.hist(np.maximum(v, floor), bins=edges, histtype="stepfilled", alpha=0.5, color=PALETTE[i % 7],
+        ax.hist(np.maximum(v, floor), bins=edges.tolist(), histtype="stepfilled", alpha=0.5, color=PALETTE[i % 7],
                 edgecolor=PALETTE[i % 7], label=label)
     ax.set_ylim(top=(1.25 + 0.15 * len(arrays)) * ax.get_ylim()[1])   # room for the legend above the bars
     ax.set_xscale("log")

@@ -11,8 +11,13 @@ keeps one marker (:data:`QUERY_MARKERS`) in every figure.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from numpy.typing import ArrayLike
 
 from .._validate import as_int
 from ..queries import QUERIES
@@ -43,7 +48,7 @@ def query_style(query: str, i: int) -> dict:
     return {**line_style(i), "marker": QUERY_MARKERS.get(query, "o"), "markersize": 5}
 
 
-def plot_sensitivity_vs_k(tables, title: str, ylabel: str = "sensitivity"):
+def plot_sensitivity_vs_k(tables: dict, title: str, ylabel: str = "sensitivity") -> Figure:
     """Sensitivity of each query against the group size k, one row of two panels per data column.
 
     Chapter: *Global sensitivity from scratch* (also *Local sensitivity*).
@@ -93,8 +98,8 @@ def plot_sensitivity_vs_k(tables, title: str, ylabel: str = "sensitivity"):
     return fig
 
 
-def plot_local_vs_global(local, global_, title: str, queries=None, ncols: int = 2,
-                         global_label: str = "global"):
+def plot_local_vs_global(local: pd.DataFrame, global_: pd.DataFrame, title: str, queries: Sequence[str] | None = None,
+                         ncols: int = 2, global_label: str = "global") -> Figure:
     """Local next to global sensitivity against k, one small panel per query.
 
     Chapter: *Local sensitivity*.
@@ -126,7 +131,7 @@ def plot_local_vs_global(local, global_, title: str, queries=None, ncols: int = 
     fig, axes = plt.subplots(nrows, ncols, figsize=(min(2.5 * ncols, MAX_WIDTH_IN), 1.7 * nrows + 1.2),
                              squeeze=False, sharex=True)
     ks = np.asarray(local.index, dtype=int)
-    for ax, q in zip(axes.flat, queries):
+    for ax, q in zip(axes.flat, queries, strict=False):
         ax.plot(ks, global_[q].to_numpy(float), color=PALETTE[-1], linestyle="--", marker="s",
                 markersize=4, label=global_label)
         ax.plot(ks, local[q].to_numpy(float), color=PALETTE[0], marker="o", markersize=4, label="local")
@@ -145,8 +150,8 @@ def plot_local_vs_global(local, global_, title: str, queries=None, ncols: int = 
     return fig
 
 
-def plot_local_global_log(local, global_, title: str, relation: str, ncols: int = 2,
-                          global_label: str = "global"):
+def plot_local_global_log(local: dict, global_: dict, title: str, relation: str, ncols: int = 2,
+                          global_label: str = "global") -> Figure:
     """Local and global sensitivity against k on log scales, one panel per query, one relation.
 
     Chapter: *Local sensitivity* (the Adult ages, k = 1..10).
@@ -186,7 +191,7 @@ def plot_local_global_log(local, global_, title: str, relation: str, ncols: int 
     fig, axes = plt.subplots(nrows, ncols, figsize=(min(2.5 * ncols, MAX_WIDTH_IN), 1.8 * nrows + 1.2),
                              squeeze=False, sharex=True)
     ks = np.asarray(local[relation].index, dtype=int)
-    for ax, q in zip(axes.flat, queries):
+    for ax, q in zip(axes.flat, queries, strict=False):
         loc, glo = local[relation][q].to_numpy(float), global_[relation][q].to_numpy(float)
         ax.plot(ks, glo, color=PALETTE[-1], linestyle="--", marker="s", markersize=3, label=global_label)
         ax.plot(ks, np.where(loc > 0, loc, np.nan), color=PALETTE[0], marker="o", markersize=3, label="local")
@@ -222,8 +227,8 @@ def plot_local_global_log(local, global_, title: str, relation: str, ncols: int 
     return fig
 
 
-def plot_enumeration_cost(sizes, brute_seconds, exact_seconds, xlabel: str, title: str,
-                          extrapolated=None):
+def plot_enumeration_cost(sizes: ArrayLike, brute_seconds: ArrayLike, exact_seconds: ArrayLike, xlabel: str, title: str,
+                          extrapolated: ArrayLike | None = None) -> Figure:
     """Running time of brute force and of the exact engine, on a log scale.
 
     Chapter: *Global sensitivity from scratch* (the cost of enumeration).
@@ -255,7 +260,7 @@ def plot_enumeration_cost(sizes, brute_seconds, exact_seconds, xlabel: str, titl
     return fig
 
 
-def plot_local_global_gap(panels, title: str, global_label: str = "global"):
+def plot_local_global_gap(panels: dict, title: str, global_label: str = "global") -> Figure:
     """Local and global sensitivity of each query, side by side on a log scale.
 
     Chapter: *Local sensitivity* (the gap on real data).
@@ -286,7 +291,7 @@ def plot_local_global_gap(panels, title: str, global_label: str = "global"):
     positive = [v for loc, glo in panels.values() for v in np.concatenate([loc.to_numpy(float), glo.to_numpy(float)])
                 if v > 0]
     floor = 10 ** np.floor(np.log10(min(positive))) / 10 if positive else 1e-6
-    for ax, (panel, (loc, glo)) in zip(axes[:, 0], panels.items()):
+    for ax, (panel, (loc, glo)) in zip(axes[:, 0], panels.items(), strict=True):
         queries = list(loc.index)
         y = np.arange(len(queries))
         lv, gv = loc.to_numpy(float), glo.loc[queries].to_numpy(float)

@@ -8,9 +8,12 @@ Laplace releases from :func:`dpsens.dp.laplace_privacy_loss`.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.figure import Figure
+from numpy.typing import ArrayLike
 
 from .. import smooth as sm
 from ..data import N_AGES
@@ -20,8 +23,8 @@ from .style import MAX_WIDTH_IN, PALETTE, legend_below, line_style
 __all__ = ["plot_smooth_curve", "plot_error_vs_epsilon", "plot_smooth_explorer", "plot_leak_closed"]
 
 
-def plot_smooth_curve(ks, curves: dict, title: str, ylabel: str = r"$e^{-\beta t} A^{(t)}(x)$", logy: bool = True,
-                      marks: dict | None = None, zero_floor: float | None = None):
+def plot_smooth_curve(ks: ArrayLike, curves: dict, title: str, ylabel: str = r"$e^{-\beta t} A^{(t)}(x)$",
+                      logy: bool = True, marks: dict | None = None, zero_floor: float | None = None) -> Figure:
     """``e^{-βt} A^{(t)}(x)`` (or any curves) against the distance t, with optional marked maxima.
 
     Chapter: *Smooth sensitivity*.
@@ -65,7 +68,7 @@ def plot_smooth_curve(ks, curves: dict, title: str, ylabel: str = r"$e^{-\beta t
     return fig
 
 
-def plot_error_vs_epsilon(epsilons, errors: dict, title: str, ylabel: str):
+def plot_error_vs_epsilon(epsilons: ArrayLike, errors: dict, title: str, ylabel: str) -> Figure:
     """Error of several mechanisms against ε on log-log axes (``{label: errors at epsilons}``).
 
     Chapter: *Smooth sensitivity*.
@@ -83,9 +86,9 @@ def plot_error_vs_epsilon(epsilons, errors: dict, title: str, ylabel: str):
     return fig
 
 
-def plot_smooth_explorer(data, epsilon: float = 1.0, delta_exp: int = 2, sample_size: int = N_AGES,
+def plot_smooth_explorer(data: ArrayLike, epsilon: float = 1.0, delta_exp: int = 2, sample_size: int = N_AGES,
                          query: str = "median", lower: float = 0.0, upper: float = 100.0,
-                         neighbors: str = "bounded", seed: int = 0, n_points: int = 160):
+                         neighbors: str = "bounded", seed: int = 0, n_points: int = 160) -> Figure:
     """The smooth-sensitivity curve and the resulting noise for a subsample of ``data``.
 
     Chapter: *Smooth sensitivity* (the interactive explorer).
@@ -175,8 +178,9 @@ def plot_smooth_explorer(data, epsilon: float = 1.0, delta_exp: int = 2, sample_
     return fig
 
 
-def plot_leak_closed(locs, local_scales, smooth_scales, labels, epsilon: float, xlim=(-30.0, 35.0),
-                     title=None):
+def plot_leak_closed(locs: Sequence[float], local_scales: Sequence[float], smooth_scales: Sequence[float],
+                     labels: Sequence[str], epsilon: float, xlim: tuple[float, float] = (-30.0, 35.0),
+                     title: str | None = None) -> Figure:
     """Local against smooth-sensitivity noise on one pair of neighbours: densities and privacy loss.
 
     Chapter: *Smooth sensitivity* (the pair the chapter *Why local
@@ -209,7 +213,7 @@ def plot_leak_closed(locs, local_scales, smooth_scales, labels, epsilon: float, 
     t = np.linspace(float(xlim[0]), float(xlim[1]), 2001)
     fig, axes = plt.subplots(2, 1, figsize=(MAX_WIDTH_IN, 7.4), sharex=True)
     for name, scales, ls in (("local", local_scales, "--"), ("smooth", smooth_scales, "-")):
-        for i, (loc, b, lab) in enumerate(zip(locs, scales, labels)):
+        for i, (loc, b, lab) in enumerate(zip(locs, scales, labels, strict=True)):
             dens = np.exp(-np.abs(t - loc) / b) / (2 * b)
             axes[0].plot(t, dens, lw=2, color=PALETTE[i], linestyle=ls,
                          label=f"{lab}, {name}: Lap({b:.3g})")

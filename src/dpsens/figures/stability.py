@@ -10,16 +10,18 @@ education levels and computes the realised privacy loss of its output exactly.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.figure import Figure
+from numpy.typing import ArrayLike
 
 from .._validate import as_int, as_positive, as_probability
 from ..data import load_adult
 from ..mechanisms.noisy_max import expected_error, selection_distribution
 from ..mechanisms.sparse_vector import output_probability, sparse_vector, sparse_vector_runs
-from ..mechanisms.stable_histogram import (label_counts, stable_histogram_release_probability,
-                                           stable_histogram_threshold)
+from ..mechanisms.stable_histogram import label_counts, stable_histogram_release_probability, stable_histogram_threshold
 from .style import MAX_WIDTH_IN, PALETTE, legend_below, line_style
 
 __all__ = ["VARIANT_LABELS", "plot_svt_losses", "column_counts", "plot_stable_histogram", "plot_selection",
@@ -35,7 +37,7 @@ VARIANT_LABELS = {
 }
 
 
-def plot_svt_losses(ms, losses: dict, epsilon: float = 1.0):
+def plot_svt_losses(ms: ArrayLike, losses: dict, epsilon: float = 1.0) -> Figure:
     """The largest exact privacy loss of each variant over a family of changes, against the number of queries ``d``.
 
     Chapter: *Testing privately, and releasing what is stable*.  ``losses``
@@ -53,7 +55,7 @@ def plot_svt_losses(ms, losses: dict, epsilon: float = 1.0):
         style = line_style(i)
         # markers of decreasing size, so that variants with equal losses stay visible on top of each other
         ax.plot(ms, shown, marker="osD^v"[i % 5], ms=10 - 1.5 * i, label=VARIANT_LABELS.get(variant, variant), **style)
-        for m, v in zip(ms, row):
+        for m, v in zip(ms, row, strict=True):
             if not math.isfinite(v):
                 ax.annotate("∞", (m, top), textcoords="offset points", xytext=(0, 4), ha="center",
                             color=style["color"])
@@ -74,7 +76,8 @@ def column_counts(column: str = "native-country") -> dict:
     return label_counts(values.where(values.notna(), "(missing)").to_numpy())
 
 
-def plot_stable_histogram(counts: dict, released: dict, epsilon: float, delta: float, epsilons=(0.1, 0.5, 1.0)):
+def plot_stable_histogram(counts: dict, released: dict, epsilon: float, delta: float,
+                          epsilons: Sequence[float] = (0.1, 0.5, 1.0)) -> Figure:
     """The counts of a long-tailed column, the stable histogram's threshold and what one release kept.
 
     Chapter: *Testing privately, and releasing what is stable*.  Top: every
@@ -102,8 +105,8 @@ def plot_stable_histogram(counts: dict, released: dict, epsilon: float, delta: f
     return fig
 
 
-def plot_selection(scores, epsilon: float, epsilons=None, mechanisms=("exponential-mechanism", "permute-and-flip",
-                                                                      "rnm-laplace")):
+def plot_selection(scores: ArrayLike, epsilon: float, epsilons: ArrayLike | None = None,
+                   mechanisms: Sequence[str] = ("exponential-mechanism", "permute-and-flip", "rnm-laplace")) -> Figure:
     """Exact output distributions of the selection mechanisms on ``scores``, and their expected error against ε.
 
     Chapter: *Testing privately, and releasing what is stable*.
@@ -142,7 +145,8 @@ def education_queries() -> tuple[list, np.ndarray]:
     return labels, np.array([counts[k] for k in labels], dtype=float)
 
 
-def sparse_vector_realised_loss(answers, threshold, pattern, epsilon, c) -> float:
+def sparse_vector_realised_loss(answers: ArrayLike, threshold: float, pattern: Sequence[bool], epsilon: float,
+                                c: int) -> float:
     """The largest ``|ln P_x(o) / P_x'(o)|`` of the output ``o = pattern`` over the neighbours ``x'``.
 
     Chapter: *Testing privately, and releasing what is stable*.  The
@@ -161,7 +165,7 @@ def sparse_vector_realised_loss(answers, threshold, pattern, epsilon, c) -> floa
     return worst
 
 
-def sparse_vector_explorer_view(threshold: float = 2000.0, epsilon: float = 1.0, c: int = 2, seed: int = 0):
+def sparse_vector_explorer_view(threshold: float = 2000.0, epsilon: float = 1.0, c: int = 2, seed: int = 0) -> Figure:
     """The explorer's view: sparse vector on the Adult education counts, its answers and realised loss.
 
     Chapter: *Testing privately, and releasing what is stable*.  The

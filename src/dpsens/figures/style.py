@@ -18,9 +18,14 @@ PNG that records that text, ``MIN_TEXT_KEY``) live in
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import matplotlib as mpl
 from cycler import cycler
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.legend import Legend
 
 from .._validate import as_int
 from ..widgets.alt_text import enable_alt_text
@@ -60,7 +65,7 @@ MIN_FONT_PT = 10
 #: sets the size on a desktop: at 120 dpi a 5-in figure is 600 px, shown at
 #: its natural size in the 688 px column of a 1280 px window, where 10 pt
 #: text is 16.7 px high -- about the size of the body text around it.
-STYLE = {
+STYLE: dict[Any, Any] = {
     "figure.figsize": (MAX_WIDTH_IN, 3.6),
     "figure.dpi": 120,
     "savefig.dpi": 120,
@@ -105,7 +110,8 @@ def line_style(i: int) -> dict:
     return {"color": PALETTE[i % 7], "linestyle": LINESTYLES[(i // 7 + i) % len(LINESTYLES)]}
 
 
-def legend_below(fig: Figure, axes=None, ncols: int = 1, **kwargs):
+def legend_below(fig: Figure, axes: Axes | Sequence[Axes] | None = None, ncols: int = 1,
+                 **kwargs: Any) -> Legend:
     """One legend for ``fig``, below its axes, where it cannot cover any data.
 
     Chapter: every chapter's figures (a narrow figure has no room for a
@@ -132,12 +138,14 @@ def legend_below(fig: Figure, axes=None, ncols: int = 1, **kwargs):
         raise TypeError(f"fig must be a matplotlib.figure.Figure, got {type(fig).__name__}")
     ncols = as_int(ncols, "ncols", minimum=1)
     if axes is None:
-        axes = fig.axes
-    elif not isinstance(axes, (list, tuple)):
-        axes = [axes]
+        panels = list(fig.axes)
+    elif isinstance(axes, Axes):
+        panels = [axes]
+    else:
+        panels = list(axes)
     handles, labels = [], []
-    for ax in axes:
-        for h, lab in zip(*ax.get_legend_handles_labels()):
+    for ax in panels:
+        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
             if lab not in labels:
                 handles.append(h)
                 labels.append(lab)

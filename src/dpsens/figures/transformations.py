@@ -12,6 +12,7 @@ import textwrap
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 
 from .._validate import as_int, as_positive, as_probability
 from ..mechanisms import gaussian_sigma
@@ -21,7 +22,7 @@ from .style import MAX_WIDTH_IN, PALETTE, legend_below, line_style
 __all__ = ["plot_measured_vs_bound", "plot_contribution_noise", "plot_row_vs_id"]
 
 
-def plot_measured_vs_bound(results: pd.DataFrame):
+def plot_measured_vs_bound(results: pd.DataFrame) -> Figure:
     """Bars: the largest change measured over random neighbours, next to each rule's bound.
 
     Chapter: *Sensitivity of transformations*.
@@ -47,7 +48,7 @@ def plot_measured_vs_bound(results: pd.DataFrame):
 
 
 def plot_contribution_noise(max_rows_per_group: int = 1, epsilon: float = 1.0, delta: float = 1e-6,
-                            max_groups_limit: int = 64):
+                            max_groups_limit: int = 64) -> Figure:
     """Noise standard deviation for per-group counts, Laplace (L1) against Gaussian (L2), as ``g`` grows.
 
     Chapters: *Sensitivity of transformations* and *Many answers at once*
@@ -75,7 +76,8 @@ def plot_contribution_noise(max_rows_per_group: int = 1, epsilon: float = 1.0, d
     return fig
 
 
-def plot_row_vs_id(rows_of_person: int = 20, epsilon: float = 1.0, max_rows: int = 2, true_count: int = 500):
+def plot_row_vs_id(rows_of_person: int = 20, epsilon: float = 1.0, max_rows: int = 2,
+                   true_count: int = 500) -> Figure:
     """Protecting a row is not protecting a person who owns many rows.
 
     Chapter: *Sensitivity of transformations*.  Top: the count released
@@ -91,7 +93,7 @@ def plot_row_vs_id(rows_of_person: int = 20, epsilon: float = 1.0, max_rows: int
     fig, axes = plt.subplots(2, 1, figsize=(MAX_WIDTH_IN, 6.6), sharey=False)
     for ax, (title, shift, scale) in zip(axes, (
             (f"Row-level noise Lap(1/ε): the person moves the count by {k}", k, 1 / epsilon),
-            (f"Truncated to {r} rows per person, Lap({r}/ε)", min(k, r), r / epsilon))):
+            (f"Truncated to {r} rows per person, Lap({r}/ε)", min(k, r), r / epsilon)), strict=True):
         width = max(shift, 0) + 8 * scale
         t = np.linspace(c - 8 * scale, c + width, 800)
         ax.plot(t, laplace_pdf(t - c, scale), label="person absent", **line_style(0))

@@ -8,8 +8,12 @@ answer as the number of answers grows is
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.figure import Figure
+from numpy.typing import ArrayLike
 
 from .._validate import as_int, as_positive, as_probability
 from ..clipping import best_clipping_bound, clipped_sum_error
@@ -23,12 +27,13 @@ __all__ = ["AGE_EDGES", "age_bin_labels", "plot_noisy_histogram", "plot_clipping
 AGE_EDGES = (17, 20, 30, 40, 50, 60, 70, 80, 91)
 
 
-def age_bin_labels(edges=AGE_EDGES) -> list[str]:
+def age_bin_labels(edges: Sequence[int] = AGE_EDGES) -> list[str]:
     """``"17–19", "20–29", ...`` for integer edges (bin ``[e_i, e_{i+1})``)."""
-    return [f"{a}–{b - 1}" for a, b in zip(edges[:-1], edges[1:])]
+    return [f"{a}–{b - 1}" for a, b in zip(edges[:-1], edges[1:], strict=True)]
 
 
-def plot_noisy_histogram(ages, epsilon: float = 0.1, delta: float = 1e-6, seed: int = 0, edges=AGE_EDGES):
+def plot_noisy_histogram(ages: ArrayLike, epsilon: float = 0.1, delta: float = 1e-6, seed: int = 0,
+                         edges: Sequence[int] = AGE_EDGES) -> Figure:
     """The counts of the ages per decade, exact and released with Laplace and with Gaussian noise.
 
     Chapter: *Many answers at once*.  Add/remove neighbours: Laplace noise
@@ -61,7 +66,8 @@ def plot_noisy_histogram(ages, epsilon: float = 0.1, delta: float = 1e-6, seed: 
     return fig
 
 
-def plot_clipping_error(values, epsilon: float = 0.1, groups=None, what: str = "capital gain", group_name: str = ""):
+def plot_clipping_error(values: ArrayLike, epsilon: float = 0.1, groups: ArrayLike | None = None,
+                        what: str = "capital gain", group_name: str = "") -> Figure:
     """Bias², noise variance and their sum against the clipping bound u, with the best bound marked.
 
     Chapter: *Many answers at once*.  Sums of ``values`` clipped to
@@ -87,7 +93,7 @@ def plot_clipping_error(values, epsilon: float = 0.1, groups=None, what: str = "
     return fig
 
 
-def clipping_explorer_view(epsilon: float = 0.1, grouping: str = "education"):
+def clipping_explorer_view(epsilon: float = 0.1, grouping: str = "education") -> Figure:
     """The explorer's view: :func:`plot_clipping_error` on the Adult capital gains, one sum per ``grouping``.
 
     Chapter: *Many answers at once*.  ``grouping`` is an Adult column name or

@@ -7,19 +7,21 @@ random draw), never on their position in the table.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
 __all__ = ["check_frame", "check_columns", "row_priority", "keep_first_per_key"]
 
 
-def check_frame(df, name: str) -> pd.DataFrame:
+def check_frame(df: object, name: str) -> pd.DataFrame:
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"{name} must be a pandas DataFrame, got {type(df).__name__}")
     return df
 
 
-def check_columns(df: pd.DataFrame, columns, name: str) -> list:
+def check_columns(df: pd.DataFrame, columns: str | Sequence[str], name: str) -> list:
     cols = [columns] if isinstance(columns, str) else list(columns)
     missing = [c for c in cols if c not in df.columns]
     if missing:
@@ -27,7 +29,7 @@ def check_columns(df: pd.DataFrame, columns, name: str) -> list:
     return cols
 
 
-def row_priority(df: pd.DataFrame, rng) -> np.ndarray:
+def row_priority(df: pd.DataFrame, rng: np.random.Generator | None) -> np.ndarray:
     """Order in which rows are kept: a hash of the row's content (so the choice
     depends on the rows, not on where they sit), or random numbers from ``rng``."""
     if rng is not None:

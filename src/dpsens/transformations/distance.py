@@ -9,6 +9,8 @@ measures the worst change of a transformation over pairs of neighbours.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -61,7 +63,8 @@ def _as_vector(a, b):
     return sa.reindex(both, fill_value=0).astype(float), sb.reindex(both, fill_value=0).astype(float)
 
 
-def largest_change(transform, pairs, measure: str = "rows", return_pair: bool = False):
+def largest_change(transform: Callable[[Any], Any], pairs: Iterable[tuple[Any, Any]], measure: str = "rows",
+                   return_pair: bool = False) -> float | tuple[float, tuple[Any, Any]]:
     """Largest distance between ``transform(x)`` and ``transform(x')`` over pairs of neighbours.
 
     Chapter: *Sensitivity of transformations* -- the measured side of every
@@ -101,12 +104,13 @@ def largest_change(transform, pairs, measure: str = "rows", return_pair: bool = 
         raise ValueError(f"measure must be one of 'rows', 'abs', 'l1', 'l2', got {measure!r}")
     worst = 0.0
     seen = 0
-    last = (None, None)  # pairs often share x: transform it once
+    last: tuple[Any, Any] = (None, None)  # pairs often share x: transform it once
     for x, x_prime in pairs:
         seen += 1
         if last[0] is not x:
             last = (x, transform(x))
         a, b = last[1], transform(x_prime)
+        d: float
         if measure == "rows":
             d = symmetric_distance(a, b)
         elif measure == "abs":
@@ -122,14 +126,15 @@ def largest_change(transform, pairs, measure: str = "rows", return_pair: bool = 
     return (worst, arg) if return_pair else worst
 
 
-def row_neighbor(df: pd.DataFrame, rng, new_row) -> pd.DataFrame:
+def row_neighbor(df: pd.DataFrame, rng: np.random.Generator,
+                 new_row: Callable[[np.random.Generator], dict]) -> pd.DataFrame:
     """A random row-level neighbour: one random row removed, or one new row added (each with probability 1/2).
 
     Chapter: *Sensitivity of transformations*.  ``new_row(rng)`` returns a
     dict for the added row.  An empty table always gains a row.
     """
     df = check_frame(df, "df")
-    rng = check_rng(rng)
+    check_rng(rng)
     if not callable(new_row):
         raise TypeError(f"new_row must be a function of rng returning a dict, got {type(new_row).__name__}")
     if len(df) > 0 and rng.random() < 0.5:
@@ -137,14 +142,14 @@ def row_neighbor(df: pd.DataFrame, rng, new_row) -> pd.DataFrame:
     return pd.concat([df, pd.DataFrame([new_row(rng)])], ignore_index=True)
 
 
-def id_neighbor(df: pd.DataFrame, id_col: str, rng) -> pd.DataFrame:
+def id_neighbor(df: pd.DataFrame, id_col: str, rng: np.random.Generator) -> pd.DataFrame:
     """An identifier-level neighbour: every row of one random identifier removed.
 
     Chapter: *Sensitivity of transformations*.
     """
     df = check_frame(df, "df")
     check_columns(df, id_col, "df")
-    rng = check_rng(rng)
+    check_rng(rng)
     ids = df[id_col].unique()
     if len(ids) == 0:
         raise ValueError("df has no identifier to remove")

@@ -7,6 +7,8 @@ whose key repeats at most ``μ`` times, is ``μ``-stable: tables at distance
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
+
 import pandas as pd
 
 from .._validate import as_int
@@ -15,7 +17,7 @@ from ._tables import check_columns, check_frame
 __all__ = ["flat_map", "max_key_multiplicity", "public_join"]
 
 
-def flat_map(df: pd.DataFrame, func, max_rows: int) -> pd.DataFrame:
+def flat_map(df: pd.DataFrame, func: Callable[[pd.Series], Iterable], max_rows: int) -> pd.DataFrame:
     """Map every row to zero or more rows, keeping at most ``max_rows`` of them.
 
     Chapter: *Sensitivity of transformations*.  The result is
@@ -58,7 +60,7 @@ def flat_map(df: pd.DataFrame, func, max_rows: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def max_key_multiplicity(public: pd.DataFrame, on) -> int:
+def max_key_multiplicity(public: pd.DataFrame, on: str | Sequence[str]) -> int:
     """Largest number of rows that share one value of the join key ``on``.
 
     Chapter: *Sensitivity of transformations*.  For a join with a *public*
@@ -78,7 +80,7 @@ def max_key_multiplicity(public: pd.DataFrame, on) -> int:
     return int(public.groupby(cols, dropna=False).size().max())
 
 
-def public_join(private: pd.DataFrame, public: pd.DataFrame, on) -> pd.DataFrame:
+def public_join(private: pd.DataFrame, public: pd.DataFrame, on: str | Sequence[str]) -> pd.DataFrame:
     """Inner join of a private table with a public one.
 
     Chapter: *Sensitivity of transformations*.  Stability:

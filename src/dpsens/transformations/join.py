@@ -8,6 +8,9 @@ own truncation).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
 import pandas as pd
 
 from .._validate import as_int, check_rng
@@ -17,9 +20,9 @@ from .truncation import TRUNCATION_STABILITY, drop_non_unique, truncate_rows_per
 __all__ = ["private_join", "private_join_stability"]
 
 
-def private_join(left: pd.DataFrame, right: pd.DataFrame, on, left_max_rows: int | None = None,
+def private_join(left: pd.DataFrame, right: pd.DataFrame, on: str | Sequence[str], left_max_rows: int | None = None,
                  right_max_rows: int | None = None, left_truncation: str = "drop_excess",
-                 right_truncation: str = "drop_excess", rng=None) -> pd.DataFrame:
+                 right_truncation: str = "drop_excess", rng: np.random.Generator | None = None) -> pd.DataFrame:
     """Join two private tables after truncating each on the join key.
 
     Chapter: *Sensitivity of transformations*.  Each side is truncated with

@@ -8,6 +8,9 @@ rows survive depends only on the rows themselves.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
 import pandas as pd
 
 from .._validate import as_int, check_rng
@@ -22,7 +25,8 @@ __all__ = ["TRUNCATION_STABILITY", "truncate_rows_per_id", "drop_non_unique", "t
 TRUNCATION_STABILITY = {"drop_excess": 2, "drop_non_unique": 1}
 
 
-def truncate_rows_per_id(df: pd.DataFrame, id_col, max_rows: int, rng=None) -> pd.DataFrame:
+def truncate_rows_per_id(df: pd.DataFrame, id_col: str | Sequence[str], max_rows: int,
+                         rng: np.random.Generator | None = None) -> pd.DataFrame:
     """Keep at most ``max_rows`` rows for each value of ``id_col`` (the source's
     ``DropExcess`` / ``MaxRowsPerID``).
 
@@ -64,7 +68,7 @@ def truncate_rows_per_id(df: pd.DataFrame, id_col, max_rows: int, rng=None) -> p
     return keep_first_per_key(df, cols, max_rows, row_priority(df, check_rng(rng, allow_none=True)))
 
 
-def drop_non_unique(df: pd.DataFrame, key) -> pd.DataFrame:
+def drop_non_unique(df: pd.DataFrame, key: str | Sequence[str]) -> pd.DataFrame:
     """Drop every row whose ``key`` appears more than once (the source's ``DropNonUnique``).
 
     Chapter: *Sensitivity of transformations*.  Stability 1: adding a row
@@ -92,7 +96,8 @@ def drop_non_unique(df: pd.DataFrame, key) -> pd.DataFrame:
     return df[~df.duplicated(cols, keep=False)]
 
 
-def truncate_groups_per_id(df: pd.DataFrame, id_col: str, group_col, max_groups: int, rng=None) -> pd.DataFrame:
+def truncate_groups_per_id(df: pd.DataFrame, id_col: str, group_col: str | Sequence[str], max_groups: int,
+                           rng: np.random.Generator | None = None) -> pd.DataFrame:
     """Keep the rows of at most ``max_groups`` distinct groups per identifier (``MaxGroupsPerID``).
 
     Chapter: *Sensitivity of transformations*.  Which groups an identifier
@@ -118,8 +123,8 @@ def truncate_groups_per_id(df: pd.DataFrame, id_col: str, group_col, max_groups:
     return df[mask]
 
 
-def truncate_rows_per_group_per_id(df: pd.DataFrame, id_col: str, group_col, max_rows: int,
-                                   rng=None) -> pd.DataFrame:
+def truncate_rows_per_group_per_id(df: pd.DataFrame, id_col: str, group_col: str | Sequence[str], max_rows: int,
+                                   rng: np.random.Generator | None = None) -> pd.DataFrame:
     """Keep at most ``max_rows`` rows per (identifier, group) (``MaxRowsPerGroupPerID``).
 
     Chapter: *Sensitivity of transformations*.  Same choice rule as

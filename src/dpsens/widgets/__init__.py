@@ -100,7 +100,7 @@ from .alt_text import describe_figure, enable_alt_text, show
 from .explorers import MAX_VIEWS, Explorer, TextBox, explorer
 from .kernel import ENV_VAR, in_kernel, lazy_default
 from .live import CONTROL_WIDTH, display_live, image_layout, label_width, live_bundle, widget_view_bundle
-from . import alt_text, explorers, kernel, live, png, static_html  # noqa: F401,E402
+from . import alt_text, explorers, kernel, live, png, static_html  # noqa: F401
 
 __all__ = ["Explorer", "explorer", "TextBox", "describe_figure", "enable_alt_text", "show", "MAX_VIEWS",
            "ENV_VAR", "CONTROL_WIDTH", "in_kernel", "label_width", "lazy_default", "live_bundle", "display_live",

@@ -18,7 +18,9 @@ import base64
 import html
 
 import matplotlib.pyplot as plt
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure, FigureBase
+from matplotlib.legend import Legend
 
 from .png import figure_png
 
@@ -53,41 +55,44 @@ def describe_figure(fig: Figure) -> str:
     if not isinstance(fig, Figure):
         raise TypeError(f"fig must be a matplotlib.figure.Figure, got {type(fig).__name__}")
     parts = []
-    sup = fig._suptitle.get_text() if getattr(fig, "_suptitle", None) is not None else ""
+    suptitle = getattr(fig, "_suptitle", None)
+    sup = suptitle.get_text() if suptitle is not None else ""
     if sup:
         parts.append(sup)
-    panels = []
-    for ax in fig.axes:
-        if not ax.get_visible() or not ax.axison and not ax.get_title():
-            continue
-        bits = []
-        title = ax.get_title() or ax.get_title("left") or ax.get_title("right")
-        if title:
-            bits.append(title)
-        axes_text = []
-        if ax.get_xlabel():
-            axes_text.append(f"x axis: {ax.get_xlabel()}")
-        if ax.get_ylabel():
-            axes_text.append(f"y axis: {ax.get_ylabel()}")
-        legend = ax.get_legend()
-        if legend is not None:
-            labels = [t.get_text() for t in legend.get_texts() if t.get_text()]
-            if labels:
-                axes_text.append("legend: " + ", ".join(labels))
-        text = ". ".join(bits)
-        if axes_text:
-            text = (text + ". " if text else "") + "; ".join(axes_text)
-        if text:
-            panels.append(text)
+    panels = [text for text in map(_describe_axes, fig.axes) if text]
     if len(panels) > 1:
         panels = [f"panel {i + 1}: {p}" for i, p in enumerate(panels)]
     parts.extend(panels)
     for legend in fig.legends:      # a legend of the whole figure (below its panels)
-        labels = [t.get_text() for t in legend.get_texts() if t.get_text()]
+        labels = _legend_labels(legend)
         if labels:
             parts.append("legend: " + ", ".join(labels))
     body = ". ".join(p.rstrip(".") for p in parts) if parts else "a figure"
     return f"Figure: {body}."
+
+
+def _legend_labels(legend: Legend) -> list[str]:
+    return [t.get_text() for t in legend.get_texts() if t.get_text()]
+
+
+def _describe_axes(ax: Axes) -> str:
+    """One panel's part of the alt text: its title, axis labels and legend ("" for a hidden panel or one
+    with nothing to say)."""
+    if not ax.get_visible() or not ax.axison and not ax.get_title():
+        return ""
+    title = ax.get_title() or ax.get_title("left") or ax.get_title("right")
+    axes_text = []
+    if ax.get_xlabel():
+        axes_text.append(f"x axis: {ax.get_xlabel()}")
+    if ax.get_ylabel():
+        axes_text.append(f"y axis: {ax.get_ylabel()}")
+    legend = ax.get_legend()
+    labels = _legend_labels(legend) if legend is not None else []
+    if labels:
+        axes_text.append("legend: " + ", ".join(labels))
+    if axes_text:
+        return (title + ". " if title else "") + "; ".join(axes_text)
+    return title
 
 
 class ImageWithAlt:
@@ -135,7 +140,7 @@ def show(fig: Figure, alt: str | None = None, close: bool = True) -> ImageWithAl
     return ImageWithAlt(png, text)
 
 
-def figure_html(fig) -> str | None:
+def figure_html(fig: FigureBase) -> str | None:
     """The ``text/html`` of a displayed figure: an ``<img>`` with its alt text (None for a sub-figure).
 
     Chapter: *For teachers*.  The formatter :func:`enable_alt_text` registers.

@@ -22,7 +22,8 @@ import itertools
 import math
 import numbers
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
@@ -109,8 +110,10 @@ class Explorer:
         time and as CPU time of this process.
     """
 
-    def __init__(self, plot_func, names, options, default, views, title=None, labels=None,
-                 render=None, lazy=False, texts=None):
+    def __init__(self, plot_func: Callable[..., Any], names: list[str], options: list[list[tuple[str, Any]]],
+                 default: Sequence[int], views: dict, title: str | None = None, labels: Mapping[str, str] | None = None,
+                 render: Callable[[tuple[int, ...]], tuple] | None = None, lazy: bool = False,
+                 texts: Mapping[str, TextBox] | None = None) -> None:
         self.plot_func = plot_func
         self.names = names
         #: the text boxes among the controls: {position: TextBox}; their options grow as readers type
@@ -122,12 +125,12 @@ class Explorer:
         self.views = views
         self.title = title
         self.lazy = lazy
-        self.compute_ms = {}
-        self.compute_cpu_ms = {}
+        self.compute_ms: dict[tuple[int, ...], float] = {}
+        self.compute_cpu_ms: dict[tuple[int, ...], float] = {}
         self._render = render
         # the html element's id: set once the first views exist (see explorer())
         self._id = f"dpsens-explorer-{next(_counter)}-{self._digest()}" if views else None
-        self._widget = None
+        self._widget: Any = None
 
     def _digest(self) -> str:
         h = hashlib.sha1()
@@ -146,15 +149,15 @@ class Explorer:
         """Number of views (combinations of control values), computed or not."""
         return math.prod(self.shape)
 
-    def indices(self):
+    def indices(self) -> Iterator[tuple[int, ...]]:
         """Every view's index (a tuple with one position per control), in grid order."""
         return itertools.product(*(range(n) for n in self.shape))
 
-    def kwargs(self, index) -> dict:
+    def kwargs(self, index: Sequence[int]) -> dict:
         """The keyword arguments of the view at ``index`` (a tuple of indices)."""
-        return {n: self.options[i][j][1] for i, (n, j) in enumerate(zip(self.names, index))}
+        return {n: self.options[i][j][1] for i, (n, j) in enumerate(zip(self.names, index, strict=True))}
 
-    def view_at(self, index) -> tuple[bytes, str]:
+    def view_at(self, index: Sequence[int]) -> tuple[bytes, str]:
         """The ``(png, alt)`` of the view at ``index``, computed now if not yet cached.
 
         Raises
@@ -166,7 +169,7 @@ class Explorer:
         if index in self.views:
             return self.views[index]
         if len(index) != len(self.shape) or not all(
-                isinstance(j, numbers.Integral) and 0 <= j < n for j, n in zip(index, self.shape)):
+                isinstance(j, numbers.Integral) and 0 <= j < n for j, n in zip(index, self.shape, strict=True)):
             raise ValueError(f"index must hold one position per control within {self.shape}, got {index!r}")
         if self._render is None:  # pragma: no cover - an Explorer built by hand with every view
             raise ValueError(f"view {index!r} was not computed and this explorer cannot compute it")
@@ -197,7 +200,7 @@ class Explorer:
         self.options[i].append((text, text))
         return len(self.options[i]) - 1
 
-    def view(self, **kwargs) -> tuple[bytes, str]:
+    def view(self, **kwargs: Any) -> tuple[bytes, str]:
         """The ``(png, alt)`` for the given argument values (computed if not yet cached)."""
         index = list(self.default)
         for name, value in kwargs.items():
@@ -227,12 +230,12 @@ class Explorer:
         opts = self.options[i]
         return i not in self.texts and len(opts) > 1 and all(_is_number(v) for _, v in opts)
 
-    def status_text(self, index) -> str:
+    def status_text(self, index: Sequence[int]) -> str:
         """What the view at ``index`` shows, e.g. ``"Showing epsilon = 1, true value = 10"``."""
         return "Showing " + ", ".join(
-            f"{n} = {self.options[i][j][0]}" for i, (n, j) in enumerate(zip(self.labels, index)))
+            f"{n} = {self.options[i][j][0]}" for i, (n, j) in enumerate(zip(self.labels, index, strict=True)))
 
-    def drawn_in(self, index) -> str:
+    def drawn_in(self, index: Sequence[int]) -> str:
         """How long the view at ``index`` took (live widget only: the static page has no timings)."""
         return f"; drawn in {self.compute_ms[index]:.0f} ms" if index in self.compute_ms else ""
 
@@ -241,7 +244,7 @@ class Explorer:
         """The kernel-free explorer (:func:`dpsens.widgets.static_html.explorer_html`)."""
         return explorer_html(self)
 
-    def widget(self):
+    def widget(self) -> Any:
         """The live ipywidgets view (:func:`dpsens.widgets.live.explorer_widget`), built once and reused."""
         if self._widget is None:
             self._widget = explorer_widget(self)
@@ -287,11 +290,16 @@ def _check_explorer_arguments(plot_func, controls, max_views, alt, lazy, title, 
     if title is not None and not isinstance(title, str):
         raise TypeError(f"title must be a string or None, got {type(title).__name__}")
     if labels is not None:
-        if not isinstance(labels, Mapping) or not all(isinstance(v, str) for v in labels.values()):
-            raise TypeError(f"labels must be a dict {{argument_name: str}}, got {labels!r}")
-        unknown = [k for k in labels if k not in controls]
-        if unknown:
-            raise ValueError(f"labels names {unknown}, which are not controls; the controls are {list(controls)}")
+        _check_labels(labels, controls)
+
+
+def _check_labels(labels: object, controls: Mapping) -> None:
+    """:func:`explorer`'s ``labels``: a dict ``{control name: str}``."""
+    if not isinstance(labels, Mapping) or not all(isinstance(v, str) for v in labels.values()):
+        raise TypeError(f"labels must be a dict {{argument_name: str}}, got {labels!r}")
+    unknown = [k for k in labels if k not in controls]
+    if unknown:
+        raise ValueError(f"labels names {unknown}, which are not controls; the controls are {list(controls)}")
 
 
 def _control_options(controls) -> tuple[list, list, dict]:
@@ -354,14 +362,14 @@ def _check_view_count(names, options, max_views) -> None:
     for pairs in options:
         total *= len(pairs)
     if total > max_views:
-        sizes = " x ".join(f"{len(p)} ({n})" for n, p in zip(names, options))
+        sizes = " x ".join(f"{len(p)} ({n})" for n, p in zip(names, options, strict=True))
         raise ValueError(
             f"the controls make {total} combinations ({sizes}), more than max_views={max_views}; every "
             "combination is precomputed for the static site, so use fewer values per control "
             "(or raise max_views if the page may grow that large)")
 
 
-def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence | Mapping],
+def explorer(plot_func: Callable[..., Any], controls: Mapping[str, Sequence | Mapping | TextBox],
              defaults: Mapping | None = None, *, alt: str | Callable[..., str] | None = None,
              title: str | None = None, labels: Mapping[str, str] | None = None,
              max_views: int = MAX_VIEWS, dpi: float | None = None, lazy: bool | None = None) -> Explorer:
@@ -445,7 +453,7 @@ def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence |
         _check_view_count(names, options, max_views)
 
     def render(index):
-        kwargs = {n: options[i][j][1] for i, (n, j) in enumerate(zip(names, index))}
+        kwargs = {n: options[i][j][1] for i, (n, j) in enumerate(zip(names, index, strict=True))}
         fig = plot_func(**kwargs)
         is_figure = isinstance(fig, Figure)
         if not is_figure and not callable(getattr(fig, "_repr_html_", None)):
@@ -455,7 +463,7 @@ def explorer(plot_func: Callable[..., Figure], controls: Mapping[str, Sequence |
                             f"{type(fig).__name__}")
         try:
             content = figure_png(fig, dpi) if is_figure else str(fig._repr_html_())
-            value_labels = {n: options[i][j][0] for i, (n, j) in enumerate(zip(names, index))}
+            value_labels = {n: options[i][j][0] for i, (n, j) in enumerate(zip(names, index, strict=True))}
             setting = ", ".join(f"{(display or {}).get(n, n)} = {lab}" for n, lab in value_labels.items())
             if alt is None:
                 own = getattr(fig, "dpsens_alt", None) or (describe_figure(fig) if is_figure else "A table.")

@@ -20,11 +20,15 @@ from __future__ import annotations
 
 import html
 import io
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
 from .kernel import in_kernel
+
+if TYPE_CHECKING:                 # explorers imports this module
+    from .explorers import Explorer
 
 __all__ = ["CONTROL_WIDTH", "label_width", "widget_view_bundle", "live_bundle", "display_live", "image_layout",
            "image_widget", "explorer_widget"]
@@ -34,7 +38,7 @@ __all__ = ["CONTROL_WIDTH", "label_width", "widget_view_bundle", "live_bundle", 
 CONTROL_WIDTH = "24em"
 
 
-def label_width(labels) -> str:
+def label_width(labels: Sequence[str]) -> str:
     """A label column wide enough for every label in full (about 0.6 em a character).
 
     Chapter: *For teachers*.  One width for all the controls of an explorer,
@@ -44,7 +48,7 @@ def label_width(labels) -> str:
     return f"{0.6 * longest + 0.5:.1f}em"
 
 
-def widget_view_bundle(widget) -> dict:
+def widget_view_bundle(widget: Any) -> dict:
     """The ``application/vnd.jupyter.widget-view+json`` output of an ipywidget.
 
     Chapter: *For teachers*.
@@ -75,7 +79,7 @@ def live_bundle(static: Mapping, make_widget: Callable[[], object]) -> dict:
     if in_kernel():
         try:
             bundle.update(widget_view_bundle(make_widget()))
-        except Exception:  # noqa: BLE001 - the static view is the fallback for any failure
+        except Exception:  # the static view is the fallback for any failure
             pass
     return bundle
 
@@ -107,7 +111,7 @@ def image_layout(png: bytes, max_height: str = "75vh") -> dict:
             "max_height": max_height, "object_fit": "contain", "flex": "0 0 auto"}
 
 
-def image_widget(w, png: bytes):
+def image_widget(w: Any, png: bytes) -> Any:
     """An ``Image`` widget at the PNG's natural size (works with ipywidgets 7 and 8).
 
     Chapter: *For teachers*.  ``w`` is the ``ipywidgets`` module.
@@ -115,7 +119,24 @@ def image_widget(w, png: bytes):
     return w.Image(value=png, format="png", layout=w.Layout(**image_layout(png)))
 
 
-def explorer_widget(ex):
+def _control_widget(w: Any, ex: Explorer, i: int, desc: str) -> Any:
+    """The widget of the explorer's control ``i`` (labels ``desc`` wide): a text field, a slider or a dropdown."""
+    opts = ex.options[i]
+    pairs = [(lab, j) for j, (lab, _) in enumerate(opts)]
+    kw = dict(options=pairs, value=ex.default[i], description=ex.labels[i],
+              style={"description_width": desc},
+              # a fixed width: with "auto" JupyterLab collapses a slider's track
+              layout=w.Layout(width=f"calc({desc} + {CONTROL_WIDTH})", max_width="100%"))
+    if i in ex.texts:
+        del kw["options"]
+        kw["value"] = opts[ex.default[i]][1]
+        return w.Text(placeholder=ex.texts[i].placeholder, continuous_update=False, **kw)
+    if ex.is_slider(i):
+        return w.SelectionSlider(continuous_update=False, **kw)
+    return w.Dropdown(**kw)
+
+
+def explorer_widget(ex: Explorer) -> Any:
     """The live ipywidgets view of the explorer ``ex`` (ipywidgets 7 or 8).
 
     Chapter: *For teachers*.
@@ -142,24 +163,8 @@ def explorer_widget(ex):
     table = w.HTML(default_content if is_html else "",
                    layout=w.Layout(max_width="100%", overflow="auto", display=None if is_html else "none"))
     status = w.HTML(html.escape(ex.status_text(ex.default) + ex.drawn_in(ex.default)))
-    controls = []
     desc = label_width(ex.labels)
-    for i, name in enumerate(ex.names):
-        opts = ex.options[i]
-        pairs = [(lab, j) for j, (lab, _) in enumerate(opts)]
-        kw = dict(options=pairs, value=ex.default[i], description=ex.labels[i],
-                  style={"description_width": desc},
-                  # a fixed width: with "auto" JupyterLab collapses a slider's track
-                  layout=w.Layout(width=f"calc({desc} + {CONTROL_WIDTH})", max_width="100%"))
-        if i in ex.texts:
-            del kw["options"]
-            kw["value"] = opts[ex.default[i]][1]
-            control = w.Text(placeholder=ex.texts[i].placeholder, continuous_update=False, **kw)
-        elif ex.is_slider(i):
-            control = w.SelectionSlider(continuous_update=False, **kw)
-        else:
-            control = w.Dropdown(**kw)
-        controls.append(control)
+    controls = [_control_widget(w, ex, i, desc) for i in range(len(ex.names))]
 
     def current():
         return tuple(ex.text_index(i, c.value) if i in ex.texts else c.value
@@ -172,7 +177,7 @@ def explorer_widget(ex):
             status.value = html.escape("Computing: " + ex.status_text(key)[len("Showing "):] + " ...")
         try:
             content = ex.view_at(key)[0]
-        except Exception as exc:  # noqa: BLE001 - shown to the reader, not lost in the log
+        except Exception as exc:  # shown to the reader, not lost in the log
             status.value = html.escape(f"Could not draw this view: {type(exc).__name__}: {exc}")
             return
         if key == current():  # still the reader's choice

@@ -27,7 +27,7 @@ from PIL.PngImagePlugin import PngInfo
 __all__ = ["MIN_TEXT_KEY", "smallest_text_pt", "fit_titles", "figure_png"]
 
 
-def smallest_text_pt(fig) -> float | None:
+def smallest_text_pt(fig: Figure) -> float | None:
     """Font size, in points, of the smallest text a reader sees in ``fig``.
 
     Chapter: every chapter's figures (the browser test checks that, as
@@ -53,7 +53,7 @@ def smallest_text_pt(fig) -> float | None:
     renderer = fig.canvas.get_renderer() if hasattr(fig.canvas, "get_renderer") else None
     if renderer is None:  # pragma: no cover - every canvas the book uses is Agg-based
         fig.canvas.draw()
-        renderer = fig.canvas.get_renderer()
+        renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
     bbox = fig.bbox
     sizes = [float(s) for s in getattr(fig, "dpsens_text_pt", ())]
     for t in fig.findobj(Text):
@@ -100,10 +100,11 @@ def fit_titles(fig: Figure, drawn: bool = False) -> bool:
     if not drawn:
         canvas.draw()
     renderer = canvas.get_renderer()
-    titles = [(fig._suptitle, fig.bbox.width * 0.98)] if fig._suptitle is not None else []
+    suptitle = getattr(fig, "_suptitle", None)
+    titles = [(suptitle, fig.bbox.width * 0.98)] if suptitle is not None else []
     for ax in fig.axes:
         if ax.get_visible():
-            titles += [(t, ax.bbox.width) for t in (ax.title, ax._left_title, ax._right_title)]
+            titles += [(t, ax.bbox.width) for t in (ax.title, ax._left_title, ax._right_title)]  # type: ignore[attr-defined]
             centre = (ax.bbox.x0 + ax.bbox.x1) / 2
             titles.append((ax.xaxis.label, 2 * min(centre - fig.bbox.x0, fig.bbox.x1 - centre) * 0.98))
     changed = False

@@ -24,6 +24,11 @@ from __future__ import annotations
 import base64
 import html
 import json
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:                 # explorers imports this module
+    from .explorers import Explorer
 
 __all__ = ["SCRIPT", "explorer_html", "view_elements"]
 
@@ -88,7 +93,7 @@ ctrls.forEach(function(c){c.addEventListener("input",update);c.addEventListener(
 })();"""
 
 
-def explorer_html(ex) -> str:
+def explorer_html(ex: Explorer) -> str:
     """The kernel-free explorer of ``ex``: images, controls and a little inline JavaScript.
 
     Chapter: *For teachers*.
@@ -99,7 +104,9 @@ def explorer_html(ex) -> str:
     """
     default_content, default_alt = ex.view_at(ex.default)
     uid = ex.element_id
-    sources, src_index, table = [], {}, {}
+    sources: list[str] = []
+    src_index: dict[bytes | str, int] = {}
+    table: dict = {}
     for key, (content, alt) in ex.views.items():
         if content not in src_index:
             src_index[content] = len(sources)
@@ -107,7 +114,7 @@ def explorer_html(ex) -> str:
                            else "data:image/png;base64," + base64.b64encode(content).decode("ascii"))
         table["-".join(map(str, key))] = [src_index[content], alt]
     controls = []
-    for i, name in enumerate(ex.names):
+    for i in range(len(ex.names)):
         opts = ex.options[i]
         cid = f"{uid}-c{i}"
         labels = [lab for lab, _ in opts]
@@ -145,7 +152,8 @@ def explorer_html(ex) -> str:
     )
 
 
-def view_elements(sources, src_index, default_content, default_alt) -> str:
+def view_elements(sources: Sequence[str], src_index: Mapping[bytes | str, int], default_content: bytes | str,
+                  default_alt: str) -> str:
     """The element(s) that show a view: an ``<img>`` if any view is a PNG, a ``<div>`` if any is HTML.
 
     Chapter: *For teachers*.
@@ -162,5 +170,5 @@ def view_elements(sources, src_index, default_content, default_alt) -> str:
         out += (f'<div class="dpsens-explorer-html" data-source="{src_index[default_content] if is_html else ""}" '
                 f'aria-label="{esc(default_alt, quote=True)}" '
                 f'style="max-width:100%{"" if is_html else ";display:none"}">'
-                f'{default_content if is_html else ""}</div>')
+                f'{default_content if isinstance(default_content, str) else ""}</div>')
     return out
