@@ -7,6 +7,7 @@ says what would be valid.
 from __future__ import annotations
 
 import numbers
+from typing import Literal, overload
 
 import numpy as np
 
@@ -213,7 +214,15 @@ def as_quantile(q, name: str = "q") -> float:
     return q
 
 
-def check_rng(rng, allow_none: bool = False) -> np.random.Generator | None:
+@overload
+def check_rng(rng: object, allow_none: Literal[False] = False) -> np.random.Generator: ...
+
+
+@overload
+def check_rng(rng: object, allow_none: bool) -> np.random.Generator | None: ...
+
+
+def check_rng(rng: object, allow_none: bool = False) -> np.random.Generator | None:
     """Return ``rng`` if it is a :class:`numpy.random.Generator`, else raise ``TypeError``.
 
     Chapter: *Why local sensitivity leaks* (and every chapter that draws noise).

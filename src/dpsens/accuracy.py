@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 import pandas as pd
 from scipy.optimize import brentq
 from scipy.special import ndtri
@@ -37,6 +38,7 @@ from .mechanisms.ptr import ptr_pass_probability, ptr_from_distance, ptr_thresho
 from .mechanisms.sample_aggregate import chunk_answers
 from .mechanisms.smooth_noise import smooth_sensitivity_beta
 from .smooth import distance_to_high_ls, smooth_sensitivity
+from .relation import Relation
 
 __all__ = ["DELTA", "laplace_tail_bound", "gaussian_tail_bound", "gaussian_tail_exact", "heavy_tailed_tail_exact",
            "exponential_utility_bound", "rank_error", "rank_error_bound", "rank_value_bound", "ptr_refusal_bound",
@@ -124,7 +126,8 @@ def exponential_utility_bound(sensitivity, epsilon, zeta, measure_ratio) -> floa
         math.log(ratio) + math.log(1.0 / _zeta(zeta)))
 
 
-def _rank_setup(x, q, epsilon, lower, upper, neighbors):
+def _rank_setup(x: ArrayLike, q: float, epsilon: float, lower: float, upper: float,
+                neighbors: Relation) -> tuple[dict, np.ndarray, np.ndarray, float]:
     dist = quantile_exponential_distribution(x, q, epsilon, lower, upper, neighbors)
     length = dist["right"] - dist["left"]
     positive = length > 0
@@ -132,35 +135,41 @@ def _rank_setup(x, q, epsilon, lower, upper, neighbors):
     return dist, length, positive, opt
 
 
-def rank_error(x, q, released, lower, upper, neighbors: str = "bounded"):
+def rank_error(x: ArrayLike, q: float, released: ArrayLike, lower: float, upper: float,
+               neighbors: Relation | str = Relation.BOUNDED) -> np.ndarray:
     """``OPT − U(x, z)`` for released ``z``: how many records the rank of ``z`` is worse than the best.
 
     Chapter: *How accurate is it?*.  ``U(x, z) = −|#{x_i < z} − αn|`` is the rank
     score; OPT its largest value on a set of positive length (what the
     mechanism can release with positive density).
     """
+    neighbors = check_relation(neighbors)
     _, _, _, opt = _rank_setup(x, q, 1.0, lower, upper, neighbors)
     return opt - np.asarray(quantile_rank_utility(x, q, released, neighbors))
 
 
-def rank_error_bound(x, q, epsilon, zeta, lower, upper, neighbors: str = "bounded") -> float:
+def rank_error_bound(x: ArrayLike, q: float, epsilon: float, zeta: float, lower: float, upper: float,
+                     neighbors: Relation | str = Relation.BOUNDED) -> float:
     """The utility theorem for the rank score over ``[lower, upper]``: the rank error exceeded w.p. at most ``ζ``.
 
     Chapter: *How accurate is it?*.  ``μ(Z) = upper − lower``; ``μ(S)`` the
     total length of the intervals whose score is OPT.
     """
+    neighbors = check_relation(neighbors)
     dist, length, positive, opt = _rank_setup(x, q, epsilon, lower, upper, neighbors)
     best = float(np.sum(length[positive & (dist["utility"] == opt)]))
     return exponential_utility_bound(dist["sensitivity"], epsilon, zeta, (upper - lower) / best)
 
 
-def rank_value_bound(x, q, rank_bound, lower, upper, neighbors: str = "bounded") -> float:
+def rank_value_bound(x: ArrayLike, q: float, rank_bound: float, lower: float, upper: float,
+                     neighbors: Relation | str = Relation.BOUNDED) -> float:
     """The largest ``|z − f(x)|`` over outputs ``z`` of positive density whose rank error is at most ``rank_bound``.
 
     Chapter: *How accurate is it?* (a rank-error bound read as an error in
     value, on these data; ``f(x)`` the order statistic).
     """
     rank_bound = as_nonnegative(rank_bound, "rank_bound")
+    neighbors = check_relation(neighbors)
     dist, _, positive, opt = _rank_setup(x, q, 1.0, lower, upper, neighbors)
     target = order_statistic(x, q)
     keep = positive & (opt - dist["utility"] <= rank_bound + 1e-9)
@@ -198,7 +207,9 @@ def _cells(x, lower, upper, candidates):
     return (np.concatenate((pts, mids)), np.concatenate((pts, pts[:-1])), np.concatenate((pts, pts[1:])))
 
 
-def local_modulus_quantile(x, q, t, lower, upper, neighbors: str = "bounded", candidates=None):
+def local_modulus_quantile(x: ArrayLike, q: float, t: ArrayLike, lower: float, upper: float,
+                           neighbors: Relation | str = Relation.BOUNDED,
+                           candidates: ArrayLike | None = None) -> float | np.ndarray:
     """``Ω_f(x; t) = sup{|f(y) − f(x)| : dist(x, y) <= t}`` for the ``q`` quantile, exactly.
 
     Chapter: *How accurate is it?* (instance optimality).
@@ -216,7 +227,7 @@ def local_modulus_quantile(x, q, t, lower, upper, neighbors: str = "bounded", ca
     t : int or array_like of int
         Distances, ``>= 0``.
     lower, upper : float
-    neighbors : {"bounded", "unbounded"}
+    neighbors : Relation or {"bounded", "unbounded"}
     candidates : array_like, optional
 
     Returns
@@ -226,7 +237,7 @@ def local_modulus_quantile(x, q, t, lower, upper, neighbors: str = "bounded", ca
     x = as_data(x)
     q = as_quantile(q)
     lower, upper = as_bounds(lower, upper)
-    check_relation(neighbors)
+    neighbors = check_relation(neighbors)
     ts = np.asarray(t)
     if ts.size == 0 or np.any(ts < 0) or np.any(ts != np.floor(ts)):
         raise ValueError(f"t must be whole numbers >= 0, got {t!r}")
@@ -241,8 +252,9 @@ def local_modulus_quantile(x, q, t, lower, upper, neighbors: str = "bounded", ca
     return float(out) if out.ndim == 0 else out
 
 
-def inverse_sensitivity_error_bound(x, q, epsilon, zeta, lower, upper, neighbors: str = "bounded",
-                                    candidates=None) -> dict:
+def inverse_sensitivity_error_bound(x: ArrayLike, q: float, epsilon: float, zeta: float, lower: float, upper: float,
+                                    neighbors: Relation | str = Relation.BOUNDED,
+                                    candidates: ArrayLike | None = None) -> dict:
     """The chapter's accuracy theorem for inverse sensitivity: ``|M(x) − f(x)| <= Ω_f(x; t − 1)`` w.p. ``>= 1 − ζ``.
 
     Chapter: *How accurate is it?*.
@@ -262,6 +274,7 @@ def inverse_sensitivity_error_bound(x, q, epsilon, zeta, lower, upper, neighbors
     epsilon = as_positive(epsilon, "epsilon")
     zeta = _zeta(zeta)
     lower, upper = as_bounds(lower, upper)
+    neighbors = check_relation(neighbors)
     dist = inverse_sensitivity_distribution(x, q, epsilon, lower, upper, neighbors, candidates)
     if candidates is not None:
         if not np.any(dist["len"] == 0):
@@ -339,8 +352,9 @@ def median_lower_bound(epsilon, lower, upper) -> float:
     return (upper - lower) / 2.0 * math.exp(-float(np.logaddexp(0.0, as_positive(epsilon, "epsilon"))))
 
 
-def local_minimax_lower_bound(x, q, epsilon, lower, upper, neighbors: str = "bounded", t_max=None,
-                              return_t: bool = False):
+def local_minimax_lower_bound(x: ArrayLike, q: float, epsilon: float, lower: float, upper: float,
+                              neighbors: Relation | str = Relation.BOUNDED, t_max: int | None = None,
+                              return_t: bool = False) -> float | tuple[float, int]:
     """``max_t Ω_f(x; t)/(2(1 + e^{tε}))``: every ε-DP mechanism has at least this expected error on ``x`` or on
     some dataset within distance ``t`` of it.
 
@@ -349,6 +363,7 @@ def local_minimax_lower_bound(x, q, epsilon, lower, upper, neighbors: str = "bou
     """
     x = as_data(x)
     epsilon = as_positive(epsilon, "epsilon")
+    neighbors = check_relation(neighbors)
     t_max = len(x) if t_max is None else as_int(t_max, "t_max", minimum=1)
     ts = np.arange(1, t_max + 1)
     omega = local_modulus_quantile(x, q, ts, lower, upper, neighbors)
@@ -443,7 +458,7 @@ def simulate_accuracy(ages, count, epsilon, zeta, rng, runs: int = 2000, delta: 
     rel = gaussian_mechanism(count, 1.0, epsilon, delta, rng, size=runs, method="analytic")
     row("Gaussian (analytic), count", "records", gaussian_tail_bound(sigma, zeta), np.abs(rel - count))
 
-    q, rel_name = 0.5, "unbounded"
+    q, rel_name = 0.5, Relation.UNBOUNDED
     target = order_statistic(ages, q)
     rel = quantile_exponential(ages, q, epsilon, lower, upper, rng, rel_name, runs)
     rb = rank_error_bound(ages, q, epsilon, zeta, lower, upper, rel_name)

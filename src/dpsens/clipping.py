@@ -28,6 +28,7 @@ from ._validate import as_data, as_positive, check_rng
 from .mechanisms.checks import as_size
 from .mechanisms.exponential import quantile_exponential, quantile_exponential_distribution
 from .mechanisms.noise import laplace_noise
+from .relation import Relation
 
 __all__ = ["clipped_sum_error", "best_clipping_bound", "private_clipped_sums", "private_bound_error"]
 
@@ -205,7 +206,7 @@ def private_clipped_sums(values, q, epsilon_bound, epsilon_release, upper, rng, 
     x = as_data(values, "values")                        # in the data's order, like the labels
     labels = np.zeros(len(x), dtype=np.int64) if groups is None else np.asarray(groups, dtype=object).ravel()
     codes, names = pd.factorize(pd.Series(labels), use_na_sentinel=False)
-    bound = quantile_exponential(x, q, epsilon_bound, 0.0, upper, rng, neighbors="unbounded", size=size)
+    bound = quantile_exponential(x, q, epsilon_bound, 0.0, upper, rng, neighbors=Relation.UNBOUNDED, size=size)
     u = np.atleast_1d(bound)
     clipped = np.stack([np.bincount(codes, weights=np.minimum(x, b), minlength=len(names)) for b in u])
     noisy = clipped + laplace_noise(1.0, rng, size=clipped.shape) * (u / epsilon_release)[:, None]
@@ -244,7 +245,7 @@ def private_bound_error(values, q, epsilon_bound, epsilon_release, upper, groups
     epsilon_release = as_positive(epsilon_release, "epsilon_release")
     x, codes, _ = _check(values, epsilon_release, groups)
     upper = _positive_upper(upper)
-    dist = quantile_exponential_distribution(x, q, epsilon_bound, 0.0, upper, neighbors="unbounded")
+    dist = quantile_exponential_distribution(x, q, epsilon_bound, 0.0, upper, neighbors=Relation.UNBOUNDED)
     prob = np.exp(dist["log_prob"])
     keep = prob > 0
     left, right, prob = dist["left"][keep], dist["right"][keep], prob[keep]

@@ -105,18 +105,22 @@ numpy.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._validate import EXACT_RELATIONS, as_int, check_relation, rescaled_rounding, scale_back
-from .neighbors import Pool, check_release, check_universe
-from .queries import PERCENTILES, check_query, rescale_exponent, scaling_degree
+from .neighbors import Domain, Pool, check_release, check_universe
+from .queries import PERCENTILES, Query, check_query, rescale_exponent, scaling_degree
+from .relation import Relation
 
 __all__ = ["exact_local_sensitivity", "available_values", "local_sensitivity_sorted", "mixed_families"]
 
 
 # ---------------------------------------------------------------- helpers
 
-def available_values(x, universe, k: int) -> np.ndarray:
+def available_values(x: ArrayLike, universe: Pool | Domain, k: int) -> np.ndarray:
     """The sorted multiset of values a neighbour of ``x`` may gain.
 
     Chapter: *Local sensitivity*.
@@ -172,11 +176,11 @@ def _percentile(xs, s: int, e: int, add, p: float | None) -> float:
     return b - (b - a) * (1 - t) if t >= 0.5 else a + (b - a) * t
 
 
-def _range_sum_mean(xs, a, k, neighbors, mean: bool):
+def _range_sum_mean(xs: np.ndarray, a: np.ndarray, k: int, neighbors: Relation, mean: bool) -> list:
     """(min, max) of the sum or mean over each family; see the module docstring."""
     n, M, S = len(xs), len(a), float(np.sum(xs))
     out = []
-    if neighbors == "unbounded":
+    if neighbors is Relation.UNBOUNDED:
         lo, hi = S - np.sum(xs[n - k:]), S - np.sum(xs[:k])
         out.append((lo / (n - k), hi / (n - k)) if mean else (lo, hi))
         if M >= k:
@@ -191,11 +195,11 @@ def _range_sum_mean(xs, a, k, neighbors, mean: bool):
     return out
 
 
-def _range_percentile(xs, a, k, neighbors, p):
+def _range_percentile(xs: np.ndarray, a: np.ndarray, k: int, neighbors: Relation, p: float | None) -> list:
     n, M = len(xs), len(a)
     empty = a[:0]
     out = []
-    if neighbors == "unbounded":
+    if neighbors is Relation.UNBOUNDED:
         out.append((_percentile(xs, 0, n - k, empty, p), _percentile(xs, k, n, empty, p)))
         if M >= k:
             out.append((_percentile(xs, 0, n, a[:k], p), _percentile(xs, 0, n, a[M - k:], p)))
@@ -209,7 +213,7 @@ def _var(S, Q, N):
     return Q / N - (S / N) ** 2
 
 
-def _range_var(xs, a, k, neighbors):
+def _range_var(xs: np.ndarray, a: np.ndarray, k: int, neighbors: Relation) -> list:
     """(min, max) of the variance over each family, by the window arguments (i) and (ii).
 
     The candidates are scored with prefix sums; the winners are then rebuilt
@@ -230,7 +234,7 @@ def _range_var(xs, a, k, neighbors):
         return float(np.var(np.concatenate(parts)))
 
     out = []
-    if neighbors == "unbounded":
+    if neighbors is Relation.UNBOUNDED:
         m = n - k
         v1 = _var(Sx - (X1[k:] - X1[:n - k + 1]), Qx - (X2[k:] - X2[:n - k + 1]), m)
         i = int(np.argmax(v1))                       # (i) removed window x[i:i+k]
@@ -346,9 +350,9 @@ def _mixed_ranges(name, xs, a, k):
     return out
 
 
-def _ranges(name, xs, a, k, neighbors):
+def _ranges(name: str, xs: np.ndarray, a: np.ndarray, k: int, neighbors: Relation) -> list:
     """(min, max) of query ``name`` over each neighbour family of sorted ``xs``."""
-    if neighbors == "symmetric":
+    if neighbors is Relation.SYMMETRIC:
         return _mixed_ranges(name, xs, a, k)
     if name in ("sum", "mean"):
         return _range_sum_mean(xs, a, k, neighbors, mean=name == "mean")
@@ -364,15 +368,18 @@ def _ranges(name, xs, a, k, neighbors):
     raise AssertionError(name)  # pragma: no cover  (check_query lets only the ten names through)
 
 
-def local_sensitivity_sorted(name, f, xs, a, k, neighbors) -> float:
+def local_sensitivity_sorted(name: str, f: Callable[[np.ndarray], float], xs: np.ndarray, a: np.ndarray, k: int,
+                             neighbors: Relation) -> float:
     """Local sensitivity of sorted, validated ``xs`` with available values ``a`` (no checks).
 
     Chapter: *Global sensitivity from scratch* (the exact global sensitivity
     maximises it over releases).  ``name, f`` come from
-    :func:`dpsens.queries.check_query`, ``a`` from :func:`available_values`.
+    :func:`dpsens.queries.check_query`, ``a`` from :func:`available_values`,
+    ``neighbors`` is a :class:`~dpsens.Relation` member (as
+    :func:`~dpsens._validate.check_relation` returns it; a string is not converted here).
     """
     if name == "count":
-        return 0.0 if neighbors == "bounded" else float(k)
+        return 0.0 if neighbors is Relation.BOUNDED else float(k)
     fx = f(xs)
     best = 0.0
     for lo, hi in _ranges(name, xs, a, k, neighbors):
@@ -380,7 +387,8 @@ def local_sensitivity_sorted(name, f, xs, a, k, neighbors) -> float:
     return float(best)
 
 
-def exact_local_sensitivity(x, query, universe, k: int = 1, neighbors: str = "unbounded") -> float:
+def exact_local_sensitivity(x: ArrayLike, query: Query, universe: Pool | Domain, k: int = 1,
+                            neighbors: Relation | str = Relation.UNBOUNDED) -> float:
     """Exact local sensitivity without enumeration (see the module docstring for the arguments).
 
     Chapter: *Local sensitivity*.
@@ -401,7 +409,7 @@ def exact_local_sensitivity(x, query, universe, k: int = 1, neighbors: str = "un
     if n < 2:
         raise ValueError(f"x must hold at least 2 records so that k can be in 1..n-1; got n = {n}")
     k = as_int(k, "k", 1, n - 1)
-    check_relation(neighbors, EXACT_RELATIONS)
+    neighbors = check_relation(neighbors, EXACT_RELATIONS)
     a = available_values(xs, universe, k)
     e = rescale_exponent(name, xs, a)
     if e is None:

@@ -26,11 +26,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 import pandas as pd
 from scipy import stats
 
 from ._validate import as_data, as_int, as_positive, as_probability, check_relation, check_rng
 from .mechanisms import laplace_mechanism, local_sensitivity_laplace
+from .relation import Relation
 
 __all__ = [
     "as_counts", "source_proportion_sensitivity", "proportion_changes", "proportion_local_sensitivity",
@@ -107,7 +109,7 @@ def _addition_changes(k: np.ndarray) -> np.ndarray:
     return np.maximum(n - k, k) / (n * (n + 1))  # add label i, or another label
 
 
-def proportion_changes(counts, neighbors: str = "unbounded") -> np.ndarray:
+def proportion_changes(counts: ArrayLike, neighbors: Relation | str = Relation.UNBOUNDED) -> np.ndarray:
     """Largest change of each proportion ``p_i`` over the neighbours of one dataset.
 
     Chapter: *Proportions vs frequencies*.
@@ -125,7 +127,7 @@ def proportion_changes(counts, neighbors: str = "unbounded") -> np.ndarray:
     ----------
     counts : array_like of int
         Records per label.
-    neighbors : {"unbounded", "bounded"}
+    neighbors : Relation or {"unbounded", "bounded"}
 
     Returns
     -------
@@ -138,12 +140,13 @@ def proportion_changes(counts, neighbors: str = "unbounded") -> np.ndarray:
     array([3., 2., 3.])
     """
     k = as_counts(counts)
-    if check_relation(neighbors) == "bounded":
+    if check_relation(neighbors) is Relation.BOUNDED:
         return np.full(k.size, 1.0 / k.sum())
     return np.maximum(_removal_changes(k), _addition_changes(k))
 
 
-def proportion_local_sensitivity(counts, neighbors: str = "unbounded", norm: str = "linf") -> float:
+def proportion_local_sensitivity(counts: ArrayLike, neighbors: Relation | str = Relation.UNBOUNDED,
+                                 norm: str = "linf") -> float:
     """Local sensitivity of the proportions at one dataset.
 
     Chapter: *Proportions vs frequencies*.
@@ -170,14 +173,15 @@ def proportion_local_sensitivity(counts, neighbors: str = "unbounded", norm: str
         return float(proportion_changes(k, neighbors).max())
     if norm != "l1":
         raise ValueError(f"norm must be 'linf' (one proportion) or 'l1' (the whole vector), got {norm!r}")
-    if neighbors == "bounded":
+    if neighbors is Relation.BOUNDED:
         return 2.0 / n
     removal = 2 * (n - k[k >= 1].min()) / (n * (n - 1))
     addition = 2 * (n - k.min()) / (n * (n + 1))
     return float(max(removal, addition))
 
 
-def proportion_global_sensitivity(n: int | None = None, neighbors: str = "bounded", norm: str = "linf") -> float:
+def proportion_global_sensitivity(n: int | None = None, neighbors: Relation | str = Relation.BOUNDED,
+                                  norm: str = "linf") -> float:
     """Global sensitivity of the proportions.
 
     Chapter: *Proportions vs frequencies*.
@@ -198,7 +202,7 @@ def proportion_global_sensitivity(n: int | None = None, neighbors: str = "bounde
     if norm not in ("linf", "l1"):
         raise ValueError(f"norm must be 'linf' (one proportion) or 'l1' (the whole vector), got {norm!r}")
     factor = 1.0 if norm == "linf" else 2.0
-    if neighbors == "unbounded":
+    if neighbors is Relation.UNBOUNDED:
         return factor / 2.0
     if n is None:
         raise ValueError("n (the public number of records) is needed with neighbors='bounded'")
@@ -298,7 +302,7 @@ def n_public_release(counts, epsilon, rng, size=None, label: int | None = None) 
     n = int(k.sum())
     p = k / n
     if label is None:
-        return laplace_mechanism(p, proportion_global_sensitivity(n, "bounded", "l1"), epsilon, rng, size=shape)
+        return laplace_mechanism(p, proportion_global_sensitivity(n, Relation.BOUNDED, "l1"), epsilon, rng, size=shape)
     label = as_int(label, "label", minimum=0, maximum=k.size - 1)
     return laplace_mechanism(float(p[label]), 1.0 / n, epsilon, rng, size=None if size is None else shape[0])
 

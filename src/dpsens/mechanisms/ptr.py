@@ -18,6 +18,7 @@ from .checks import as_value
 from .discrete import as_integer_values, as_rational
 from .laplace import laplace_mechanism
 from .noise import laplace_noise
+from ..relation import Relation
 
 __all__ = ["PTR_THRESHOLDS", "ptr_threshold", "ptr_pass_probability", "ptr_from_distance",
            "propose_test_release"]
@@ -225,7 +226,7 @@ def ptr_from_distance(value, distance, bound, epsilon, delta, rng, threshold="dw
 
 
 def propose_test_release(x, query, bound, epsilon, delta, lower, upper, rng, threshold="dwork-roth",
-                         neighbors: str = "bounded", details: bool = False, secure: bool = False):
+                         neighbors: Relation | str = Relation.BOUNDED, details: bool = False, secure: bool = False):
     """Propose-test-release for a query on data clipped to ``[lower, upper]``.
 
     Chapter: *Propose-test-release*.
@@ -252,7 +253,7 @@ def propose_test_release(x, query, bound, epsilon, delta, lower, upper, rng, thr
         A finite number ``>= 0``, or a name (see :func:`ptr_threshold`).
         ``"source"`` reproduces *Programming Differential Privacy*
         (``ln(2/δ)/(2ε)``), which passes by accident far more often than δ.
-    neighbors : {"bounded", "unbounded"}
+    neighbors : Relation or {"bounded", "unbounded"}
         The neighbour relation of the distance (default ``"bounded"``, as in
         :mod:`dpsens.smooth`); the source's mean example is ``"unbounded"``.
     details : bool
@@ -269,7 +270,7 @@ def propose_test_release(x, query, bound, epsilon, delta, lower, upper, rng, thr
     lower, upper = as_bounds(lower, upper)
     x = as_data(x)
     check_in_bounds(x, lower, upper)
-    check_relation(neighbors)
+    neighbors = check_relation(neighbors)
     bound = as_positive(bound, "bound")
     distance = distance_to_high_ls(x, name, bound, lower, upper, neighbors)
     return ptr_from_distance(f(x), distance, bound, epsilon, delta, rng, threshold=threshold, details=details,

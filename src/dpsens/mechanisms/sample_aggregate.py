@@ -17,11 +17,12 @@ import math
 import numpy as np
 import pandas as pd
 
-from .._validate import as_bounds, as_data, as_int, as_positive, check_rng
+from .._validate import as_bounds, as_data, as_int, as_positive, check_relation, check_rng
 from ..queries import check_query
 from .discrete import as_integer_values
 from .laplace import laplace_mechanism
 from .noise import laplace_noise
+from ..relation import Relation
 
 __all__ = ["chunk_answers", "split_reduce", "sample_and_aggregate", "VECTORISED",
            "source_chunks", "pct_error", "source_chunk_means", "source_saa_avg_age", "source_gs_avg",
@@ -126,7 +127,7 @@ def split_reduce(x: np.ndarray, k: int, reduce) -> np.ndarray:
 
 
 def sample_and_aggregate(x, func, n_chunks, lower, upper, epsilon, rng, shuffle: bool = True,
-                         details: bool = False, partition: str | None = None, neighbors: str = "bounded",
+                         details: bool = False, partition: str | None = None, neighbors: Relation | str = Relation.BOUNDED,
                          secure: bool = False):
     """Sample-and-aggregate: noisy average of clipped answers on disjoint chunks.
 
@@ -166,7 +167,7 @@ def sample_and_aggregate(x, func, n_chunks, lower, upper, epsilon, rng, shuffle:
     partition : {None, "balanced", "independent"}
         See :func:`chunk_answers`; ``None`` (default): ``"balanced"`` for
         bounded neighbours, ``"independent"`` for unbounded ones.
-    neighbors : {"bounded", "unbounded"}
+    neighbors : Relation or {"bounded", "unbounded"}
         The relation the guarantee is for (default ``"bounded"``).
     secure : bool
         False (default): numpy's floating-point Laplace noise, the book's
@@ -194,12 +195,10 @@ def sample_and_aggregate(x, func, n_chunks, lower, upper, epsilon, rng, shuffle:
         raise ValueError(f"shuffle must be True for a release, got {shuffle!r}: chunks by position depend on the "
                          "other records and are not epsilon-DP (see positional_median_counterexample); "
                          "chunk_answers(..., shuffle=False) computes them for study")
-    if neighbors not in ("bounded", "unbounded"):
-        raise ValueError(f"neighbors must be 'bounded' (records replaced, n public) or 'unbounded' "
-                         f"(records added or removed), got {neighbors!r}")
+    neighbors = check_relation(neighbors)
     if partition is None:
-        partition = "balanced" if neighbors == "bounded" else "independent"
-    if partition == "balanced" and neighbors == "unbounded":
+        partition = "balanced" if neighbors is Relation.BOUNDED else "independent"
+    if partition == "balanced" and neighbors is Relation.UNBOUNDED:
         raise ValueError("partition='balanced' is epsilon-DP for neighbors='bounded' only (adding a record can "
                          "change the sizes of two chunks, so only 2 epsilon under additions and removals); "
                          "use partition='independent' (or leave partition=None) with neighbors='unbounded'")

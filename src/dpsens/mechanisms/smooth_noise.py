@@ -16,6 +16,7 @@ from .heavy_tailed import (heavy_tailed_constants, polynomial_tail_abs_mean, pol
                            sample_polynomial_tail, sample_student_t, student_t_abs_mean, student_t_abs_median,
                            student_t_constants)
 from .noise import laplace_noise, rounded_laplace_noise
+from ..relation import Relation
 
 __all__ = ["SMOOTH_NOISES", "smooth_sensitivity_beta", "smooth_noise_constants", "laplace_dilation_slack",
            "laplace_smooth_delta_bound", "check_laplace_smooth_region", "smooth_sensitivity_mechanism",
@@ -201,14 +202,14 @@ def _secure_scale(scale: float) -> Fraction:
     return math.ceil(v / step) * step
 
 
-def _checked(x, query, epsilon, delta, lower, upper, noise, gamma, df, neighbors) -> tuple:
+def _checked(x: ArrayLike, query: str, epsilon: float, delta: float | None, lower: float, upper: float, noise: str,
+             gamma: float, df: float) -> tuple:
     """The checked inputs of a smooth-sensitivity release and its noise's constants: ``(name, f, x,
     lower, upper, Ψ, β)``; Laplace noise only inside the region its proof covers."""
     name, f = check_query(query, allow_callable=False)
     lower, upper = as_bounds(lower, upper)
     x = as_data(x)
     check_in_bounds(x, lower, upper)
-    check_relation(neighbors)
     psi, beta = smooth_noise_constants(epsilon, delta, noise=noise, gamma=gamma, df=df)
     if noise == "laplace":
         check_laplace_smooth_region(epsilon, delta)
@@ -216,7 +217,7 @@ def _checked(x, query, epsilon, delta, lower, upper, noise, gamma, df, neighbors
 
 
 def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, noise: str = "laplace",
-                                 neighbors: str = "bounded", gamma: float = 4.0, df: float = 3.0,
+                                 neighbors: Relation | str = Relation.BOUNDED, gamma: float = 4.0, df: float = 3.0,
                                  details: bool = False, secure: bool = False):
     """Release ``query(x)`` with noise calibrated to its β-smooth sensitivity.
 
@@ -246,7 +247,7 @@ def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, no
     lower, upper : float
     rng : numpy.random.Generator
     noise : {"laplace", "heavy-tailed", "student-t"}
-    neighbors : {"bounded", "unbounded"}
+    neighbors : Relation or {"bounded", "unbounded"}
         Relation of the smooth sensitivity (default ``"bounded"``, as in :mod:`dpsens.smooth`).
     gamma : float
         Tail exponent of the heavy-tailed noise, ``> 1``.
@@ -273,8 +274,8 @@ def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, no
     -------
     float (int with ``secure=True``), or dict.
     """
-    name, f, x, lower, upper, psi, beta = _checked(x, query, epsilon, delta, lower, upper, noise, gamma, df,
-                                                   neighbors)
+    neighbors = check_relation(neighbors)
+    name, f, x, lower, upper, psi, beta = _checked(x, query, epsilon, delta, lower, upper, noise, gamma, df)
     rng = check_rng(rng)
     if secure:
         if noise != "laplace":
@@ -299,7 +300,7 @@ def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, no
 
 
 def smooth_noise_error(x, query, epsilon, delta, lower, upper, noise: str = "laplace", gamma: float = 4.0,
-                       df: float = 3.0, neighbors: str = "bounded") -> dict:
+                       df: float = 3.0, neighbors: Relation | str = Relation.BOUNDED) -> dict:
     """The error of the smooth-sensitivity release with one noise, exactly: its scale times ``|Z|``'s median and mean.
 
     Chapter: *Smooth sensitivity* (the comparison of the noises on the
@@ -316,8 +317,8 @@ def smooth_noise_error(x, query, epsilon, delta, lower, upper, noise: str = "lap
         ``psi``, ``beta``, ``smooth_sensitivity``, ``noise_scale`` (``S/Ψ``),
         ``median_abs_error``, ``mean_abs_error``.
     """
-    name, _, x, lower, upper, psi, beta = _checked(x, query, epsilon, delta, lower, upper, noise, gamma, df,
-                                                   neighbors)
+    neighbors = check_relation(neighbors)
+    name, _, x, lower, upper, psi, beta = _checked(x, query, epsilon, delta, lower, upper, noise, gamma, df)
     s = float(smooth_sensitivity(x, name, beta, lower, upper, neighbors))
     med, mean = _abs_median_mean(noise, gamma, df)
     scale = s / psi
