@@ -19,6 +19,7 @@ target of every median below.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -64,7 +65,7 @@ def _aggregates(x, func, m, lower, upper, rng, n_partitions) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ tails of the noise
-def laplace_tail_bound(sensitivity, epsilon, zeta) -> float:
+def laplace_tail_bound(sensitivity: float, epsilon: float, zeta: float) -> float:
     """``Δ/ε · ln(1/ζ)``: the error the Laplace mechanism exceeds with probability exactly ``ζ``.
 
     Chapter: *How accurate is it?* (the Laplace tail).  ``P(|Lap(b)| > b ln(1/ζ)) = ζ``.
@@ -76,7 +77,7 @@ def laplace_tail_bound(sensitivity, epsilon, zeta) -> float:
     return sensitivity / as_positive(epsilon, "epsilon") * math.log(1.0 / _zeta(zeta))
 
 
-def gaussian_tail_bound(sigma, zeta) -> float:
+def gaussian_tail_bound(sigma: float, zeta: float) -> float:
     """``σ √(2 ln(2/ζ))``: a bound the Gaussian noise exceeds with probability at most ``ζ``.
 
     Chapter: *How accurate is it?* (the Gaussian tail; the proof is the chapter's,
@@ -85,7 +86,7 @@ def gaussian_tail_bound(sigma, zeta) -> float:
     return as_positive(sigma, "sigma") * math.sqrt(2.0 * math.log(2.0 / _zeta(zeta)))
 
 
-def gaussian_tail_exact(sigma, zeta) -> float:
+def gaussian_tail_exact(sigma: float, zeta: float) -> float:
     """``σ Φ⁻¹(1 − ζ/2)``: the error Gaussian noise exceeds with probability exactly ``ζ``.
 
     Chapter: *How accurate is it?*.
@@ -93,7 +94,7 @@ def gaussian_tail_exact(sigma, zeta) -> float:
     return as_positive(sigma, "sigma") * float(-ndtri(_zeta(zeta) / 2.0))
 
 
-def heavy_tailed_tail_exact(scale, zeta, gamma: float = 4.0) -> float:
+def heavy_tailed_tail_exact(scale: float, zeta: float, gamma: float = 4.0) -> float:
     """The ``w`` with ``P(|scale · Z| > w) = ζ``, ``Z`` of density ∝ ``1/(1+|z|^γ)``.
 
     Chapter: *How accurate is it?* (smooth sensitivity with heavy-tailed noise).
@@ -111,7 +112,7 @@ def heavy_tailed_tail_exact(scale, zeta, gamma: float = 4.0) -> float:
 
 
 # ------------------------------------------------------------------ the exponential mechanism
-def exponential_utility_bound(sensitivity, epsilon, zeta, measure_ratio) -> float:
+def exponential_utility_bound(sensitivity: float, epsilon: float, zeta: float, measure_ratio: float) -> float:
     """``(2 GS_U / ε) (ln(μ(Z)/μ(S)) + ln(1/ζ))``: the score the exponential mechanism loses below OPT.
 
     Chapter: *How accurate is it?* (the utility theorem).  ``measure_ratio`` is
@@ -177,7 +178,7 @@ def rank_value_bound(x: ArrayLike, q: float, rank_bound: float, lower: float, up
 
 
 # ------------------------------------------------------------------ propose-test-release
-def ptr_refusal_bound(distance, epsilon, threshold) -> float:
+def ptr_refusal_bound(distance: float, epsilon: float, threshold: float) -> float:
     """``½ e^{−ε(D − T)}`` for ``D >= T`` (1 otherwise): a bound on PTR's probability of ⊥.
 
     Chapter: *How accurate is it?*.  The test draws ``D + Lap(1/ε)`` and refuses
@@ -243,7 +244,7 @@ def local_modulus_quantile(x: ArrayLike, q: float, t: ArrayLike, lower: float, u
         raise ValueError(f"t must be whole numbers >= 0, got {t!r}")
     target = order_statistic(x, q)
     points, lo, hi = _cells(x, lower, upper, candidates)
-    length = inverse_len_quantile(x, q, points, lower, upper, neighbors)
+    length = np.asarray(inverse_len_quantile(x, q, points, lower, upper, neighbors))
     far = np.maximum(np.abs(lo - target), np.abs(hi - target))
     order = np.argsort(length, kind="stable")
     reach = np.maximum.accumulate(far[order])            # the largest |z - f(x)| over the cells up to each len
@@ -283,19 +284,20 @@ def inverse_sensitivity_error_bound(x: ArrayLike, q: float, epsilon: float, zeta
         j = None
     else:
         gap = dist["right"] - dist["left"]
-        best = None
+        best: tuple[int, int] | None = None
         for jj in np.unique(dist["len"][np.isfinite(dist["len"])]):
             lam = float(np.sum(gap[dist["len"] <= jj]))
             tt = int(jj) + math.ceil(2.0 / epsilon * math.log((upper - lower) / (zeta * lam)))
             if best is None or tt < best[0]:
                 best = (tt, int(jj))
+        assert best is not None                   # f(x) itself has len 0: at least one finite len
         t, j = best
     bound = local_modulus_quantile(x, q, t - 1, lower, upper, neighbors, candidates)
     return {"t": int(t), "bound": float(bound), "j": j}
 
 
 # ------------------------------------------------------------------ lower bounds
-def packing_failure_bound(n_datasets, t, epsilon) -> float:
+def packing_failure_bound(n_datasets: int, t: int, epsilon: float) -> float:
     """``(K − 1)/(e^{tε} + K − 1)``: the packing lemma's failure probability.
 
     Chapter: *What can no mechanism beat?*.  For ``K`` datasets within distance
@@ -315,7 +317,7 @@ def _best_t(values, ts):
     return float(values[i]), int(ts[i])
 
 
-def count_lower_bound(epsilon, return_t: bool = False):
+def count_lower_bound(epsilon: float, return_t: bool = False) -> float | tuple[float, int]:
     """``max_t t/(2(1 + e^{tε}))``: no ε-DP count has a smaller worst-case expected error.
 
     Chapter: *What can no mechanism beat?* (two datasets ``t`` records apart,
@@ -327,7 +329,7 @@ def count_lower_bound(epsilon, return_t: bool = False):
     return (val, t) if return_t else val
 
 
-def histogram_lower_bound(d, epsilon, return_t: bool = False):
+def histogram_lower_bound(d: int, epsilon: float, return_t: bool = False) -> float | tuple[float, int]:
     """``max_t (t/2) d/(e^{tε} + d)``: no ε-DP histogram over ``d`` cells has a smaller worst-case expected
     largest error (add/remove neighbours).
 
@@ -342,7 +344,7 @@ def histogram_lower_bound(d, epsilon, return_t: bool = False):
     return (val, t) if return_t else val
 
 
-def median_lower_bound(epsilon, lower, upper) -> float:
+def median_lower_bound(epsilon: float, lower: float, upper: float) -> float:
     """``(u − ℓ)/(2(1 + e^ε))``: no ε-DP median on ``[lower, upper]`` has a smaller worst-case expected error.
 
     Chapter: *What can no mechanism beat?* (two neighbours whose medians are
@@ -371,7 +373,7 @@ def local_minimax_lower_bound(x: ArrayLike, q: float, epsilon: float, lower: flo
     return (val, t) if return_t else val
 
 
-def laplace_expected_max(d, scale) -> float:
+def laplace_expected_max(d: int, scale: float) -> float:
     """``E max_j |Z_j|`` for ``d`` independent ``Lap(scale)``: ``scale · H_d`` (``H_d`` the d-th harmonic number).
 
     Chapter: *What can no mechanism beat?* (the Laplace histogram against the
@@ -382,7 +384,7 @@ def laplace_expected_max(d, scale) -> float:
     return as_positive(scale, "scale") * float(np.sum(1.0 / np.arange(1, d + 1)))
 
 
-def expected_abs_error(distribution, target) -> float:
+def expected_abs_error(distribution: Mapping[str, ArrayLike], target: float) -> float:
     """``E|M − target|`` exactly, for a distribution of uniform intervals (and point masses).
 
     Chapter: *What can no mechanism beat?*.  ``distribution`` is a dict with
@@ -405,9 +407,9 @@ def expected_abs_error(distribution, target) -> float:
 
 
 # ------------------------------------------------------------------ the seeded check
-def simulate_accuracy(ages, count, epsilon, zeta, rng, runs: int = 2000, delta: float = DELTA,
-                      bounds=(0.0, 100.0), ptr_bound: float = 0.01, n_chunks: int = 600,
-                      chunk_bounds=(20.0, 80.0), n_partitions: int = 20) -> pd.DataFrame:
+def simulate_accuracy(ages: ArrayLike, count: float, epsilon: float, zeta: float, rng: np.random.Generator,
+                      runs: int = 2000, delta: float = DELTA, bounds: tuple[float, float] = (0.0, 100.0), ptr_bound: float = 0.01, n_chunks: int = 600,
+                      chunk_bounds: tuple[float, float] = (20.0, 80.0), n_partitions: int = 20) -> pd.DataFrame:
     """Each mechanism's accuracy bound at confidence ``1 − ζ`` beside its simulated error (seeded).
 
     Chapter: *How accurate is it?* (the table and the explorer).
@@ -467,8 +469,8 @@ def simulate_accuracy(ages, count, epsilon, zeta, rng, runs: int = 2000, delta: 
         np.abs(rel - target))
 
     distance = distance_to_high_ls(ages, "median", ptr_bound, lower, upper, rel_name)
-    given = [ptr_from_distance(target, distance, ptr_bound, epsilon / 2, delta, rng) for _ in range(runs)]
-    given = np.array([g for g in given if g is not None])
+    draws = [ptr_from_distance(target, distance, ptr_bound, epsilon / 2, delta, rng) for _ in range(runs)]
+    given = np.array([g for g in draws if g is not None])
     threshold = ptr_threshold(epsilon / 2, delta)
     row("propose-test-release, median", "years", laplace_tail_bound(ptr_bound, epsilon / 2, zeta),
         np.abs(given - target), refused=1 - given.size / runs,
@@ -507,8 +509,9 @@ def simulate_accuracy(ages, count, epsilon, zeta, rng, runs: int = 2000, delta: 
     return pd.DataFrame(rows)
 
 
-def saa_bias_noise(x, func, chunk_counts, epsilon, zeta, rng, chunk_bounds=(20.0, 80.0), n_partitions: int = 20,
-                   runs: int = 2000, target=None) -> pd.DataFrame:
+def saa_bias_noise(x: ArrayLike, func: Callable[[np.ndarray], float], chunk_counts: Iterable[int], epsilon: float,
+                   zeta: float, rng: np.random.Generator, chunk_bounds: tuple[float, float] = (20.0, 80.0),
+                   n_partitions: int = 20, runs: int = 2000, target: float | None = None) -> pd.DataFrame:
     """Sample-and-aggregate's error as the number of chunks ``m`` varies: bias, noise, bound and simulation.
 
     Chapter: *How accurate is it?*.  For each ``m``, ``n_partitions``

@@ -22,6 +22,7 @@ error exactly, over the bound's draw and the noise.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 import pandas as pd
 
 from ._validate import as_data, as_positive, check_rng
@@ -63,7 +64,8 @@ def _above(x, codes, u):
     return bias_g, G
 
 
-def clipped_sum_error(values, bounds, epsilon, groups=None) -> pd.DataFrame:
+def clipped_sum_error(values: ArrayLike, bounds: ArrayLike, epsilon: float,
+                      groups: ArrayLike | None = None) -> pd.DataFrame:
     """Bias², noise variance and mean squared error of Laplace-noised sums clipped to ``[0, u]``.
 
     Chapter: *Many answers at once*.  With ``groups``, one sum per group
@@ -103,7 +105,7 @@ def clipped_sum_error(values, bounds, epsilon, groups=None) -> pd.DataFrame:
                         index=pd.Index(u, name="u"))
 
 
-def best_clipping_bound(values, epsilon, groups=None) -> float:
+def best_clipping_bound(values: ArrayLike, epsilon: float, groups: ArrayLike | None = None) -> float:
     """The clipping bound ``u`` that minimises :func:`clipped_sum_error`'s MSE, exactly.
 
     Chapter: *Many answers at once*.  Between two consecutive data values
@@ -146,7 +148,9 @@ def _positive_upper(upper) -> float:
     return upper
 
 
-def private_clipped_sums(values, q, epsilon_bound, epsilon_release, upper, rng, groups=None, size=None) -> dict:
+def private_clipped_sums(values: ArrayLike, q: float, epsilon_bound: float, epsilon_release: float, upper: float,
+                         rng: np.random.Generator, groups: ArrayLike | None = None,
+                         size: int | None = None) -> dict:
     """Clipped sums released with a clipping bound chosen privately: ``(ε₁ + ε₂)``-DP, add/remove neighbours.
 
     Chapter: *Many answers at once* (section *Choosing the bound privately*).
@@ -216,7 +220,8 @@ def private_clipped_sums(values, q, epsilon_bound, epsilon_release, upper, rng, 
     return {"bound": u, "sums": pd.DataFrame(noisy, columns=index)}
 
 
-def private_bound_error(values, q, epsilon_bound, epsilon_release, upper, groups=None) -> dict:
+def private_bound_error(values: ArrayLike, q: float, epsilon_bound: float, epsilon_release: float, upper: float,
+                        groups: ArrayLike | None = None) -> dict:
     """The exact expected error of :func:`private_clipped_sums`, over the bound's draw and the noise.
 
     Chapter: *Many answers at once* (section *Choosing the bound privately*).

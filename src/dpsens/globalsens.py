@@ -438,14 +438,14 @@ def _pool_batch(name: str, P: np.ndarray, n: int, k: int, neighbors: Relation) -
             fams.append(([f(X[:, i:i + m]) for i in range(k + 1)],
                          [f(cat(X[:, :i], X[:, i + k:])) for i in range(n - k + 1)]))
             if Ma >= k:
-                fams.append(([f(cat(X, A[:, l:l + k])) for l in range(Ma - k + 1)],
+                fams.append(([f(cat(X, A[:, t:t + k])) for t in range(Ma - k + 1)],
                              [f(cat(X, A[:, :p], A[:, Ma - k + p:])) for p in range(k + 1)]))
         else:
             lo, hi = [f(X)], [f(X)]
             for j in range(1, min(k, Ma) + 1):
                 hi += [f(cat(X[:, :i], X[:, i + j:], A[:, :p], A[:, Ma - j + p:]))
                        for i in range(n - j + 1) for p in range(j + 1)]
-                lo += [f(cat(X[:, i:i + n - j], A[:, l:l + j])) for i in range(j + 1) for l in range(Ma - j + 1)]
+                lo += [f(cat(X[:, i:i + n - j], A[:, t:t + j])) for i in range(j + 1) for t in range(Ma - j + 1)]
             fams.append((lo, hi))
     else:
         if neighbors is Relation.UNBOUNDED:

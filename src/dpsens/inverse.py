@@ -244,7 +244,7 @@ def inverse_len_quantile(x: ArrayLike, q: float, t: ArrayLike, lower: float, upp
         if fr.denominator <= _PERIOD_MAX:
             values = _len_quantile_unbounded_cells(n, ca, ce, n - ca - ce, fr).astype(float)
         else:
-            values = np.array([_len_quantile_unbounded(n, *cell, fr) for cell in zip(ca, ce, n - ca - ce)],
+            values = np.array([_len_quantile_unbounded(n, *cell, fr) for cell in zip(ca, ce, n - ca - ce, strict=True)],
                               dtype=float)
         out = values[inverse.ravel()].reshape(t.shape)
     out = np.where((t < lower) | (t > upper), np.inf, out)
@@ -392,7 +392,7 @@ def inverse_len(x: ArrayLike, query: str, t: ArrayLike, lower: float, upper: flo
         else:
             length = UnboundedVarianceReach(xs, lower, upper, max_work).length   # max_work: per t
         out = np.array([length(float(zi)) if not (query == "std" and ti < 0) else math.inf
-                        for zi, ti in zip(np.ravel(z), np.ravel(t))]).reshape(t.shape)
+                        for zi, ti in zip(np.ravel(z), np.ravel(t), strict=True)]).reshape(t.shape)
         given = as_data(x)                                        # f(x) rounded as the caller computes it
         out = np.where(t == float(np.std(given) if query == "std" else np.var(given)), 0.0, out)
     elif neighbors is Relation.BOUNDED:

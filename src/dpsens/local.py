@@ -110,10 +110,10 @@ from typing import Callable
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validate import EXACT_RELATIONS, as_int, check_relation, rescaled_rounding, scale_back
+from ._validate import as_int, check_relation, rescaled_rounding, scale_back
 from .neighbors import Domain, Pool, check_release, check_universe
 from .queries import PERCENTILES, Query, check_query, rescale_exponent, scaling_degree
-from .relation import Relation
+from .relation import EXACT_RELATIONS, Relation
 
 __all__ = ["exact_local_sensitivity", "available_values", "local_sensitivity_sorted", "mixed_families"]
 
@@ -244,13 +244,13 @@ def _range_var(xs: np.ndarray, a: np.ndarray, k: int, neighbors: Relation) -> li
         out.append((v(xs[i:i + m]), vmax))
         if M >= k:
             N = n + k
-            p = np.arange(k + 1)                     # (i) p smallest and k - p largest values
-            v1 = _var(Sx + A1[p] + A1[M] - A1[M - k + p], Qx + A2[p] + A2[M] - A2[M - k + p], N)
+            ps = np.arange(k + 1)                    # (i) p smallest and k - p largest values
+            v1 = _var(Sx + A1[ps] + A1[M] - A1[M - k + ps], Qx + A2[ps] + A2[M] - A2[M - k + ps], N)
             p = int(np.argmax(v1))
             vmax = v(xs, a[:p], a[M - k + p:])
             v2 = _var(Sx + A1[k:] - A1[:M - k + 1], Qx + A2[k:] - A2[:M - k + 1], N)
-            l = int(np.argmin(v2))                   # (ii) added window a[l:l+k]
-            out.append((v(xs, a[l:l + k]), vmax))
+            t = int(np.argmin(v2))                   # (ii) added window a[t:t+k]
+            out.append((v(xs, a[t:t + k]), vmax))
     else:
         best_hi, arg_hi = _var(Sx, Qx, n), (0, 0, 0)
         best_lo, arg_lo = best_hi, (0, 0, 0)
@@ -263,17 +263,17 @@ def _range_var(xs: np.ndarray, a: np.ndarray, k: int, neighbors: Relation) -> li
                 i = int(np.argmax(vals))
                 if vals[i] > best_hi:
                     best_hi, arg_hi = vals[i], (j, i, p)
-            i = np.arange(j + 1)[:, None]            # (ii) kept window x[i:i+n-j] ...
-            l = np.arange(M - j + 1)[None, :]        # ... and added window a[l:l+j]
-            vals = _var(X1[i + n - j] - X1[i] + A1[l + j] - A1[l],
-                        X2[i + n - j] - X2[i] + A2[l + j] - A2[l], n)
-            i, l = np.unravel_index(int(np.argmin(vals)), vals.shape)
-            if vals[i, l] < best_lo:
-                best_lo, arg_lo = vals[i, l], (j, int(i), int(l))
+            ii = np.arange(j + 1)[:, None]           # (ii) kept window x[i:i+n-j] ...
+            tt = np.arange(M - j + 1)[None, :]       # ... and added window a[t:t+j]
+            vals = _var(X1[ii + n - j] - X1[ii] + A1[tt + j] - A1[tt],
+                        X2[ii + n - j] - X2[ii] + A2[tt + j] - A2[tt], n)
+            i, t = (int(u) for u in np.unravel_index(int(np.argmin(vals)), vals.shape))
+            if vals[i, t] < best_lo:
+                best_lo, arg_lo = vals[i, t], (j, i, t)
         j, i, p = arg_hi
         vmax = v(xs[:i], xs[i + j:], a[:p], a[M - j + p:])
-        j, i, l = arg_lo
-        vmin = v(xs[i:i + n - j], a[l:l + j])
+        j, i, t = arg_lo
+        vmin = v(xs[i:i + n - j], a[t:t + j])
         out.append((vmin, vmax))
     return out
 
@@ -309,7 +309,7 @@ def _family_var(xs, a, r, s):
     (i): the removed records are a window ``x[i:i+r]``, the added values the
     ``p`` smallest and ``s - p`` largest available ones; (ii): the kept
     records are a window ``x[i:i+n-r]``, the added values a window
-    ``a[l:l+s]``.  Winners are rebuilt and their variance recomputed with
+    ``a[t:t+s]``.  Winners are rebuilt and their variance recomputed with
     ``np.var``, as in :func:`_range_var`.
     """
     n, M = len(xs), len(a)
@@ -327,10 +327,10 @@ def _family_var(xs, a, r, s):
     i, p = np.unravel_index(int(np.argmax(vals)), vals.shape)
     vmax = float(np.var(np.concatenate([xs[:i], xs[i + r:], a[:p], a[M - s + p:]])))
     i = np.arange(r + 1)[:, None]                    # (ii) kept window x[i:i+n-r] ...
-    l = np.arange(M - s + 1)[None, :]                # ... and added window a[l:l+s]
-    vals = _var(X1[i + n - r] - X1[i] + A1[l + s] - A1[l], X2[i + n - r] - X2[i] + A2[l + s] - A2[l], N)
-    i, l = np.unravel_index(int(np.argmin(vals)), vals.shape)
-    vmin = float(np.var(np.concatenate([xs[i:i + n - r], a[l:l + s]])))
+    t = np.arange(M - s + 1)[None, :]                # ... and added window a[t:t+s]
+    vals = _var(X1[i + n - r] - X1[i] + A1[t + s] - A1[t], X2[i + n - r] - X2[i] + A2[t + s] - A2[t], N)
+    i, t = np.unravel_index(int(np.argmin(vals)), vals.shape)
+    vmin = float(np.var(np.concatenate([xs[i:i + n - r], a[t:t + s]])))
     return vmin, vmax
 
 

@@ -131,7 +131,7 @@ def check_universe(universe: Any) -> Pool | Domain:
 
     Chapter: *Neighbouring datasets* (the two universes).
     """
-    if not isinstance(universe, _Universe):
+    if not isinstance(universe, (Pool, Domain)):
         raise TypeError(
             "universe must be dpsens.Pool(values) (a finite population) or "
             f"dpsens.Domain(values) (a set of possible values), got {type(universe).__name__}"
@@ -179,7 +179,7 @@ def _check_counts(counts, size) -> tuple[dict, int]:
         )
     clean = {}
     for v, c in counts.items():
-        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v):
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(float(v)):
             raise TypeError(f"counts must have finite numbers as keys, got the key {v!r}")
         clean[v] = as_int(c, f"counts[{v!r}]", minimum=0)
     return clean, as_int(size, "size", minimum=0)

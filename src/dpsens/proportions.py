@@ -49,7 +49,7 @@ METHODS = {
 }
 
 
-def as_counts(counts, name: str = "counts") -> np.ndarray:
+def as_counts(counts: ArrayLike, name: str = "counts") -> np.ndarray:
     """Check a vector of label counts (integers >= 0, at least two labels, n >= 2).
 
     Chapter: *Proportions vs frequencies*.
@@ -78,7 +78,7 @@ def as_counts(counts, name: str = "counts") -> np.ndarray:
 # ---------------------------------------------------------------------------
 # sensitivities
 # ---------------------------------------------------------------------------
-def source_proportion_sensitivity(counts) -> float:
+def source_proportion_sensitivity(counts: ArrayLike) -> float:
     """The source's "global sensitivity" of a proportion, ``max_i (n - c_i) / (n (n - 1))``.
 
     Chapter: *Proportions vs frequencies*.  The maximum runs over the labels
@@ -247,7 +247,7 @@ def _check_release_args(counts, epsilon, rng, size):
     return k, epsilon, rng, shape
 
 
-def source_release(counts, epsilon, rng, size=None) -> np.ndarray:
+def source_release(counts: ArrayLike, epsilon: float, rng: np.random.Generator, size: int | None = None) -> np.ndarray:
     """NOT PRIVATE: the source's release ``p_i + Lap(Δ/ε)`` with Δ its local sensitivity.
 
     Chapter: *Proportions vs frequencies*.  Every proportion gets its own
@@ -273,7 +273,7 @@ def source_release(counts, epsilon, rng, size=None) -> np.ndarray:
     return local_sensitivity_laplace(p, source_proportion_sensitivity(k), epsilon, rng, size=shape)
 
 
-def counts_release(counts, epsilon, rng, size=None) -> np.ndarray:
+def counts_release(counts: ArrayLike, epsilon: float, rng: np.random.Generator, size: int | None = None) -> np.ndarray:
     """The source's first release: noisy counts ``c_i + Lap(1/ε)`` divided by the true ``n``.
 
     Chapter: *Proportions vs frequencies*.  Private for one proportion when
@@ -284,7 +284,7 @@ def counts_release(counts, epsilon, rng, size=None) -> np.ndarray:
     return laplace_mechanism(k.astype(float), 1.0, epsilon, rng, size=shape) / k.sum()
 
 
-def n_public_release(counts, epsilon, rng, size=None, label: int | None = None) -> np.ndarray:
+def n_public_release(counts: ArrayLike, epsilon: float, rng: np.random.Generator, size: int | None = None, label: int | None = None) -> np.ndarray:
     """ε-DP proportions when ``n`` is public (bounded neighbours).
 
     Chapter: *Proportions vs frequencies*.  One proportion (``label`` given)
@@ -315,7 +315,7 @@ def _normalise(noisy: np.ndarray) -> np.ndarray:
         return np.where(total > 0, clipped / np.where(total > 0, total, 1.0), uniform)
 
 
-def histogram_release(counts, epsilon, rng, size=None) -> np.ndarray:
+def histogram_release(counts: ArrayLike, epsilon: float, rng: np.random.Generator, size: int | None = None) -> np.ndarray:
     """ε-DP proportions when ``n`` is private: a noisy histogram, normalised.
 
     Chapter: *Proportions vs frequencies*.  Adding or removing one record
@@ -327,7 +327,7 @@ def histogram_release(counts, epsilon, rng, size=None) -> np.ndarray:
     return _normalise(laplace_mechanism(k.astype(float), 1.0, epsilon, rng, size=shape))
 
 
-def count_and_total_release(counts, epsilon, rng, size=None) -> np.ndarray:
+def count_and_total_release(counts: ArrayLike, epsilon: float, rng: np.random.Generator, size: int | None = None) -> np.ndarray:
     """ε-DP proportions when ``n`` is private: noisy counts over a noisy total.
 
     Chapter: *Proportions vs frequencies*.  Half the budget for the counts
@@ -344,7 +344,8 @@ def count_and_total_release(counts, epsilon, rng, size=None) -> np.ndarray:
 _RELEASES = {"source": source_release, "histogram": histogram_release, "count_and_total": count_and_total_release}
 
 
-def proportion_errors(counts, epsilons, trials: int, rng, label: int = 0) -> pd.DataFrame:
+def proportion_errors(counts: ArrayLike, epsilons: ArrayLike, trials: int, rng: np.random.Generator,
+                      label: int = 0) -> pd.DataFrame:
     """Root-mean-square error of one released proportion, per method and ε.
 
     Chapter: *Proportions vs frequencies*.
@@ -383,7 +384,7 @@ def proportion_errors(counts, epsilons, trials: int, rng, label: int = 0) -> pd.
     return pd.DataFrame(rows).set_index("epsilon")
 
 
-def threshold_attack(release_x, release_xprime, centre: float, radius: float, confidence: float = 0.95) -> dict:
+def threshold_attack(release_x: ArrayLike, release_xprime: ArrayLike, centre: float, radius: float, confidence: float = 0.95) -> dict:
     """An attacker who says "the data are x" when the release is far from ``centre``.
 
     Chapter: *Proportions vs frequencies*.  Given releases simulated under

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from numpy.typing import ArrayLike
 
-from ._validate import EXACT_RELATIONS, check_relation
+from ._validate import check_relation
 from .bruteforce import MAX_NEIGHBORS, bruteforce_global_sensitivity, bruteforce_local_sensitivity
 from .globalsens import MAX_RELEASES, exact_global_sensitivity
 from .groupsens import symmetric_global_sensitivity
@@ -37,7 +37,7 @@ from .local import exact_local_sensitivity
 from .neighbors import Domain, Pool
 from .privatesize import SIZES, private_size_global_sensitivity
 from .queries import Query, check_query
-from .relation import Relation
+from .relation import EXACT_RELATIONS, Relation
 
 __all__ = ["local_sensitivity", "global_sensitivity", "METHODS"]
 
