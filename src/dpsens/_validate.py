@@ -7,7 +7,7 @@ says what would be valid.
 from __future__ import annotations
 
 import numbers
-from typing import Any, Literal, overload
+from typing import Any, Literal, TypeGuard, overload
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -16,6 +16,11 @@ from .relation import RELATIONS, Relation, as_relation
 
 #: the types accepted as real numbers without the (slower) abstract-base-class check
 _PLAIN_REALS = (float, int)
+
+
+def _is_real(value: object) -> TypeGuard[float]:
+    """A real number that is not a boolean (``float()`` reads it: int, float, Fraction, numpy numbers)."""
+    return type(value) in _PLAIN_REALS or not isinstance(value, bool) and isinstance(value, numbers.Real)
 
 
 
@@ -155,7 +160,7 @@ def check_result(value: float, what: str) -> float:
     return value
 
 
-def as_int(value: int, name: str, minimum: int | None = None, maximum: int | None = None) -> int:
+def as_int(value: object, name: str, minimum: int | None = None, maximum: int | None = None) -> int:
     """Return ``value`` as a Python int within ``[minimum, maximum]``, or raise."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {value!r} of type {type(value).__name__}")
@@ -167,9 +172,9 @@ def as_int(value: int, name: str, minimum: int | None = None, maximum: int | Non
     return value
 
 
-def as_positive(value: float, name: str) -> float:
+def as_positive(value: object, name: str) -> float:
     """Return ``value`` as a float that is finite and > 0, or raise."""
-    if type(value) not in _PLAIN_REALS and (isinstance(value, bool) or not isinstance(value, numbers.Real)):
+    if not _is_real(value):
         raise TypeError(f"{name} must be a positive number, got {value!r} of type {type(value).__name__}")
     value = float(value)
     if not np.isfinite(value) or value <= 0:
@@ -177,9 +182,9 @@ def as_positive(value: float, name: str) -> float:
     return value
 
 
-def as_probability(value: float, name: str = "delta") -> float:
+def as_probability(value: object, name: str = "delta") -> float:
     """Return ``value`` as a float strictly between 0 and 1, or raise."""
-    if type(value) not in _PLAIN_REALS and (isinstance(value, bool) or not isinstance(value, numbers.Real)):
+    if not _is_real(value):
         raise TypeError(f"{name} must be a number in (0, 1), got {value!r}")
     value = float(value)
     if not 0 < value < 1:
@@ -217,9 +222,9 @@ def check_relation(neighbors: Relation | str, allowed: tuple[Relation, ...] = RE
     return as_relation(neighbors, allowed)
 
 
-def as_quantile(q: float, name: str = "q") -> float:
+def as_quantile(q: object, name: str = "q") -> float:
     """Return ``q`` as a float strictly between 0 and 1 (0.5 is the median), or raise."""
-    if type(q) not in _PLAIN_REALS and (isinstance(q, bool) or not isinstance(q, numbers.Real)):
+    if not _is_real(q):
         raise TypeError(f"{name} must be a number in (0, 1), e.g. 0.5 for the median, got {q!r}")
     q = float(q)
     if not 0 < q < 1:
@@ -268,9 +273,9 @@ def check_rng(rng: object, allow_none: bool = False) -> np.random.Generator | No
     return rng
 
 
-def as_nonnegative(value: float, name: str) -> float:
+def as_nonnegative(value: object, name: str) -> float:
     """A finite real number ``>= 0`` (a sensitivity, a distance), as ``float``."""
-    if type(value) not in _PLAIN_REALS and (isinstance(value, bool) or not isinstance(value, numbers.Real)):
+    if not _is_real(value):
         raise TypeError(f"{name} must be a number >= 0, got {value!r} of type {type(value).__name__}")
     value = float(value)
     if not np.isfinite(value) or value < 0:

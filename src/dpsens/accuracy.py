@@ -408,7 +408,8 @@ def expected_abs_error(distribution: Mapping[str, ArrayLike], target: float) -> 
 
 # ------------------------------------------------------------------ the seeded check
 def simulate_accuracy(ages: ArrayLike, count: float, epsilon: float, zeta: float, rng: np.random.Generator,
-                      runs: int = 2000, delta: float = DELTA, bounds: tuple[float, float] = (0.0, 100.0), ptr_bound: float = 0.01, n_chunks: int = 600,
+                      runs: int = 2000, delta: float = DELTA, bounds: tuple[float, float] = (0.0, 100.0),
+                      ptr_bound: float = 0.01, n_chunks: int = 600,
                       chunk_bounds: tuple[float, float] = (20.0, 80.0), n_partitions: int = 20) -> pd.DataFrame:
     """Each mechanism's accuracy bound at confidence ``1 − ζ`` beside its simulated error (seeded).
 

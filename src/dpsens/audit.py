@@ -169,7 +169,8 @@ def privacy_loss_lower_bounds(scores_x: ArrayLike, scores_y: ArrayLike, threshol
     return {"threshold": np.asarray(thresholds, float), "point": point, "lower": np.maximum(lower, 0.0)}
 
 
-def audit_epsilon(scores_x: ArrayLike, scores_y: ArrayLike, thresholds: ArrayLike, alpha: float = 0.05, delta: float = 0.0) -> dict:
+def audit_epsilon(scores_x: ArrayLike, scores_y: ArrayLike, thresholds: ArrayLike,
+                  alpha: float = 0.05, delta: float = 0.0) -> dict:
     """One statistically valid lower bound on ε: choose the event on one half, measure it on the other.
 
     Chapter: *Why local sensitivity leaks*.

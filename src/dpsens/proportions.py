@@ -247,7 +247,8 @@ def _check_release_args(counts, epsilon, rng, size):
     return k, epsilon, rng, shape
 
 
-def source_release(counts: ArrayLike, epsilon: float, rng: np.random.Generator, size: int | None = None) -> np.ndarray:
+def source_release(counts: ArrayLike, epsilon: float, rng: np.random.Generator,
+                   size: int | None = None) -> np.ndarray:
     """NOT PRIVATE: the source's release ``p_i + Lap(Δ/ε)`` with Δ its local sensitivity.
 
     Chapter: *Proportions vs frequencies*.  Every proportion gets its own
@@ -270,10 +271,11 @@ def source_release(counts: ArrayLike, epsilon: float, rng: np.random.Generator, 
     """
     k, epsilon, rng, shape = _check_release_args(counts, epsilon, rng, size)
     p = k / k.sum()
-    return local_sensitivity_laplace(p, source_proportion_sensitivity(k), epsilon, rng, size=shape)
+    return np.asarray(local_sensitivity_laplace(p, source_proportion_sensitivity(k), epsilon, rng, size=shape))
 
 
-def counts_release(counts: ArrayLike, epsilon: float, rng: np.random.Generator, size: int | None = None) -> np.ndarray:
+def counts_release(counts: ArrayLike, epsilon: float, rng: np.random.Generator,
+                   size: int | None = None) -> np.ndarray:
     """The source's first release: noisy counts ``c_i + Lap(1/ε)`` divided by the true ``n``.
 
     Chapter: *Proportions vs frequencies*.  Private for one proportion when
@@ -284,7 +286,8 @@ def counts_release(counts: ArrayLike, epsilon: float, rng: np.random.Generator, 
     return laplace_mechanism(k.astype(float), 1.0, epsilon, rng, size=shape) / k.sum()
 
 
-def n_public_release(counts: ArrayLike, epsilon: float, rng: np.random.Generator, size: int | None = None, label: int | None = None) -> np.ndarray:
+def n_public_release(counts: ArrayLike, epsilon: float, rng: np.random.Generator, size: int | None = None,
+                     label: int | None = None) -> float | np.ndarray:
     """ε-DP proportions when ``n`` is public (bounded neighbours).
 
     Chapter: *Proportions vs frequencies*.  One proportion (``label`` given)
@@ -315,7 +318,8 @@ def _normalise(noisy: np.ndarray) -> np.ndarray:
         return np.where(total > 0, clipped / np.where(total > 0, total, 1.0), uniform)
 
 
-def histogram_release(counts: ArrayLike, epsilon: float, rng: np.random.Generator, size: int | None = None) -> np.ndarray:
+def histogram_release(counts: ArrayLike, epsilon: float, rng: np.random.Generator,
+                      size: int | None = None) -> np.ndarray:
     """ε-DP proportions when ``n`` is private: a noisy histogram, normalised.
 
     Chapter: *Proportions vs frequencies*.  Adding or removing one record
@@ -324,10 +328,11 @@ def histogram_release(counts: ArrayLike, epsilon: float, rng: np.random.Generato
     vector is divided by its sum (post-processing, no extra budget).
     """
     k, epsilon, rng, shape = _check_release_args(counts, epsilon, rng, size)
-    return _normalise(laplace_mechanism(k.astype(float), 1.0, epsilon, rng, size=shape))
+    return _normalise(np.asarray(laplace_mechanism(k.astype(float), 1.0, epsilon, rng, size=shape)))
 
 
-def count_and_total_release(counts: ArrayLike, epsilon: float, rng: np.random.Generator, size: int | None = None) -> np.ndarray:
+def count_and_total_release(counts: ArrayLike, epsilon: float, rng: np.random.Generator,
+                            size: int | None = None) -> np.ndarray:
     """ε-DP proportions when ``n`` is private: noisy counts over a noisy total.
 
     Chapter: *Proportions vs frequencies*.  Half the budget for the counts
@@ -384,7 +389,8 @@ def proportion_errors(counts: ArrayLike, epsilons: ArrayLike, trials: int, rng: 
     return pd.DataFrame(rows).set_index("epsilon")
 
 
-def threshold_attack(release_x: ArrayLike, release_xprime: ArrayLike, centre: float, radius: float, confidence: float = 0.95) -> dict:
+def threshold_attack(release_x: ArrayLike, release_xprime: ArrayLike, centre: float,
+                     radius: float, confidence: float = 0.95) -> dict:
     """An attacker who says "the data are x" when the release is far from ``centre``.
 
     Chapter: *Proportions vs frequencies*.  Given releases simulated under

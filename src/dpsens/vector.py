@@ -409,7 +409,8 @@ def _place_changes(tables: list[dict], k: int, power: float | None) -> dict[tupl
 
 
 def grouped_local_sensitivity(x: ArrayLike, groups: ArrayLike, query: str, universe: Domain,
-                              labels: Iterable | None = None, k: int = 1, neighbors: Relation | str = Relation.UNBOUNDED,
+                              labels: Iterable | None = None, k: int = 1,
+                              neighbors: Relation | str = Relation.UNBOUNDED,
                               norm: str = "l1") -> float:
     """Exact local sensitivity of one query per group, released as a vector, in a norm.
 

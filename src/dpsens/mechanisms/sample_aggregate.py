@@ -13,8 +13,10 @@ Its figures are in :mod:`dpsens.figures.sample_aggregate`.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 import pandas as pd
 
 from .._validate import as_bounds, as_data, as_int, as_positive, check_relation, check_rng
@@ -126,9 +128,10 @@ def split_reduce(x: np.ndarray, k: int, reduce) -> np.ndarray:
     return np.concatenate(parts).astype(float)
 
 
-def sample_and_aggregate(x, func, n_chunks, lower, upper, epsilon, rng, shuffle: bool = True,
-                         details: bool = False, partition: str | None = None, neighbors: Relation | str = Relation.BOUNDED,
-                         secure: bool = False):
+def sample_and_aggregate(x: ArrayLike, func: str | Callable[[np.ndarray], float], n_chunks: int, lower: float,
+                         upper: float, epsilon: float, rng: np.random.Generator, shuffle: bool = True,
+                         details: bool = False, partition: str | None = None,
+                         neighbors: Relation | str = Relation.BOUNDED, secure: bool = False) -> float | dict:
     """Sample-and-aggregate: noisy average of clipped answers on disjoint chunks.
 
     Chapter: *Sample and aggregate*.
@@ -204,12 +207,12 @@ def sample_and_aggregate(x, func, n_chunks, lower, upper, epsilon, rng, shuffle:
                          "use partition='independent' (or leave partition=None) with neighbors='unbounded'")
     rng = check_rng(rng)
     if secure:
-        width = as_integer_values(float(upper) - float(lower), "upper - lower")
+        width = int(as_integer_values(float(upper) - float(lower), "upper - lower"))
     answers = chunk_answers(x, func, n_chunks, lower, upper, rng=rng, shuffle=shuffle, partition=partition)
     scale = (float(upper) - float(lower)) / (len(answers) * epsilon)
     if secure:
         total = int(np.sum(as_integer_values(answers, "the clipped chunk answers")))
-        released = laplace_mechanism(total, width, epsilon, rng, secure=True) / len(answers)
+        released = float(laplace_mechanism(total, width, epsilon, rng, secure=True)) / len(answers)
     else:
         released = float(np.mean(answers) + laplace_noise(scale, rng))
     if details:
