@@ -37,7 +37,7 @@ def _local_sorted(rel):
     name, f = check_query("var")
     xs = np.array(X)
     a = local.available_values(xs, DOMAIN, 1)
-    return local.local_sensitivity_sorted(name, f, xs, a, 1, as_relation(rel, EXACT_RELATIONS))
+    return local.local_sensitivity_sorted(name, f, xs, a, 1, rel)
 
 
 def _grid(rel):
@@ -147,6 +147,15 @@ def test_known_values_under_each_relation():
     assert proportions.proportion_global_sensitivity(40, Relation.UNBOUNDED) == 0.5
     assert vector.histogram_sensitivity(Relation.BOUNDED, "l1") == 2.0
     assert vector.histogram_sensitivity("unbounded", "l1") == 1.0
+    # the median of [1, 2, 3, 7, 9] (3) at group size 2 on the domain 0..9: remove 1 and 2, or add two 9s,
+    # gives 7 (4 up); only replacing two records (bounded) reaches [3, 7, 9, 9, 9] with median 9 (6 up)
+    name, f = check_query("median")
+    xs = np.array(X)
+    a = local.available_values(xs, DOMAIN, 2)
+    for relation, expected in (("unbounded", 4.0), ("bounded", 6.0), ("symmetric", 4.0)):
+        assert local.local_sensitivity_sorted(name, f, xs, a, 2, relation) == expected
+        assert local.local_sensitivity_sorted(name, f, xs, a, 2, Relation(relation)) == expected
+        assert ds.local_sensitivity(X, "median", DOMAIN, 2, relation) == expected
 
 
 def test_a_member_is_its_string():

@@ -369,15 +369,15 @@ def _ranges(name: str, xs: np.ndarray, a: np.ndarray, k: int, neighbors: Relatio
 
 
 def local_sensitivity_sorted(name: str, f: Callable[[np.ndarray], float], xs: np.ndarray, a: np.ndarray, k: int,
-                             neighbors: Relation) -> float:
+                             neighbors: Relation | str) -> float:
     """Local sensitivity of sorted, validated ``xs`` with available values ``a`` (no checks).
 
     Chapter: *Global sensitivity from scratch* (the exact global sensitivity
     maximises it over releases).  ``name, f`` come from
-    :func:`dpsens.queries.check_query`, ``a`` from :func:`available_values`,
-    ``neighbors`` is a :class:`~dpsens.Relation` member (as
-    :func:`~dpsens._validate.check_relation` returns it; a string is not converted here).
+    :func:`dpsens.queries.check_query`, ``a`` from :func:`available_values`;
+    ``neighbors`` is converted like everywhere else (a member passes through).
     """
+    neighbors = check_relation(neighbors, EXACT_RELATIONS)
     if name == "count":
         return 0.0 if neighbors is Relation.BOUNDED else float(k)
     fx = f(xs)
