@@ -7,23 +7,36 @@ says what would be valid.
 from __future__ import annotations
 
 import numbers
+from typing import Any, Literal, TypeGuard, overload
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .relation import EXACT_RELATIONS, RELATIONS, Relation, as_relation
+from .relation import RELATIONS, Relation, as_relation
 
 #: the types accepted as real numbers without the (slower) abstract-base-class check
 _PLAIN_REALS = (float, int)
 
 
+def _is_real(value: object) -> TypeGuard[float]:
+    """A real number that is not a boolean (``float()`` reads it: int, float, Fraction, numpy numbers)."""
+    return type(value) in _PLAIN_REALS or not isinstance(value, bool) and isinstance(value, numbers.Real)
+
+
+
+def _is_real_number(v: object) -> bool:
+    """A Python or numpy number that is real (``Decimal`` included), not a boolean."""
+    return not (isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Number)
+                or isinstance(v, numbers.Complex) and not isinstance(v, numbers.Real)
+                and type(v).__name__ != "Decimal")
+
 
 def _object_to_float(arr: np.ndarray, name: str) -> np.ndarray:
     """Python numbers (int, Fraction, Decimal, ...) in an object array, as floats, or raise."""
     out = np.empty(arr.shape, dtype=float)
+    v: Any
     for i, v in enumerate(arr.ravel()):
-        if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Number) or \
-                isinstance(v, numbers.Complex) and not isinstance(v, numbers.Real) and \
-                type(v).__name__ != "Decimal":
+        if not _is_real_number(v):
             kind = "a boolean" if isinstance(v, (bool, np.bool_)) else f"{v!r} of type {type(v).__name__}"
             raise TypeError(f"{name} must hold numbers only (int or float); it contains {kind}")
         try:
@@ -37,16 +50,20 @@ def _object_to_float(arr: np.ndarray, name: str) -> np.ndarray:
     return out
 
 
-def as_data(x, name: str = "x", allow_empty: bool = False) -> np.ndarray:
-    """Return ``x`` as a 1-D float array of finite numbers, or raise.
+def _pandas_values(x: Any, values: Any, name: str) -> np.ndarray:
+    """The values of a pandas Series (or anything with ``to_numpy``), refusing booleans and missing values."""
+    dtype = getattr(x, "dtype", None)
+    kind = getattr(dtype, "kind", "")
+    if kind == "b" or str(dtype) == "boolean":
+        raise TypeError(f"{name} must hold numbers (int or float), not booleans (dtype {dtype}); "
+                        f"convert with .astype(int) if 0/1 is meant")
+    if kind in "iuf" and getattr(x, "hasnans", False):
+        raise ValueError(f"{name} must hold finite numbers only; it has missing values (NA/NaN)")
+    return values(dtype=float) if kind in "iuf" and not isinstance(x, np.ndarray) else values()
 
-    Accepts lists, tuples, numpy arrays and pandas Series of integers or
-    floats (any numpy width, pandas' nullable ``Int64`` / ``Float64`` without
-    missing values, Python ints, ``Fraction`` and ``Decimal``).  Booleans are
-    refused (``True`` is not a measurement): convert them with ``astype(int)``
-    if 0/1 is meant.  Values beyond the float range are refused, not turned
-    into infinity.
-    """
+
+def _check_not_scalar(x: object, name: str) -> None:
+    """Refuse a string, a single number and a list or tuple of booleans (what ``as_data`` does not read)."""
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{name} must be a sequence of numbers, got the string {x!r}")
     if isinstance(x, (numbers.Number, np.generic)):
@@ -57,18 +74,21 @@ def as_data(x, name: str = "x", allow_empty: bool = False) -> np.ndarray:
     if isinstance(x, (list, tuple)) and any(isinstance(v, (bool, np.bool_)) for v in x):
         raise TypeError(f"{name} must hold numbers (int or float), not booleans; "
                         f"convert them with int() if 0/1 is meant")
+
+
+def as_data(x: object, name: str = "x", allow_empty: bool = False) -> np.ndarray:
+    """Return ``x`` as a 1-D float array of finite numbers, or raise.
+
+    Accepts lists, tuples, numpy arrays and pandas Series of integers or
+    floats (any numpy width, pandas' nullable ``Int64`` / ``Float64`` without
+    missing values, Python ints, ``Fraction`` and ``Decimal``).  Booleans are
+    refused (``True`` is not a measurement): convert them with ``astype(int)``
+    if 0/1 is meant.  Values beyond the float range are refused, not turned
+    into infinity.
+    """
+    _check_not_scalar(x, name)
     values = getattr(x, "to_numpy", None)
-    if callable(values):
-        dtype = getattr(x, "dtype", None)
-        kind = getattr(dtype, "kind", "")
-        if kind == "b" or str(dtype) == "boolean":
-            raise TypeError(f"{name} must hold numbers (int or float), not booleans (dtype {dtype}); "
-                            f"convert with .astype(int) if 0/1 is meant")
-        if kind in "iuf" and getattr(x, "hasnans", False):
-            raise ValueError(f"{name} must hold finite numbers only; it has missing values (NA/NaN)")
-        arr = values(dtype=float) if kind in "iuf" and not isinstance(x, np.ndarray) else values()
-    else:
-        arr = np.asarray(x)
+    arr = _pandas_values(x, values, name) if callable(values) else np.asarray(x)
     if arr.dtype.kind == "b":
         raise TypeError(f"{name} must hold numbers (int or float), not booleans; "
                         f"convert with .astype(int) if 0/1 is meant")
@@ -99,7 +119,7 @@ def as_data(x, name: str = "x", allow_empty: bool = False) -> np.ndarray:
 SAFE_EXPONENT = 400
 
 
-def power_of_two_scale(*arrays) -> int:
+def power_of_two_scale(*arrays: ArrayLike) -> int:
     """Exponent ``e`` such that the largest magnitude of the arrays over ``2**e`` is in [0.5, 1).
 
     Every query of the book is positively homogeneous (``f(c x) = c f(x)``,
@@ -124,7 +144,7 @@ def scale_back(value: float, exponent: int, what: str, rounding: float = 0.0) ->
         return check_result(np.ldexp(value, exponent), what)
 
 
-def rescaled_rounding(degree: int, *arrays) -> float:
+def rescaled_rounding(degree: int, *arrays: ArrayLike) -> float:
     """Rounding error allowed for a query of homogeneity ``degree`` computed on ``arrays``:
     64 units in the last place of the largest magnitude raised to ``degree``."""
     m = max(float(np.max(np.abs(a))) for a in arrays if np.size(a))
@@ -140,7 +160,7 @@ def check_result(value: float, what: str) -> float:
     return value
 
 
-def as_int(value, name: str, minimum: int | None = None, maximum: int | None = None) -> int:
+def as_int(value: object, name: str, minimum: int | None = None, maximum: int | None = None) -> int:
     """Return ``value`` as a Python int within ``[minimum, maximum]``, or raise."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {value!r} of type {type(value).__name__}")
@@ -152,9 +172,9 @@ def as_int(value, name: str, minimum: int | None = None, maximum: int | None = N
     return value
 
 
-def as_positive(value, name: str) -> float:
+def as_positive(value: object, name: str) -> float:
     """Return ``value`` as a float that is finite and > 0, or raise."""
-    if type(value) not in _PLAIN_REALS and (isinstance(value, bool) or not isinstance(value, numbers.Real)):
+    if not _is_real(value):
         raise TypeError(f"{name} must be a positive number, got {value!r} of type {type(value).__name__}")
     value = float(value)
     if not np.isfinite(value) or value <= 0:
@@ -162,9 +182,9 @@ def as_positive(value, name: str) -> float:
     return value
 
 
-def as_probability(value, name: str = "delta") -> float:
+def as_probability(value: object, name: str = "delta") -> float:
     """Return ``value`` as a float strictly between 0 and 1, or raise."""
-    if type(value) not in _PLAIN_REALS and (isinstance(value, bool) or not isinstance(value, numbers.Real)):
+    if not _is_real(value):
         raise TypeError(f"{name} must be a number in (0, 1), got {value!r}")
     value = float(value)
     if not 0 < value < 1:
@@ -172,7 +192,7 @@ def as_probability(value, name: str = "delta") -> float:
     return value
 
 
-def as_bounds(lower, upper) -> tuple[float, float]:
+def as_bounds(lower: float, upper: float) -> tuple[float, float]:
     """Check a clipping interval ``[lower, upper]`` and return it as floats."""
     for name, v in (("lower", lower), ("upper", upper)):
         if type(v) not in _PLAIN_REALS and (isinstance(v, bool) or not isinstance(v, numbers.Real)):
@@ -202,9 +222,9 @@ def check_relation(neighbors: Relation | str, allowed: tuple[Relation, ...] = RE
     return as_relation(neighbors, allowed)
 
 
-def as_quantile(q, name: str = "q") -> float:
+def as_quantile(q: object, name: str = "q") -> float:
     """Return ``q`` as a float strictly between 0 and 1 (0.5 is the median), or raise."""
-    if type(q) not in _PLAIN_REALS and (isinstance(q, bool) or not isinstance(q, numbers.Real)):
+    if not _is_real(q):
         raise TypeError(f"{name} must be a number in (0, 1), e.g. 0.5 for the median, got {q!r}")
     q = float(q)
     if not 0 < q < 1:
@@ -213,7 +233,15 @@ def as_quantile(q, name: str = "q") -> float:
     return q
 
 
-def check_rng(rng, allow_none: bool = False) -> np.random.Generator | None:
+@overload
+def check_rng(rng: object, allow_none: Literal[False] = False) -> np.random.Generator: ...
+
+
+@overload
+def check_rng(rng: object, allow_none: bool) -> np.random.Generator | None: ...
+
+
+def check_rng(rng: object, allow_none: bool = False) -> np.random.Generator | None:
     """Return ``rng`` if it is a :class:`numpy.random.Generator`, else raise ``TypeError``.
 
     Chapter: *Why local sensitivity leaks* (and every chapter that draws noise).
@@ -245,9 +273,9 @@ def check_rng(rng, allow_none: bool = False) -> np.random.Generator | None:
     return rng
 
 
-def as_nonnegative(value, name: str) -> float:
+def as_nonnegative(value: object, name: str) -> float:
     """A finite real number ``>= 0`` (a sensitivity, a distance), as ``float``."""
-    if type(value) not in _PLAIN_REALS and (isinstance(value, bool) or not isinstance(value, numbers.Real)):
+    if not _is_real(value):
         raise TypeError(f"{name} must be a number >= 0, got {value!r} of type {type(value).__name__}")
     value = float(value)
     if not np.isfinite(value) or value < 0:

@@ -19,8 +19,10 @@ target of every median below.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
+from numpy.typing import ArrayLike
 import pandas as pd
 from scipy.optimize import brentq
 from scipy.special import ndtri
@@ -37,6 +39,7 @@ from .mechanisms.ptr import ptr_pass_probability, ptr_from_distance, ptr_thresho
 from .mechanisms.sample_aggregate import chunk_answers
 from .mechanisms.smooth_noise import smooth_sensitivity_beta
 from .smooth import distance_to_high_ls, smooth_sensitivity
+from .relation import Relation
 
 __all__ = ["DELTA", "laplace_tail_bound", "gaussian_tail_bound", "gaussian_tail_exact", "heavy_tailed_tail_exact",
            "exponential_utility_bound", "rank_error", "rank_error_bound", "rank_value_bound", "ptr_refusal_bound",
@@ -62,7 +65,7 @@ def _aggregates(x, func, m, lower, upper, rng, n_partitions) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ tails of the noise
-def laplace_tail_bound(sensitivity, epsilon, zeta) -> float:
+def laplace_tail_bound(sensitivity: float, epsilon: float, zeta: float) -> float:
     """``Δ/ε · ln(1/ζ)``: the error the Laplace mechanism exceeds with probability exactly ``ζ``.
 
     Chapter: *How accurate is it?* (the Laplace tail).  ``P(|Lap(b)| > b ln(1/ζ)) = ζ``.
@@ -74,7 +77,7 @@ def laplace_tail_bound(sensitivity, epsilon, zeta) -> float:
     return sensitivity / as_positive(epsilon, "epsilon") * math.log(1.0 / _zeta(zeta))
 
 
-def gaussian_tail_bound(sigma, zeta) -> float:
+def gaussian_tail_bound(sigma: float, zeta: float) -> float:
     """``σ √(2 ln(2/ζ))``: a bound the Gaussian noise exceeds with probability at most ``ζ``.
 
     Chapter: *How accurate is it?* (the Gaussian tail; the proof is the chapter's,
@@ -83,7 +86,7 @@ def gaussian_tail_bound(sigma, zeta) -> float:
     return as_positive(sigma, "sigma") * math.sqrt(2.0 * math.log(2.0 / _zeta(zeta)))
 
 
-def gaussian_tail_exact(sigma, zeta) -> float:
+def gaussian_tail_exact(sigma: float, zeta: float) -> float:
     """``σ Φ⁻¹(1 − ζ/2)``: the error Gaussian noise exceeds with probability exactly ``ζ``.
 
     Chapter: *How accurate is it?*.
@@ -91,7 +94,7 @@ def gaussian_tail_exact(sigma, zeta) -> float:
     return as_positive(sigma, "sigma") * float(-ndtri(_zeta(zeta) / 2.0))
 
 
-def heavy_tailed_tail_exact(scale, zeta, gamma: float = 4.0) -> float:
+def heavy_tailed_tail_exact(scale: float, zeta: float, gamma: float = 4.0) -> float:
     """The ``w`` with ``P(|scale · Z| > w) = ζ``, ``Z`` of density ∝ ``1/(1+|z|^γ)``.
 
     Chapter: *How accurate is it?* (smooth sensitivity with heavy-tailed noise).
@@ -109,7 +112,7 @@ def heavy_tailed_tail_exact(scale, zeta, gamma: float = 4.0) -> float:
 
 
 # ------------------------------------------------------------------ the exponential mechanism
-def exponential_utility_bound(sensitivity, epsilon, zeta, measure_ratio) -> float:
+def exponential_utility_bound(sensitivity: float, epsilon: float, zeta: float, measure_ratio: float) -> float:
     """``(2 GS_U / ε) (ln(μ(Z)/μ(S)) + ln(1/ζ))``: the score the exponential mechanism loses below OPT.
 
     Chapter: *How accurate is it?* (the utility theorem).  ``measure_ratio`` is
@@ -124,7 +127,8 @@ def exponential_utility_bound(sensitivity, epsilon, zeta, measure_ratio) -> floa
         math.log(ratio) + math.log(1.0 / _zeta(zeta)))
 
 
-def _rank_setup(x, q, epsilon, lower, upper, neighbors):
+def _rank_setup(x: ArrayLike, q: float, epsilon: float, lower: float, upper: float,
+                neighbors: Relation) -> tuple[dict, np.ndarray, np.ndarray, float]:
     dist = quantile_exponential_distribution(x, q, epsilon, lower, upper, neighbors)
     length = dist["right"] - dist["left"]
     positive = length > 0
@@ -132,35 +136,41 @@ def _rank_setup(x, q, epsilon, lower, upper, neighbors):
     return dist, length, positive, opt
 
 
-def rank_error(x, q, released, lower, upper, neighbors: str = "bounded"):
+def rank_error(x: ArrayLike, q: float, released: ArrayLike, lower: float, upper: float,
+               neighbors: Relation | str = Relation.BOUNDED) -> np.ndarray:
     """``OPT − U(x, z)`` for released ``z``: how many records the rank of ``z`` is worse than the best.
 
     Chapter: *How accurate is it?*.  ``U(x, z) = −|#{x_i < z} − αn|`` is the rank
     score; OPT its largest value on a set of positive length (what the
     mechanism can release with positive density).
     """
+    neighbors = check_relation(neighbors)
     _, _, _, opt = _rank_setup(x, q, 1.0, lower, upper, neighbors)
     return opt - np.asarray(quantile_rank_utility(x, q, released, neighbors))
 
 
-def rank_error_bound(x, q, epsilon, zeta, lower, upper, neighbors: str = "bounded") -> float:
+def rank_error_bound(x: ArrayLike, q: float, epsilon: float, zeta: float, lower: float, upper: float,
+                     neighbors: Relation | str = Relation.BOUNDED) -> float:
     """The utility theorem for the rank score over ``[lower, upper]``: the rank error exceeded w.p. at most ``ζ``.
 
     Chapter: *How accurate is it?*.  ``μ(Z) = upper − lower``; ``μ(S)`` the
     total length of the intervals whose score is OPT.
     """
+    neighbors = check_relation(neighbors)
     dist, length, positive, opt = _rank_setup(x, q, epsilon, lower, upper, neighbors)
     best = float(np.sum(length[positive & (dist["utility"] == opt)]))
     return exponential_utility_bound(dist["sensitivity"], epsilon, zeta, (upper - lower) / best)
 
 
-def rank_value_bound(x, q, rank_bound, lower, upper, neighbors: str = "bounded") -> float:
+def rank_value_bound(x: ArrayLike, q: float, rank_bound: float, lower: float, upper: float,
+                     neighbors: Relation | str = Relation.BOUNDED) -> float:
     """The largest ``|z − f(x)|`` over outputs ``z`` of positive density whose rank error is at most ``rank_bound``.
 
     Chapter: *How accurate is it?* (a rank-error bound read as an error in
     value, on these data; ``f(x)`` the order statistic).
     """
     rank_bound = as_nonnegative(rank_bound, "rank_bound")
+    neighbors = check_relation(neighbors)
     dist, _, positive, opt = _rank_setup(x, q, 1.0, lower, upper, neighbors)
     target = order_statistic(x, q)
     keep = positive & (opt - dist["utility"] <= rank_bound + 1e-9)
@@ -168,7 +178,7 @@ def rank_value_bound(x, q, rank_bound, lower, upper, neighbors: str = "bounded")
 
 
 # ------------------------------------------------------------------ propose-test-release
-def ptr_refusal_bound(distance, epsilon, threshold) -> float:
+def ptr_refusal_bound(distance: float, epsilon: float, threshold: float) -> float:
     """``½ e^{−ε(D − T)}`` for ``D >= T`` (1 otherwise): a bound on PTR's probability of ⊥.
 
     Chapter: *How accurate is it?*.  The test draws ``D + Lap(1/ε)`` and refuses
@@ -198,7 +208,9 @@ def _cells(x, lower, upper, candidates):
     return (np.concatenate((pts, mids)), np.concatenate((pts, pts[:-1])), np.concatenate((pts, pts[1:])))
 
 
-def local_modulus_quantile(x, q, t, lower, upper, neighbors: str = "bounded", candidates=None):
+def local_modulus_quantile(x: ArrayLike, q: float, t: ArrayLike, lower: float, upper: float,
+                           neighbors: Relation | str = Relation.BOUNDED,
+                           candidates: ArrayLike | None = None) -> float | np.ndarray:
     """``Ω_f(x; t) = sup{|f(y) − f(x)| : dist(x, y) <= t}`` for the ``q`` quantile, exactly.
 
     Chapter: *How accurate is it?* (instance optimality).
@@ -216,7 +228,7 @@ def local_modulus_quantile(x, q, t, lower, upper, neighbors: str = "bounded", ca
     t : int or array_like of int
         Distances, ``>= 0``.
     lower, upper : float
-    neighbors : {"bounded", "unbounded"}
+    neighbors : Relation or {"bounded", "unbounded"}
     candidates : array_like, optional
 
     Returns
@@ -226,13 +238,13 @@ def local_modulus_quantile(x, q, t, lower, upper, neighbors: str = "bounded", ca
     x = as_data(x)
     q = as_quantile(q)
     lower, upper = as_bounds(lower, upper)
-    check_relation(neighbors)
+    neighbors = check_relation(neighbors)
     ts = np.asarray(t)
     if ts.size == 0 or np.any(ts < 0) or np.any(ts != np.floor(ts)):
         raise ValueError(f"t must be whole numbers >= 0, got {t!r}")
     target = order_statistic(x, q)
     points, lo, hi = _cells(x, lower, upper, candidates)
-    length = inverse_len_quantile(x, q, points, lower, upper, neighbors)
+    length = np.asarray(inverse_len_quantile(x, q, points, lower, upper, neighbors))
     far = np.maximum(np.abs(lo - target), np.abs(hi - target))
     order = np.argsort(length, kind="stable")
     reach = np.maximum.accumulate(far[order])            # the largest |z - f(x)| over the cells up to each len
@@ -241,8 +253,9 @@ def local_modulus_quantile(x, q, t, lower, upper, neighbors: str = "bounded", ca
     return float(out) if out.ndim == 0 else out
 
 
-def inverse_sensitivity_error_bound(x, q, epsilon, zeta, lower, upper, neighbors: str = "bounded",
-                                    candidates=None) -> dict:
+def inverse_sensitivity_error_bound(x: ArrayLike, q: float, epsilon: float, zeta: float, lower: float, upper: float,
+                                    neighbors: Relation | str = Relation.BOUNDED,
+                                    candidates: ArrayLike | None = None) -> dict:
     """The chapter's accuracy theorem for inverse sensitivity: ``|M(x) − f(x)| <= Ω_f(x; t − 1)`` w.p. ``>= 1 − ζ``.
 
     Chapter: *How accurate is it?*.
@@ -262,6 +275,7 @@ def inverse_sensitivity_error_bound(x, q, epsilon, zeta, lower, upper, neighbors
     epsilon = as_positive(epsilon, "epsilon")
     zeta = _zeta(zeta)
     lower, upper = as_bounds(lower, upper)
+    neighbors = check_relation(neighbors)
     dist = inverse_sensitivity_distribution(x, q, epsilon, lower, upper, neighbors, candidates)
     if candidates is not None:
         if not np.any(dist["len"] == 0):
@@ -270,19 +284,20 @@ def inverse_sensitivity_error_bound(x, q, epsilon, zeta, lower, upper, neighbors
         j = None
     else:
         gap = dist["right"] - dist["left"]
-        best = None
+        best: tuple[int, int] | None = None
         for jj in np.unique(dist["len"][np.isfinite(dist["len"])]):
             lam = float(np.sum(gap[dist["len"] <= jj]))
             tt = int(jj) + math.ceil(2.0 / epsilon * math.log((upper - lower) / (zeta * lam)))
             if best is None or tt < best[0]:
                 best = (tt, int(jj))
+        assert best is not None                   # f(x) itself has len 0: at least one finite len
         t, j = best
     bound = local_modulus_quantile(x, q, t - 1, lower, upper, neighbors, candidates)
     return {"t": int(t), "bound": float(bound), "j": j}
 
 
 # ------------------------------------------------------------------ lower bounds
-def packing_failure_bound(n_datasets, t, epsilon) -> float:
+def packing_failure_bound(n_datasets: int, t: int, epsilon: float) -> float:
     """``(K − 1)/(e^{tε} + K − 1)``: the packing lemma's failure probability.
 
     Chapter: *What can no mechanism beat?*.  For ``K`` datasets within distance
@@ -302,7 +317,7 @@ def _best_t(values, ts):
     return float(values[i]), int(ts[i])
 
 
-def count_lower_bound(epsilon, return_t: bool = False):
+def count_lower_bound(epsilon: float, return_t: bool = False) -> float | tuple[float, int]:
     """``max_t t/(2(1 + e^{tε}))``: no ε-DP count has a smaller worst-case expected error.
 
     Chapter: *What can no mechanism beat?* (two datasets ``t`` records apart,
@@ -314,7 +329,7 @@ def count_lower_bound(epsilon, return_t: bool = False):
     return (val, t) if return_t else val
 
 
-def histogram_lower_bound(d, epsilon, return_t: bool = False):
+def histogram_lower_bound(d: int, epsilon: float, return_t: bool = False) -> float | tuple[float, int]:
     """``max_t (t/2) d/(e^{tε} + d)``: no ε-DP histogram over ``d`` cells has a smaller worst-case expected
     largest error (add/remove neighbours).
 
@@ -329,7 +344,7 @@ def histogram_lower_bound(d, epsilon, return_t: bool = False):
     return (val, t) if return_t else val
 
 
-def median_lower_bound(epsilon, lower, upper) -> float:
+def median_lower_bound(epsilon: float, lower: float, upper: float) -> float:
     """``(u − ℓ)/(2(1 + e^ε))``: no ε-DP median on ``[lower, upper]`` has a smaller worst-case expected error.
 
     Chapter: *What can no mechanism beat?* (two neighbours whose medians are
@@ -339,8 +354,9 @@ def median_lower_bound(epsilon, lower, upper) -> float:
     return (upper - lower) / 2.0 * math.exp(-float(np.logaddexp(0.0, as_positive(epsilon, "epsilon"))))
 
 
-def local_minimax_lower_bound(x, q, epsilon, lower, upper, neighbors: str = "bounded", t_max=None,
-                              return_t: bool = False):
+def local_minimax_lower_bound(x: ArrayLike, q: float, epsilon: float, lower: float, upper: float,
+                              neighbors: Relation | str = Relation.BOUNDED, t_max: int | None = None,
+                              return_t: bool = False) -> float | tuple[float, int]:
     """``max_t Ω_f(x; t)/(2(1 + e^{tε}))``: every ε-DP mechanism has at least this expected error on ``x`` or on
     some dataset within distance ``t`` of it.
 
@@ -349,6 +365,7 @@ def local_minimax_lower_bound(x, q, epsilon, lower, upper, neighbors: str = "bou
     """
     x = as_data(x)
     epsilon = as_positive(epsilon, "epsilon")
+    neighbors = check_relation(neighbors)
     t_max = len(x) if t_max is None else as_int(t_max, "t_max", minimum=1)
     ts = np.arange(1, t_max + 1)
     omega = local_modulus_quantile(x, q, ts, lower, upper, neighbors)
@@ -356,7 +373,7 @@ def local_minimax_lower_bound(x, q, epsilon, lower, upper, neighbors: str = "bou
     return (val, t) if return_t else val
 
 
-def laplace_expected_max(d, scale) -> float:
+def laplace_expected_max(d: int, scale: float) -> float:
     """``E max_j |Z_j|`` for ``d`` independent ``Lap(scale)``: ``scale · H_d`` (``H_d`` the d-th harmonic number).
 
     Chapter: *What can no mechanism beat?* (the Laplace histogram against the
@@ -367,7 +384,7 @@ def laplace_expected_max(d, scale) -> float:
     return as_positive(scale, "scale") * float(np.sum(1.0 / np.arange(1, d + 1)))
 
 
-def expected_abs_error(distribution, target) -> float:
+def expected_abs_error(distribution: Mapping[str, ArrayLike], target: float) -> float:
     """``E|M − target|`` exactly, for a distribution of uniform intervals (and point masses).
 
     Chapter: *What can no mechanism beat?*.  ``distribution`` is a dict with
@@ -390,9 +407,10 @@ def expected_abs_error(distribution, target) -> float:
 
 
 # ------------------------------------------------------------------ the seeded check
-def simulate_accuracy(ages, count, epsilon, zeta, rng, runs: int = 2000, delta: float = DELTA,
-                      bounds=(0.0, 100.0), ptr_bound: float = 0.01, n_chunks: int = 600,
-                      chunk_bounds=(20.0, 80.0), n_partitions: int = 20) -> pd.DataFrame:
+def simulate_accuracy(ages: ArrayLike, count: float, epsilon: float, zeta: float, rng: np.random.Generator,
+                      runs: int = 2000, delta: float = DELTA, bounds: tuple[float, float] = (0.0, 100.0),
+                      ptr_bound: float = 0.01, n_chunks: int = 600,
+                      chunk_bounds: tuple[float, float] = (20.0, 80.0), n_partitions: int = 20) -> pd.DataFrame:
     """Each mechanism's accuracy bound at confidence ``1 − ζ`` beside its simulated error (seeded).
 
     Chapter: *How accurate is it?* (the table and the explorer).
@@ -443,7 +461,7 @@ def simulate_accuracy(ages, count, epsilon, zeta, rng, runs: int = 2000, delta: 
     rel = gaussian_mechanism(count, 1.0, epsilon, delta, rng, size=runs, method="analytic")
     row("Gaussian (analytic), count", "records", gaussian_tail_bound(sigma, zeta), np.abs(rel - count))
 
-    q, rel_name = 0.5, "unbounded"
+    q, rel_name = 0.5, Relation.UNBOUNDED
     target = order_statistic(ages, q)
     rel = quantile_exponential(ages, q, epsilon, lower, upper, rng, rel_name, runs)
     rb = rank_error_bound(ages, q, epsilon, zeta, lower, upper, rel_name)
@@ -452,8 +470,8 @@ def simulate_accuracy(ages, count, epsilon, zeta, rng, runs: int = 2000, delta: 
         np.abs(rel - target))
 
     distance = distance_to_high_ls(ages, "median", ptr_bound, lower, upper, rel_name)
-    given = [ptr_from_distance(target, distance, ptr_bound, epsilon / 2, delta, rng) for _ in range(runs)]
-    given = np.array([g for g in given if g is not None])
+    draws = [ptr_from_distance(target, distance, ptr_bound, epsilon / 2, delta, rng) for _ in range(runs)]
+    given = np.array([g for g in draws if g is not None])
     threshold = ptr_threshold(epsilon / 2, delta)
     row("propose-test-release, median", "years", laplace_tail_bound(ptr_bound, epsilon / 2, zeta),
         np.abs(given - target), refused=1 - given.size / runs,
@@ -492,8 +510,9 @@ def simulate_accuracy(ages, count, epsilon, zeta, rng, runs: int = 2000, delta: 
     return pd.DataFrame(rows)
 
 
-def saa_bias_noise(x, func, chunk_counts, epsilon, zeta, rng, chunk_bounds=(20.0, 80.0), n_partitions: int = 20,
-                   runs: int = 2000, target=None) -> pd.DataFrame:
+def saa_bias_noise(x: ArrayLike, func: Callable[[np.ndarray], float], chunk_counts: Iterable[int], epsilon: float,
+                   zeta: float, rng: np.random.Generator, chunk_bounds: tuple[float, float] = (20.0, 80.0),
+                   n_partitions: int = 20, runs: int = 2000, target: float | None = None) -> pd.DataFrame:
     """Sample-and-aggregate's error as the number of chunks ``m`` varies: bias, noise, bound and simulation.
 
     Chapter: *How accurate is it?*.  For each ``m``, ``n_partitions``

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._validate import as_nonnegative, as_probability
 
@@ -54,7 +55,8 @@ def _rate(fpr) -> np.ndarray:
     return rate
 
 
-def clopper_pearson(successes, trials, alpha: float = 0.05):
+def clopper_pearson(successes: ArrayLike, trials: int,
+                    alpha: float = 0.05) -> tuple[float | np.ndarray, float | np.ndarray]:
     """Exact two-sided ``1 − alpha`` confidence interval for a binomial proportion.
 
     Chapter: *Why local sensitivity leaks*.
@@ -88,7 +90,7 @@ def clopper_pearson(successes, trials, alpha: float = 0.05):
     return lo, hi
 
 
-def dp_tpr_bound(fpr, epsilon, delta: float = 0.0):
+def dp_tpr_bound(fpr: ArrayLike, epsilon: float, delta: float = 0.0) -> float | np.ndarray:
     """The largest true-positive rate any test can reach at false-positive rate ``fpr`` against an (ε, δ)-DP mechanism.
 
     Chapter: *Why local sensitivity leaks*.
@@ -108,7 +110,8 @@ def dp_tpr_bound(fpr, epsilon, delta: float = 0.0):
     return float(out) if out.ndim == 0 else out
 
 
-def threshold_rates(scores_x, scores_y, thresholds):
+def threshold_rates(scores_x: ArrayLike, scores_y: ArrayLike,
+                    thresholds: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Fractions of ``scores_x`` and ``scores_y`` strictly above each threshold.
 
     Chapter: *Why local sensitivity leaks*.
@@ -127,8 +130,8 @@ def threshold_rates(scores_x, scores_y, thresholds):
     return kx / sx.size, ky / sy.size, kx, ky
 
 
-def privacy_loss_lower_bounds(scores_x, scores_y, thresholds, alpha: float = 0.05, delta: float = 0.0,
-                              two_sided: bool = True):
+def privacy_loss_lower_bounds(scores_x: ArrayLike, scores_y: ArrayLike, thresholds: ArrayLike, alpha: float = 0.05,
+                              delta: float = 0.0, two_sided: bool = True) -> dict[str, np.ndarray]:
     """Point estimate and confidence lower bound of the privacy loss of each event ``{score > c}``.
 
     Chapter: *Why local sensitivity leaks*.
@@ -166,7 +169,8 @@ def privacy_loss_lower_bounds(scores_x, scores_y, thresholds, alpha: float = 0.0
     return {"threshold": np.asarray(thresholds, float), "point": point, "lower": np.maximum(lower, 0.0)}
 
 
-def audit_epsilon(scores_x, scores_y, thresholds, alpha: float = 0.05, delta: float = 0.0) -> dict:
+def audit_epsilon(scores_x: ArrayLike, scores_y: ArrayLike, thresholds: ArrayLike,
+                  alpha: float = 0.05, delta: float = 0.0) -> dict:
     """One statistically valid lower bound on ε: choose the event on one half, measure it on the other.
 
     Chapter: *Why local sensitivity leaks*.
@@ -197,7 +201,7 @@ def audit_epsilon(scores_x, scores_y, thresholds, alpha: float = 0.05, delta: fl
     # (event, direction, sign, first sample, second sample) -- {score < c} is {-score > -c}
     options = [(">", "x/x'", 1.0, sx, sy), (">", "x'/x", 1.0, sy, sx),
                ("<", "x/x'", -1.0, sx, sy), ("<", "x'/x", -1.0, sy, sx)]
-    best = None
+    best: tuple | None = None
     for event, direction, sign, a, b in options:
         ha, hb = a.size // 2, b.size // 2
         lower = privacy_loss_lower_bounds(sign * a[:ha], sign * b[:hb], sign * c, alpha, delta,
@@ -205,6 +209,7 @@ def audit_epsilon(scores_x, scores_y, thresholds, alpha: float = 0.05, delta: fl
         i = int(np.argmax(lower))
         if best is None or lower[i] > best[0]:
             best = (lower[i], i, event, direction, sign, a, b)
+    assert best is not None                       # four options, each a candidate
     _, i, event, direction, sign, a, b = best
     ha, hb = a.size // 2, b.size // 2
     second = privacy_loss_lower_bounds(sign * a[ha:], sign * b[hb:], [sign * c[i]], alpha, delta, two_sided=False)
@@ -212,7 +217,7 @@ def audit_epsilon(scores_x, scores_y, thresholds, alpha: float = 0.05, delta: fl
             "direction": direction, "point": float(second["point"][0])}
 
 
-def laplace_event_probability(loc, scale, center, c):
+def laplace_event_probability(loc: float, scale: float, center: float, c: ArrayLike) -> float | np.ndarray:
     """``P(|Z − center| > c)`` for ``Z = loc + Lap(scale)``; ``scale = 0`` is a point mass at ``loc``.
 
     Chapter: *Why local sensitivity leaks*.
@@ -235,7 +240,7 @@ def laplace_event_probability(loc, scale, center, c):
     return float(out) if out.ndim == 0 else out
 
 
-def posterior_laplace(t, locs, scales, prior=None) -> np.ndarray:
+def posterior_laplace(t: float, locs: ArrayLike, scales: ArrayLike, prior: ArrayLike | None = None) -> np.ndarray:
     """Posterior over candidate datasets after seeing one release ``t = f(x) + Lap(scale_x)``.
 
     Chapter: *Why local sensitivity leaks*.

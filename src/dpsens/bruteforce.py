@@ -27,12 +27,14 @@ import math
 from math import comb
 
 import numpy as np
+from numpy.typing import ArrayLike
 from tqdm.auto import tqdm
 
 from ._validate import as_int, check_relation, check_result
-from .neighbors import (Pool, check_release, check_universe, count_neighbors, count_releases, iter_neighbors,
+from .neighbors import (Domain, Pool, check_release, check_universe, count_neighbors, count_releases, iter_neighbors,
                         releases)
-from .queries import check_query, evaluate_safely
+from .queries import Query, check_query, evaluate_safely
+from .relation import Relation
 
 __all__ = ["bruteforce_local_sensitivity", "bruteforce_global_sensitivity", "MAX_NEIGHBORS", "source_evaluations"]
 
@@ -78,7 +80,8 @@ def _refuse(count: int, max_neighbors: int, what: str, prefix: str = "about"):
         )
 
 
-def bruteforce_local_sensitivity(x, query, universe, k: int = 1, neighbors: str = "unbounded",
+def bruteforce_local_sensitivity(x: ArrayLike, query: Query, universe: Pool | Domain, k: int = 1,
+                                 neighbors: Relation | str = Relation.UNBOUNDED,
                                  *, max_neighbors: int = MAX_NEIGHBORS, progress: bool = False) -> float:
     """Local sensitivity by enumerating every neighbour of ``x``.
 
@@ -97,7 +100,7 @@ def bruteforce_local_sensitivity(x, query, universe, k: int = 1, neighbors: str 
         Where the records of neighbours come from.
     k : int
         Group size, ``1 <= k <= len(x) - 1``.
-    neighbors : {"unbounded", "bounded"}
+    neighbors : Relation or {"unbounded", "bounded"}
         The neighbour relation.
     max_neighbors : int
         Refuse (``ValueError``) if more neighbours than this would be visited.
@@ -118,7 +121,7 @@ def bruteforce_local_sensitivity(x, query, universe, k: int = 1, neighbors: str 
     f = _query_function(query)
     x = check_release(x, universe)
     k = _check_k(k, len(x))
-    check_relation(neighbors)
+    neighbors = check_relation(neighbors)
     total = count_neighbors(x, universe, k, neighbors)
     _refuse(total, as_int(max_neighbors, "max_neighbors", 0), "one release")
     fx = _value(f, x)
@@ -138,7 +141,7 @@ def _distinct_lower(size: int, k: int, max_count: int) -> int:
     return max(1, comb(distinct, k))                       # k distinct ones, or at least one choice
 
 
-def _neighbor_bounds(universe, n: int, k: int, neighbors: str) -> tuple[int, int]:
+def _neighbor_bounds(universe, n: int, k: int, neighbors: Relation) -> tuple[int, int]:
     """Lower and upper bounds on the neighbours of any release of size n (no release needed).
 
     A release of ``n`` records whose values occur at most ``c`` times each has
@@ -149,13 +152,13 @@ def _neighbor_bounds(universe, n: int, k: int, neighbors: str) -> tuple[int, int
     if isinstance(universe, Pool):
         rest = len(universe.values) - n
         cmax = max(universe.counts().values())
-        add = comb(rest, k) if neighbors == "unbounded" else comb(rest + k, k)
+        add = comb(rest, k) if neighbors is Relation.UNBOUNDED else comb(rest + k, k)
         low_remove = _distinct_lower(n, k, cmax)
-        low_add = _distinct_lower(rest if neighbors == "unbounded" else rest + k, k, cmax)
+        low_add = _distinct_lower(rest if neighbors is Relation.UNBOUNDED else rest + k, k, cmax)
     else:
         add = low_add = comb(len(universe.values) + k - 1, k)   # the same for every release
         low_remove = _distinct_lower(n, k, n)
-    if neighbors == "unbounded":
+    if neighbors is Relation.UNBOUNDED:
         return low_remove + low_add, comb(n, k) + add
     return low_remove * low_add, comb(n, k) * add
 
@@ -195,7 +198,7 @@ def _sample_releases(universe, n: int, size: int, seed: int = 0):
 SAMPLE_RELEASES = 1000
 
 
-def _count_global(universe, n: int, k: int, neighbors: str, n_releases: int, max_neighbors: int,
+def _count_global(universe, n: int, k: int, neighbors: Relation, n_releases: int, max_neighbors: int,
                   progress: bool) -> int:
     """Neighbours a global brute force visits: exact, or an estimate far above the limit.
 
@@ -227,7 +230,8 @@ def _count_global(universe, n: int, k: int, neighbors: str, n_releases: int, max
     return exact
 
 
-def bruteforce_global_sensitivity(query, universe, n: int, k: int = 1, neighbors: str = "unbounded",
+def bruteforce_global_sensitivity(query: Query, universe: Pool | Domain, n: int, k: int = 1,
+                                  neighbors: Relation | str = Relation.UNBOUNDED,
                                   *, max_neighbors: int = MAX_NEIGHBORS, progress: bool = False) -> float:
     """Global sensitivity by enumerating every release and every neighbour.
 
@@ -248,7 +252,7 @@ def bruteforce_global_sensitivity(query, universe, n: int, k: int = 1, neighbors
     universe = check_universe(universe)
     n = as_int(n, "n", 2, len(universe.values) if isinstance(universe, Pool) else None)
     k = _check_k(k, n)
-    check_relation(neighbors)
+    neighbors = check_relation(neighbors)
     max_neighbors = as_int(max_neighbors, "max_neighbors", 0)
     n_releases = count_releases(universe, n)
     # every release has at least one neighbour: refuse at once when the releases alone are too
@@ -265,7 +269,7 @@ def bruteforce_global_sensitivity(query, universe, n: int, k: int = 1, neighbors
     return check_result(largest, "the sensitivity (the largest change of the query)")
 
 
-def source_evaluations(n_values: int, n: int, k: int = 1, neighbors: str = "unbounded") -> int:
+def source_evaluations(n_values: int, n: int, k: int = 1, neighbors: Relation | str = Relation.UNBOUNDED) -> int:
     """Query evaluations, per query, of the source notebook's enumeration for ``n_values`` values and size ``n``.
 
     Chapter: *Global sensitivity from scratch* (the notes on the source:
@@ -290,7 +294,7 @@ def source_evaluations(n_values: int, n: int, k: int = 1, neighbors: str = "unbo
         Size of the releases (``>= 1``).
     k : int
         Group size, ``1 <= k <= n``.
-    neighbors : {"unbounded", "bounded"}
+    neighbors : Relation or {"unbounded", "bounded"}
 
     Examples
     --------
@@ -304,7 +308,7 @@ def source_evaluations(n_values: int, n: int, k: int = 1, neighbors: str = "unbo
     k = as_int(k, "k", 1, n)
     neighbors = check_relation(neighbors)
     size = n_values * n                                   # the list values * n
-    if neighbors == "unbounded":
+    if neighbors is Relation.UNBOUNDED:
         return comb(size, n) * (1 + comb(n, n - k) + comb(size - n, k))
     group = comb(size - (n - k), k)                       # completions of one kept (n - k)-tuple
     return comb(size, n - k) * group * (group - 1)        # two evaluations per pair inside a group

@@ -22,12 +22,14 @@ error exactly, over the bound's draw and the noise.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 import pandas as pd
 
 from ._validate import as_data, as_positive, check_rng
 from .mechanisms.checks import as_size
 from .mechanisms.exponential import quantile_exponential, quantile_exponential_distribution
 from .mechanisms.noise import laplace_noise
+from .relation import Relation
 
 __all__ = ["clipped_sum_error", "best_clipping_bound", "private_clipped_sums", "private_bound_error"]
 
@@ -62,7 +64,8 @@ def _above(x, codes, u):
     return bias_g, G
 
 
-def clipped_sum_error(values, bounds, epsilon, groups=None) -> pd.DataFrame:
+def clipped_sum_error(values: ArrayLike, bounds: ArrayLike, epsilon: float,
+                      groups: ArrayLike | None = None) -> pd.DataFrame:
     """Bias², noise variance and mean squared error of Laplace-noised sums clipped to ``[0, u]``.
 
     Chapter: *Many answers at once*.  With ``groups``, one sum per group
@@ -102,7 +105,7 @@ def clipped_sum_error(values, bounds, epsilon, groups=None) -> pd.DataFrame:
                         index=pd.Index(u, name="u"))
 
 
-def best_clipping_bound(values, epsilon, groups=None) -> float:
+def best_clipping_bound(values: ArrayLike, epsilon: float, groups: ArrayLike | None = None) -> float:
     """The clipping bound ``u`` that minimises :func:`clipped_sum_error`'s MSE, exactly.
 
     Chapter: *Many answers at once*.  Between two consecutive data values
@@ -145,7 +148,9 @@ def _positive_upper(upper) -> float:
     return upper
 
 
-def private_clipped_sums(values, q, epsilon_bound, epsilon_release, upper, rng, groups=None, size=None) -> dict:
+def private_clipped_sums(values: ArrayLike, q: float, epsilon_bound: float, epsilon_release: float, upper: float,
+                         rng: np.random.Generator, groups: ArrayLike | None = None,
+                         size: int | None = None) -> dict:
     """Clipped sums released with a clipping bound chosen privately: ``(ε₁ + ε₂)``-DP, add/remove neighbours.
 
     Chapter: *Many answers at once* (section *Choosing the bound privately*).
@@ -205,7 +210,7 @@ def private_clipped_sums(values, q, epsilon_bound, epsilon_release, upper, rng, 
     x = as_data(values, "values")                        # in the data's order, like the labels
     labels = np.zeros(len(x), dtype=np.int64) if groups is None else np.asarray(groups, dtype=object).ravel()
     codes, names = pd.factorize(pd.Series(labels), use_na_sentinel=False)
-    bound = quantile_exponential(x, q, epsilon_bound, 0.0, upper, rng, neighbors="unbounded", size=size)
+    bound = quantile_exponential(x, q, epsilon_bound, 0.0, upper, rng, neighbors=Relation.UNBOUNDED, size=size)
     u = np.atleast_1d(bound)
     clipped = np.stack([np.bincount(codes, weights=np.minimum(x, b), minlength=len(names)) for b in u])
     noisy = clipped + laplace_noise(1.0, rng, size=clipped.shape) * (u / epsilon_release)[:, None]
@@ -215,7 +220,8 @@ def private_clipped_sums(values, q, epsilon_bound, epsilon_release, upper, rng, 
     return {"bound": u, "sums": pd.DataFrame(noisy, columns=index)}
 
 
-def private_bound_error(values, q, epsilon_bound, epsilon_release, upper, groups=None) -> dict:
+def private_bound_error(values: ArrayLike, q: float, epsilon_bound: float, epsilon_release: float, upper: float,
+                        groups: ArrayLike | None = None) -> dict:
     """The exact expected error of :func:`private_clipped_sums`, over the bound's draw and the noise.
 
     Chapter: *Many answers at once* (section *Choosing the bound privately*).
@@ -244,7 +250,7 @@ def private_bound_error(values, q, epsilon_bound, epsilon_release, upper, groups
     epsilon_release = as_positive(epsilon_release, "epsilon_release")
     x, codes, _ = _check(values, epsilon_release, groups)
     upper = _positive_upper(upper)
-    dist = quantile_exponential_distribution(x, q, epsilon_bound, 0.0, upper, neighbors="unbounded")
+    dist = quantile_exponential_distribution(x, q, epsilon_bound, 0.0, upper, neighbors=Relation.UNBOUNDED)
     prob = np.exp(dist["log_prob"])
     keep = prob > 0
     left, right, prob = dist["left"][keep], dist["right"][keep], prob[keep]

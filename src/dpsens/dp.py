@@ -17,8 +17,10 @@ the privacy parameter, ``k`` the group size.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._validate import as_int, as_positive, as_probability, check_rng
 from .mechanisms.noise import laplace_noise
@@ -40,7 +42,7 @@ def _as_real(value, name: str) -> float:
     return value
 
 
-def laplace_log_ratio(z, value, neighbor_value, scale):
+def laplace_log_ratio(z: ArrayLike, value: float, neighbor_value: float, scale: float) -> float | np.ndarray:
     """The privacy loss at output ``z``: ``ln p(z) / p'(z)`` for two Laplace mechanisms.
 
     Chapter: *Differential privacy in one chapter*.
@@ -81,7 +83,8 @@ def laplace_log_ratio(z, value, neighbor_value, scale):
     return float(out) if out.ndim == 0 else out
 
 
-def privacy_loss_samples(value, neighbor_value, scale, rng, size: int):
+def privacy_loss_samples(value: float, neighbor_value: float, scale: float, rng: np.random.Generator,
+                         size: int) -> np.ndarray:
     """Draws of the privacy loss random variable ``L = ln p(Z)/p'(Z)``, ``Z = f(x) + Lap(b)``.
 
     Chapter: *Differential privacy in one chapter*.
@@ -107,10 +110,10 @@ def privacy_loss_samples(value, neighbor_value, scale, rng, size: int):
     rng = check_rng(rng)
     size = as_int(size, "size", minimum=1)
     outputs = value + laplace_noise(scale, rng, size)
-    return laplace_log_ratio(outputs, value, neighbor_value, scale)
+    return np.asarray(laplace_log_ratio(outputs, value, neighbor_value, scale))
 
 
-def privacy_loss_cdf(loss, value, neighbor_value, scale):
+def privacy_loss_cdf(loss: ArrayLike, value: float, neighbor_value: float, scale: float) -> float | np.ndarray:
     """Exact ``P(L <= loss)`` of the Laplace mechanism's privacy loss.
 
     Chapter: *Differential privacy in one chapter*.
@@ -144,7 +147,7 @@ def privacy_loss_cdf(loss, value, neighbor_value, scale):
     return float(out) if out.ndim == 0 else out
 
 
-def expected_privacy_loss(value, neighbor_value, scale) -> float:
+def expected_privacy_loss(value: float, neighbor_value: float, scale: float) -> float:
     """``E[L] = a + e^{-a} - 1`` with ``a = |f(x) - f(x')| / b``: the mean privacy loss.
 
     Chapter: *Differential privacy in one chapter*.
@@ -168,7 +171,7 @@ def _laplace_cdf(t: np.ndarray, scale: float) -> np.ndarray:
     return np.where(t < 0, 0.5 * np.exp(np.minimum(t, 0) / scale), 1 - 0.5 * np.exp(-np.maximum(t, 0) / scale))
 
 
-def rounded_laplace_pmf(value, scale, lower: int, upper: int) -> np.ndarray:
+def rounded_laplace_pmf(value: float, scale: float, lower: int, upper: int) -> np.ndarray:
     """Exact distribution of ``value + Lap(b)`` rounded to an integer and clamped to ``lower..upper``.
 
     Chapter: *Differential privacy in one chapter* (post-processing: rounding
@@ -200,7 +203,8 @@ def rounded_laplace_pmf(value, scale, lower: int, upper: int) -> np.ndarray:
     return np.diff(np.concatenate([[0.0], cdf]))
 
 
-def sequential_composition(epsilons, deltas=None) -> tuple[float, float]:
+def sequential_composition(epsilons: Sequence[float],
+                           deltas: Sequence[float] | None = None) -> tuple[float, float]:
     """Budget of running several mechanisms on the same data: ``(Σ ε_i, Σ δ_i)``.
 
     Chapter: *Differential privacy in one chapter*.
@@ -230,7 +234,7 @@ def sequential_composition(epsilons, deltas=None) -> tuple[float, float]:
     return float(sum(eps)), float(sum(dels))
 
 
-def group_privacy(epsilon, k: int, delta: float = 0.0) -> tuple[float, float]:
+def group_privacy(epsilon: float, k: int, delta: float = 0.0) -> tuple[float, float]:
     """Guarantee for datasets that differ in ``k`` records: ``(kε, k e^{(k-1)ε} δ)``.
 
     Chapter: *Differential privacy in one chapter*.
@@ -261,7 +265,8 @@ def group_privacy(epsilon, k: int, delta: float = 0.0) -> tuple[float, float]:
     return k * epsilon, k * math.exp((k - 1) * epsilon) * delta
 
 
-def empirical_log_ratios(outputs, neighbor_outputs, edges, min_count: int = 1000):
+def empirical_log_ratios(outputs: ArrayLike, neighbor_outputs: ArrayLike, edges: ArrayLike,
+                         min_count: int = 1000) -> np.ndarray:
     """Estimated ``ln P(M(x) ∈ S) / P(M(x') ∈ S)`` for the intervals ``S`` between ``edges``.
 
     Chapter: *Differential privacy in one chapter* (the empirical check of
@@ -298,7 +303,7 @@ def empirical_log_ratios(outputs, neighbor_outputs, edges, min_count: int = 1000
     return out
 
 
-def laplace_privacy_loss(t, locs, scales) -> np.ndarray:
+def laplace_privacy_loss(t: ArrayLike, locs: tuple[float, float], scales: tuple[float, float]) -> np.ndarray:
     """Privacy loss ``ln p_x(t) / p_x'(t)`` between two Laplace releases.
 
     Chapter: *Smooth sensitivity* (the leak chapter's pair).

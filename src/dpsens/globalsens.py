@@ -123,13 +123,15 @@ homogeneous); an answer beyond the floats raises ``ValueError``.
 from __future__ import annotations
 
 from math import comb
+from typing import Callable
 
 import numpy as np
 
 from ._validate import as_int, check_relation, check_result, rescaled_rounding, scale_back
 from .local import available_values, local_sensitivity_sorted
 from .neighbors import Domain, Pool, check_universe, count_releases, releases
-from .queries import PERCENTILES, check_query, rescale_exponent, scaling_degree
+from .queries import PERCENTILES, Query, check_query, rescale_exponent, scaling_degree
+from .relation import Relation
 
 __all__ = ["exact_global_sensitivity", "MAX_RELEASES"]
 
@@ -152,10 +154,10 @@ def _binary_quantile(z: int, N: int, p) -> int:
     return min(max((N - 1) * p - 100 * (z - 1), 0), 100)
 
 
-def _binary_options(z: int, n: int, k: int, p, neighbors: str) -> list:
+def _binary_options(z: int, n: int, k: int, p, neighbors: Relation) -> list:
     """The query on the extreme neighbours of ``z`` zeros and ``n - z`` ones."""
     t = n - z
-    if neighbors == "unbounded":
+    if neighbors is Relation.UNBOUNDED:
         return [_binary_quantile(z - min(k, z), n - k, p),          # remove zeros first
                 _binary_quantile(z - (k - min(k, t)), n - k, p),    # remove ones first
                 _binary_quantile(z, n + k, p),                      # add ones
@@ -164,7 +166,7 @@ def _binary_options(z: int, n: int, k: int, p, neighbors: str) -> list:
             _binary_quantile(z + min(k, t), n, p)]                  # ones -> zeros
 
 
-def _binary_global(p, n: int, k: int, neighbors: str) -> float:
+def _binary_global(p, n: int, k: int, neighbors: Relation) -> float:
     """Global sensitivity of a percentile on the domain {0, 1} (layer-cake reduction).
 
     A 0/1 release is fixed by its number of zeros ``z``; the query on it and
@@ -179,7 +181,7 @@ def _binary_global(p, n: int, k: int, neighbors: str) -> float:
     ``z = 0..n`` is a maximum over a few dozen candidates (exact integers),
     whatever ``n`` and ``k`` are.
     """
-    sizes = (n - k, n, n + k) if neighbors == "unbounded" else (n,)
+    sizes = (n - k, n, n + k) if neighbors is Relation.UNBOUNDED else (n,)
     points = {0, n, k, n - k}
     for N in sizes:
         breaks = ((N - 1) // 2, N // 2) if p is None else ((N - 1) * p // 100,)
@@ -297,9 +299,9 @@ def _bounded_std(u, n: int, k: int) -> float:
     return best
 
 
-def _domain_var_std(name, u, n: int, k: int, neighbors: str) -> float:
+def _domain_var_std(name, u, n: int, k: int, neighbors: Relation) -> float:
     """Variance or std on the domain ``u`` mapped to [-1, 1] (multiply by s^2 or s)."""
-    if neighbors == "unbounded":
+    if neighbors is Relation.UNBOUNDED:
         up = _two_valued_up(n, k)
         if name == "std":
             up = float(np.sqrt(up))
@@ -321,14 +323,14 @@ def _check_finite(name, value, what: str) -> float:
     return float(value)
 
 
-def _domain_global(name, D, n, k, neighbors) -> float:
+def _domain_global(name: str, D: np.ndarray, n: int, k: int, neighbors: Relation) -> float:
     lo, hi = float(D[0]), float(D[-1])
     s = hi / 2 - lo / 2                    # half the width: hi - lo itself may overflow
     w = hi - lo if np.isfinite(hi - lo) else np.inf
     if name == "count":
-        return float(k) if neighbors == "unbounded" else 0.0
+        return float(k) if neighbors is Relation.UNBOUNDED else 0.0
     if name == "sum":
-        value = float(k) * max(abs(lo), abs(hi)) if neighbors == "unbounded" else (
+        value = float(k) * max(abs(lo), abs(hi)) if neighbors is Relation.UNBOUNDED else (
             k * w if np.isfinite(w) else (2.0 * k) * s)
     elif s == 0:                           # one value: nothing else moves
         value = 0.0
@@ -348,7 +350,7 @@ def _domain_global(name, D, n, k, neighbors) -> float:
 
 # ------------------------------------------------------------ pool
 
-def _pool_sum_mean(name, P, n, k, neighbors) -> float:
+def _pool_sum_mean(name: str, P: np.ndarray, n: int, k: int, neighbors: Relation) -> float:
     """Closed forms on a pool ``P`` (sorted).
 
     Sum, unbounded: removing ``R`` or adding ``A`` changes the sum by ``sum R``
@@ -367,7 +369,7 @@ def _pool_sum_mean(name, P, n, k, neighbors) -> float:
     answer divided by ``n``.
     """
     M = len(P)
-    if neighbors == "bounded":
+    if neighbors is Relation.BOUNDED:
         J = min(k, M - n)
         s = float(np.sum(P[M - J:]) - np.sum(P[:J])) if J > 0 else 0.0
         return s if name == "sum" else s / n
@@ -413,7 +415,7 @@ def _row_quantile(Y, p):
     return b - (b - a) * (1 - t) if t >= 0.5 else a + (b - a) * t
 
 
-def _pool_batch(name, P, n, k, neighbors) -> float:
+def _pool_batch(name: str, P: np.ndarray, n: int, k: int, neighbors: Relation) -> float:
     """Largest local sensitivity over every release of a pool, all releases at once.
 
     The same candidate neighbours as :mod:`dpsens.local` (its arguments hold
@@ -431,22 +433,22 @@ def _pool_batch(name, P, n, k, neighbors) -> float:
         f = lambda Y: _row_quantile(Y, p)                                  # noqa: E731
     fams = []                                          # (list of mins, list of maxes) per family
     if name in ("var", "std"):
-        if neighbors == "unbounded":
+        if neighbors is Relation.UNBOUNDED:
             m = n - k
             fams.append(([f(X[:, i:i + m]) for i in range(k + 1)],
                          [f(cat(X[:, :i], X[:, i + k:])) for i in range(n - k + 1)]))
             if Ma >= k:
-                fams.append(([f(cat(X, A[:, l:l + k])) for l in range(Ma - k + 1)],
+                fams.append(([f(cat(X, A[:, t:t + k])) for t in range(Ma - k + 1)],
                              [f(cat(X, A[:, :p], A[:, Ma - k + p:])) for p in range(k + 1)]))
         else:
             lo, hi = [f(X)], [f(X)]
             for j in range(1, min(k, Ma) + 1):
                 hi += [f(cat(X[:, :i], X[:, i + j:], A[:, :p], A[:, Ma - j + p:]))
                        for i in range(n - j + 1) for p in range(j + 1)]
-                lo += [f(cat(X[:, i:i + n - j], A[:, l:l + j])) for i in range(j + 1) for l in range(Ma - j + 1)]
+                lo += [f(cat(X[:, i:i + n - j], A[:, t:t + j])) for i in range(j + 1) for t in range(Ma - j + 1)]
             fams.append((lo, hi))
     else:
-        if neighbors == "unbounded":
+        if neighbors is Relation.UNBOUNDED:
             fams.append(([f(X[:, :n - k])], [f(X[:, k:])]))
             if Ma >= k:
                 fams.append(([f(cat(X, A[:, :k]))], [f(cat(X, A[:, Ma - k:]))]))
@@ -463,7 +465,8 @@ def _pool_batch(name, P, n, k, neighbors) -> float:
     return best
 
 
-def exact_global_sensitivity(query, universe, n: int, k: int = 1, neighbors: str = "unbounded",
+def exact_global_sensitivity(query: Query, universe: Pool | Domain, n: int, k: int = 1,
+                             neighbors: Relation | str = Relation.UNBOUNDED,
                              *, max_releases: int = MAX_RELEASES) -> float:
     """Exact global sensitivity (see the module docstring for the arguments).
 
@@ -489,7 +492,7 @@ def exact_global_sensitivity(query, universe, n: int, k: int = 1, neighbors: str
     universe = check_universe(universe)
     n = as_int(n, "n", 2, len(universe.values) if isinstance(universe, Pool) else None)
     k = as_int(k, "k", 1, n - 1)
-    check_relation(neighbors)
+    neighbors = check_relation(neighbors)
     max_releases = as_int(max_releases, "max_releases", 0)
     if isinstance(universe, Domain):
         if n > MAX_DOMAIN_N:
@@ -506,14 +509,15 @@ def exact_global_sensitivity(query, universe, n: int, k: int = 1, neighbors: str
                         f"the global sensitivity of {name!r}")
 
 
-def _pool_global(name, f, universe, n, k, neighbors, max_releases) -> float:
+def _pool_global(name: str, f: Callable, universe: Pool, n: int, k: int, neighbors: Relation,
+                 max_releases: int) -> float:
     """Global sensitivity on a pool (see the module docstring)."""
     P = universe.values
     distinct, counts = np.unique(P, return_counts=True)
     if counts.min() >= n + k:              # every release and neighbour fits: same as a domain
         return _domain_global(name, distinct, n, k, neighbors)
     if name == "count":
-        return float(k) if neighbors == "unbounded" else 0.0
+        return float(k) if neighbors is Relation.UNBOUNDED else 0.0
     if name in ("sum", "mean"):
         return _pool_sum_mean(name, P, n, k, neighbors)
     total = count_releases(universe, n)

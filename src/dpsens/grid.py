@@ -24,11 +24,13 @@ from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._validate import as_int, check_relation
 from .neighbors import (Domain, Pool, additions, check_release, check_universe, count_neighbors,
                         count_releases, enumerate_neighbors, releases, submultisets)
 from .queries import check_query
+from .relation import Relation
 
 #: The source's universe for the median grid, X = {1, 2, 3, 10, 11} (a pool:
 #: releases are 3-subsets, so there are ten of them).
@@ -36,7 +38,7 @@ SOURCE_UNIVERSE = (1, 2, 3, 10, 11)
 
 #: Universes offered by the grid explorer.  Keys are the labels shown to the
 #: reader; values are the universes.
-UNIVERSE_PRESETS = {
+UNIVERSE_PRESETS: dict[str, Pool | Domain] = {
     "Pool {1, 2, 3, 10, 11} (source)": Pool(SOURCE_UNIVERSE),
     "Pool {1, 2, 3, 4, 5} (evenly spaced)": Pool([1, 2, 3, 4, 5]),
     "Pool {1, 2, 3, 4, 100} (one outlier)": Pool([1, 2, 3, 4, 100]),
@@ -49,7 +51,7 @@ MAX_ROWS = 20
 MAX_COLS = 12
 
 
-def resolve_universe(universe):
+def resolve_universe(universe: Pool | Domain | str) -> Pool | Domain:
     """Return a :class:`Pool`/:class:`Domain` for a universe or a preset label.
 
     Chapter: *The median visualisation grid*.
@@ -84,8 +86,9 @@ class SensitivityGrid:
         The releases ``x`` (sorted tuples), one per row.
     row_values : numpy.ndarray
         ``f(x)`` for each row.
-    neighbors : str
-        The neighbour relation, ``"unbounded"`` or ``"bounded"``.
+    neighbors : Relation
+        The neighbour relation, ``Relation.UNBOUNDED`` or ``Relation.BOUNDED``
+        (equal to the strings ``"unbounded"``, ``"bounded"``).
     neighbor_datasets : tuple of tuple of tuple
         The neighbour datasets ``x'`` of each row, in the order of the cells
         (called ``neighbours`` before; that name still works, with a warning).
@@ -98,7 +101,7 @@ class SensitivityGrid:
     n: int
     k: int
     query: str
-    neighbors: str
+    neighbors: Relation
     rows: tuple
     row_values: np.ndarray
     neighbor_datasets: tuple
@@ -119,7 +122,8 @@ class SensitivityGrid:
         return self.cells.shape
 
 
-def grid_size(universe, n: int, k: int = 1, neighbors: str = "unbounded") -> tuple[int, int]:
+def grid_size(universe: Pool | Domain | str, n: int, k: int = 1,
+              neighbors: Relation | str = Relation.UNBOUNDED) -> tuple[int, int]:
     """Rows and columns a grid would have, computed from counts only.
 
     Chapter: *The median visualisation grid*.
@@ -141,7 +145,7 @@ def grid_size(universe, n: int, k: int = 1, neighbors: str = "unbounded") -> tup
     (10, 5)
     """
     universe = resolve_universe(universe)
-    check_relation(neighbors)
+    neighbors = check_relation(neighbors)
     # the same checks as sensitivity_grid, so a size that passes here can be drawn
     n = as_int(n, "n", 2, len(universe.values) if isinstance(universe, Pool) else None)
     k = as_int(k, "k", 1, n - 1)
@@ -152,8 +156,8 @@ def grid_size(universe, n: int, k: int = 1, neighbors: str = "unbounded") -> tup
     return n_rows, n_cols
 
 
-def sensitivity_grid(universe, n: int, k: int = 1, query: str = "median",
-                     neighbors: str = "unbounded", include_self: bool = False) -> SensitivityGrid:
+def sensitivity_grid(universe: Pool | Domain | str, n: int, k: int = 1, query: str = "median",
+                     neighbors: Relation | str = Relation.UNBOUNDED, include_self: bool = False) -> SensitivityGrid:
     """Every release of size ``n``, its neighbours, and ``|f(x) - f(x')|``.
 
     Chapter: *The median visualisation grid*.
@@ -168,7 +172,7 @@ def sensitivity_grid(universe, n: int, k: int = 1, query: str = "median",
         Group size (Hamming distance), ``1 <= k <= n - 1``.
     query : str
         One of :data:`dpsens.QUERIES`.
-    neighbors : {"unbounded", "bounded"}
+    neighbors : Relation or {"unbounded", "bounded"}
         The neighbour relation (see :func:`~dpsens.enumerate_neighbors`).
     include_self : bool
         A bounded enumeration also yields ``x`` itself (remove a record, put
@@ -192,7 +196,7 @@ def sensitivity_grid(universe, n: int, k: int = 1, query: str = "median",
     """
     universe = resolve_universe(universe)
     name, f = check_query(query)
-    check_relation(neighbors)
+    neighbors = check_relation(neighbors)
     n = as_int(n, "n", 2, len(universe.values) if isinstance(universe, Pool) else None)
     k = as_int(k, "k", 1, n - 1)
     rows, values, neigh, diffs = [], [], [], []
@@ -211,7 +215,8 @@ def sensitivity_grid(universe, n: int, k: int = 1, query: str = "median",
                            tuple(neigh), cells)
 
 
-def source_bounded_local(x, universe, k: int = 1, query: str = "median", return_pair: bool = False):
+def source_bounded_local(x: ArrayLike, universe: Pool | Domain | str, k: int = 1, query: str = "median",
+                         return_pair: bool = False) -> float | tuple[float, tuple[tuple, tuple] | None]:
     """The source text's bounded "local sensitivity" of ``x`` (a flawed variant).
 
     Chapter: *The median visualisation grid*.

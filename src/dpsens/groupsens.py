@@ -58,8 +58,9 @@ import numpy as np
 from ._validate import as_int, check_result
 from .globalsens import MAX_RELEASES, exact_global_sensitivity
 from .local import available_values, local_sensitivity_sorted, mixed_families
-from .neighbors import Domain, check_universe, count_releases, releases
-from .queries import PERCENTILES, check_query
+from .neighbors import Domain, Pool, check_universe, count_releases, releases
+from .queries import PERCENTILES, Query, check_query
+from .relation import Relation
 
 __all__ = ["symmetric_global_sensitivity", "MAX_BINARY_N"]
 
@@ -87,7 +88,7 @@ def _binary_symmetric(p, n: int, k: int) -> float:
     return best / 100
 
 
-def symmetric_global_sensitivity(query, universe, n: int, k: int = 1, *,
+def symmetric_global_sensitivity(query: Query, universe: Pool | Domain, n: int, k: int = 1, *,
                                  max_releases: int = MAX_RELEASES) -> float:
     """Global sensitivity over the releases of size ``n`` under symmetric difference at most ``k``.
 
@@ -131,7 +132,7 @@ def symmetric_global_sensitivity(query, universe, n: int, k: int = 1, *,
     if name == "count":
         return float(k)
     if isinstance(universe, Domain) and name in ("sum", "mean"):
-        return exact_global_sensitivity(name, universe, n, k, "unbounded")   # the same closed forms
+        return exact_global_sensitivity(name, universe, n, k, Relation.UNBOUNDED)   # the same closed forms
     if isinstance(universe, Domain) and (name == "median" or name in PERCENTILES) and n <= MAX_BINARY_N:
         w = float(universe.values[-1]) - float(universe.values[0])
         return check_result(w * _binary_symmetric(PERCENTILES.get(name), n, k),
@@ -146,5 +147,5 @@ def symmetric_global_sensitivity(query, universe, n: int, k: int = 1, *,
     for x in releases(universe, n):
         xs = np.array(x, dtype=float)
         a = available_values(xs, universe, k)
-        best = max(best, local_sensitivity_sorted(name, f, xs, a, k, "symmetric"))
+        best = max(best, local_sensitivity_sorted(name, f, xs, a, k, Relation.SYMMETRIC))
     return check_result(best, f"the global sensitivity of {name!r}")

@@ -89,9 +89,11 @@ import math
 from fractions import Fraction
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._validate import as_bounds, as_data, as_quantile, check_in_bounds, check_relation
 from .inverse_variance import DEFAULT_MAX_WORK, UnboundedVarianceReach
+from .relation import Relation
 
 __all__ = ["quantile_rank", "order_statistic", "inverse_len_quantile", "inverse_len", "INVERSE_QUERIES"]
 
@@ -104,7 +106,7 @@ def _fraction(q: float) -> Fraction:
     return Fraction(q).limit_denominator(10**6)
 
 
-def quantile_rank(q, m):
+def quantile_rank(q: float, m: ArrayLike) -> int | np.ndarray:
     """``K(m) = floor(q (m − 1))``, the 0-based rank of the ``q`` quantile of ``m`` values, exactly.
 
     Chapter: *The exponential mechanism and inverse sensitivity*.  ``q`` is
@@ -116,7 +118,7 @@ def quantile_rank(q, m):
     return int(out) if out.ndim == 0 else out
 
 
-def order_statistic(x, q) -> float:
+def order_statistic(x: ArrayLike, q: float) -> float:
     """The ``q`` quantile of ``x`` as the order statistic of rank :func:`quantile_rank` (numpy's "lower").
 
     Chapter: *The exponential mechanism and inverse sensitivity*.
@@ -125,11 +127,10 @@ def order_statistic(x, q) -> float:
     return float(xs[quantile_rank(q, len(xs))])
 
 
-def _prepare(x, t, lower, upper, neighbors):
+def _prepare(x: ArrayLike, t: ArrayLike, lower: float, upper: float) -> tuple[np.ndarray, np.ndarray, float, float]:
     x = as_data(x)
     lower, upper = as_bounds(lower, upper)
     check_in_bounds(x, lower, upper)
-    check_relation(neighbors)
     t = np.asarray(t, dtype=float)
     if not np.all(np.isfinite(t)):
         raise ValueError("t must hold finite numbers")
@@ -204,7 +205,8 @@ def _len_quantile_unbounded_cells(n, a, e, b, fr):
     return out
 
 
-def inverse_len_quantile(x, q, t, lower, upper, neighbors: str = "bounded"):
+def inverse_len_quantile(x: ArrayLike, q: float, t: ArrayLike, lower: float, upper: float,
+                         neighbors: Relation | str = Relation.BOUNDED) -> float | np.ndarray:
     """``len(x; t)`` for the ``q`` quantile (an order statistic, see the module docstring), exactly.
 
     Chapter: *The exponential mechanism and inverse sensitivity*.
@@ -219,19 +221,20 @@ def inverse_len_quantile(x, q, t, lower, upper, neighbors: str = "bounded"):
         Candidate outputs; outside ``[lower, upper]`` the answer is ``inf``.
     lower, upper : float
         Public bounds of the data domain.
-    neighbors : {"bounded", "unbounded"}
+    neighbors : Relation or {"bounded", "unbounded"}
 
     Returns
     -------
     float or numpy.ndarray of float (whole numbers, or ``inf``).
     """
-    xs, t, lower, upper = _prepare(x, t, lower, upper, neighbors)
+    neighbors = check_relation(neighbors)
+    xs, t, lower, upper = _prepare(x, t, lower, upper)
     fr = _fraction(as_quantile(q))
     n = len(xs)
     a = np.searchsorted(xs, t, side="left")
     b = n - np.searchsorted(xs, t, side="right")
     e = n - a - b
-    if neighbors == "bounded":
+    if neighbors is Relation.BOUNDED:
         K = quantile_rank(q, n)
         out = np.maximum(0, np.maximum(a - K, b - (n - 1 - K))).astype(float)
     else:
@@ -241,16 +244,16 @@ def inverse_len_quantile(x, q, t, lower, upper, neighbors: str = "bounded"):
         if fr.denominator <= _PERIOD_MAX:
             values = _len_quantile_unbounded_cells(n, ca, ce, n - ca - ce, fr).astype(float)
         else:
-            values = np.array([_len_quantile_unbounded(n, *cell, fr) for cell in zip(ca, ce, n - ca - ce)],
+            values = np.array([_len_quantile_unbounded(n, *cell, fr) for cell in zip(ca, ce, n - ca - ce, strict=True)],
                               dtype=float)
         out = values[inverse.ravel()].reshape(t.shape)
     out = np.where((t < lower) | (t > upper), np.inf, out)
     return float(out) if out.ndim == 0 else out
 
 
-def _len_count(n, t, neighbors):
+def _len_count(n: int, t: np.ndarray, neighbors: Relation) -> np.ndarray:
     whole = (t == np.floor(t)) & (t >= 1)
-    if neighbors == "bounded":
+    if neighbors is Relation.BOUNDED:
         return np.where(t == n, 0.0, np.inf)
     return np.where(whole, np.abs(t - n), np.inf)
 
@@ -348,7 +351,8 @@ class _VarianceReach:
         return float(hi)
 
 
-def inverse_len(x, query, t, lower, upper, neighbors: str = "bounded", max_work: int = DEFAULT_MAX_WORK):
+def inverse_len(x: ArrayLike, query: str, t: ArrayLike, lower: float, upper: float,
+                neighbors: Relation | str = Relation.BOUNDED, max_work: int = DEFAULT_MAX_WORK) -> float | np.ndarray:
     """``len(x; t)`` for the count, sum, mean, variance or standard deviation of data in ``[lower, upper]``.
 
     Chapter: *The exponential mechanism and inverse sensitivity*.
@@ -374,23 +378,24 @@ def inverse_len(x, query, t, lower, upper, neighbors: str = "bounded", max_work:
     if query not in INVERSE_QUERIES:
         raise ValueError(f"query must be one of {list(INVERSE_QUERIES)} (quantiles: inverse_len_quantile), "
                          f"got {query!r}")
-    xs, t, lower, upper = _prepare(x, t, lower, upper, neighbors)
+    neighbors = check_relation(neighbors)
+    xs, t, lower, upper = _prepare(x, t, lower, upper)
     n = len(xs)
     if query == "count":
         out = _len_count(n, t, neighbors)
     elif query in ("var", "std"):
         z = t * t if query == "std" else t
-        if neighbors == "bounded":
+        if neighbors is Relation.BOUNDED:
             reach = _VarianceReach(xs, lower, upper)
             current = float(np.var(xs))
             length = lambda zi: reach.length(zi, current)        # noqa: E731
         else:
             length = UnboundedVarianceReach(xs, lower, upper, max_work).length   # max_work: per t
         out = np.array([length(float(zi)) if not (query == "std" and ti < 0) else math.inf
-                        for zi, ti in zip(np.ravel(z), np.ravel(t))]).reshape(t.shape)
+                        for zi, ti in zip(np.ravel(z), np.ravel(t), strict=True)]).reshape(t.shape)
         given = as_data(x)                                        # f(x) rounded as the caller computes it
         out = np.where(t == float(np.std(given) if query == "std" else np.var(given)), 0.0, out)
-    elif neighbors == "bounded":
+    elif neighbors is Relation.BOUNDED:
         out = _len_sum_bounded(xs, t * n if query == "mean" else t, lower, upper)
         out = np.where(float(np.mean(xs)) == t, 0.0, out) if query == "mean" else out
     else:

@@ -94,6 +94,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._validate import as_int
 
@@ -109,7 +110,7 @@ class UnboundedVarianceReach:
     Chapter: *The exponential mechanism and inverse sensitivity*.
     """
 
-    def __init__(self, xs, lower: float, upper: float, max_work: int = DEFAULT_MAX_WORK):
+    def __init__(self, xs: ArrayLike, lower: float, upper: float, max_work: int = DEFAULT_MAX_WORK) -> None:
         self.max_work = as_int(max_work, "max_work", 1)
         self.work = 0
         xs = np.sort(np.asarray(xs, dtype=float))
@@ -153,7 +154,7 @@ class UnboundedVarianceReach:
         return self.min_ss(self.n - r) / (self.n - r + s)
 
     # -- upper ends ---------------------------------------------------------------------------------------
-    def upper_ends(self, r, s) -> np.ndarray:
+    def upper_ends(self, r: ArrayLike, s: ArrayLike) -> np.ndarray:
         """``H(r, s)`` for arrays of pairs (``0 <= r <= n``, ``s >= 1``): window searches per relevant ``j``."""
         n, h, y, X1, X2 = self.n, self.h, self.y, self.X1, self.X2
         r = np.asarray(r, dtype=np.int64).ravel()
@@ -206,7 +207,7 @@ class UnboundedVarianceReach:
         np.maximum.at(out, pair, best)
         return out
 
-    def upper_bounds(self, r, s) -> np.ndarray:
+    def upper_bounds(self, r: ArrayLike, s: ArrayLike) -> np.ndarray:
         """A cheap bound ``>= H(r, s)``: the largest kept sum of squares, and the kept sum's least distance
         to ``[−s h, s h]`` (every ``S_K + j h`` is at least that far from 0)."""
         n, h, y, X1, X2 = self.n, self.h, self.y, self.X1, self.X2
@@ -260,18 +261,7 @@ class UnboundedVarianceReach:
         if z == self.current:
             return 0.0
         if z > self.current:
-            k = 1
-            while not self.M(k, z):
-                if k >= n + 2:                           # unreachable in exact arithmetic: M(n + 2) = h²
-                    return math.inf
-                k = min(2 * k, n + 2)
-            lo, hi = k // 2, k                           # M(lo) < z <= M(hi)  (M(0) = -inf)
-            if lo >= 1 and self.M(lo, z):
-                return float(lo)
-            while hi - lo > 1:
-                mid = (lo + hi) // 2
-                lo, hi = (lo, mid) if self.M(mid, z) else (mid, hi)
-            return float(hi)
+            return self._length_above(z)
         if z == 0:
             return float(n - self.largest_block + 1)
         # below var(x): the least k with an r whose lower end allows s = k - r, then the upper end tested
@@ -281,6 +271,22 @@ class UnboundedVarianceReach:
             if rs.size and np.any(self.upper_ends(rs, k - rs) >= z):
                 return float(k)
             k += 1
+
+    def _length_above(self, z: float) -> float:
+        """``len'(z)`` above ``var(x)``: the least ``k`` with ``M(k) >= z`` (doubling, then bisection)."""
+        n = self.n
+        k = 1
+        while not self.M(k, z):
+            if k >= n + 2:                           # unreachable in exact arithmetic: M(n + 2) = h²
+                return math.inf
+            k = min(2 * k, n + 2)
+        lo, hi = k // 2, k                           # M(lo) < z <= M(hi)  (M(0) = -inf)
+        if lo >= 1 and self.M(lo, z):
+            return float(lo)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if self.M(mid, z) else (mid, hi)
+        return float(hi)
 
     # -- below var(x): branch and bound over r ------------------------------------------------------------
     def _cost(self, r: int, z: float) -> int:

@@ -105,18 +105,22 @@ numpy.
 """
 from __future__ import annotations
 
-import numpy as np
+from typing import Callable
 
-from ._validate import EXACT_RELATIONS, as_int, check_relation, rescaled_rounding, scale_back
-from .neighbors import Pool, check_release, check_universe
-from .queries import PERCENTILES, check_query, rescale_exponent, scaling_degree
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ._validate import as_int, check_relation, rescaled_rounding, scale_back
+from .neighbors import Domain, Pool, check_release, check_universe
+from .queries import PERCENTILES, Query, check_query, rescale_exponent, scaling_degree
+from .relation import EXACT_RELATIONS, Relation
 
 __all__ = ["exact_local_sensitivity", "available_values", "local_sensitivity_sorted", "mixed_families"]
 
 
 # ---------------------------------------------------------------- helpers
 
-def available_values(x, universe, k: int) -> np.ndarray:
+def available_values(x: ArrayLike, universe: Pool | Domain, k: int) -> np.ndarray:
     """The sorted multiset of values a neighbour of ``x`` may gain.
 
     Chapter: *Local sensitivity*.
@@ -172,11 +176,11 @@ def _percentile(xs, s: int, e: int, add, p: float | None) -> float:
     return b - (b - a) * (1 - t) if t >= 0.5 else a + (b - a) * t
 
 
-def _range_sum_mean(xs, a, k, neighbors, mean: bool):
+def _range_sum_mean(xs: np.ndarray, a: np.ndarray, k: int, neighbors: Relation, mean: bool) -> list:
     """(min, max) of the sum or mean over each family; see the module docstring."""
     n, M, S = len(xs), len(a), float(np.sum(xs))
     out = []
-    if neighbors == "unbounded":
+    if neighbors is Relation.UNBOUNDED:
         lo, hi = S - np.sum(xs[n - k:]), S - np.sum(xs[:k])
         out.append((lo / (n - k), hi / (n - k)) if mean else (lo, hi))
         if M >= k:
@@ -191,11 +195,11 @@ def _range_sum_mean(xs, a, k, neighbors, mean: bool):
     return out
 
 
-def _range_percentile(xs, a, k, neighbors, p):
+def _range_percentile(xs: np.ndarray, a: np.ndarray, k: int, neighbors: Relation, p: float | None) -> list:
     n, M = len(xs), len(a)
     empty = a[:0]
     out = []
-    if neighbors == "unbounded":
+    if neighbors is Relation.UNBOUNDED:
         out.append((_percentile(xs, 0, n - k, empty, p), _percentile(xs, k, n, empty, p)))
         if M >= k:
             out.append((_percentile(xs, 0, n, a[:k], p), _percentile(xs, 0, n, a[M - k:], p)))
@@ -209,7 +213,7 @@ def _var(S, Q, N):
     return Q / N - (S / N) ** 2
 
 
-def _range_var(xs, a, k, neighbors):
+def _range_var(xs: np.ndarray, a: np.ndarray, k: int, neighbors: Relation) -> list:
     """(min, max) of the variance over each family, by the window arguments (i) and (ii).
 
     The candidates are scored with prefix sums; the winners are then rebuilt
@@ -230,7 +234,7 @@ def _range_var(xs, a, k, neighbors):
         return float(np.var(np.concatenate(parts)))
 
     out = []
-    if neighbors == "unbounded":
+    if neighbors is Relation.UNBOUNDED:
         m = n - k
         v1 = _var(Sx - (X1[k:] - X1[:n - k + 1]), Qx - (X2[k:] - X2[:n - k + 1]), m)
         i = int(np.argmax(v1))                       # (i) removed window x[i:i+k]
@@ -240,13 +244,13 @@ def _range_var(xs, a, k, neighbors):
         out.append((v(xs[i:i + m]), vmax))
         if M >= k:
             N = n + k
-            p = np.arange(k + 1)                     # (i) p smallest and k - p largest values
-            v1 = _var(Sx + A1[p] + A1[M] - A1[M - k + p], Qx + A2[p] + A2[M] - A2[M - k + p], N)
+            ps = np.arange(k + 1)                    # (i) p smallest and k - p largest values
+            v1 = _var(Sx + A1[ps] + A1[M] - A1[M - k + ps], Qx + A2[ps] + A2[M] - A2[M - k + ps], N)
             p = int(np.argmax(v1))
             vmax = v(xs, a[:p], a[M - k + p:])
             v2 = _var(Sx + A1[k:] - A1[:M - k + 1], Qx + A2[k:] - A2[:M - k + 1], N)
-            l = int(np.argmin(v2))                   # (ii) added window a[l:l+k]
-            out.append((v(xs, a[l:l + k]), vmax))
+            t = int(np.argmin(v2))                   # (ii) added window a[t:t+k]
+            out.append((v(xs, a[t:t + k]), vmax))
     else:
         best_hi, arg_hi = _var(Sx, Qx, n), (0, 0, 0)
         best_lo, arg_lo = best_hi, (0, 0, 0)
@@ -259,17 +263,17 @@ def _range_var(xs, a, k, neighbors):
                 i = int(np.argmax(vals))
                 if vals[i] > best_hi:
                     best_hi, arg_hi = vals[i], (j, i, p)
-            i = np.arange(j + 1)[:, None]            # (ii) kept window x[i:i+n-j] ...
-            l = np.arange(M - j + 1)[None, :]        # ... and added window a[l:l+j]
-            vals = _var(X1[i + n - j] - X1[i] + A1[l + j] - A1[l],
-                        X2[i + n - j] - X2[i] + A2[l + j] - A2[l], n)
-            i, l = np.unravel_index(int(np.argmin(vals)), vals.shape)
-            if vals[i, l] < best_lo:
-                best_lo, arg_lo = vals[i, l], (j, int(i), int(l))
+            ii = np.arange(j + 1)[:, None]           # (ii) kept window x[i:i+n-j] ...
+            tt = np.arange(M - j + 1)[None, :]       # ... and added window a[t:t+j]
+            vals = _var(X1[ii + n - j] - X1[ii] + A1[tt + j] - A1[tt],
+                        X2[ii + n - j] - X2[ii] + A2[tt + j] - A2[tt], n)
+            i, t = (int(u) for u in np.unravel_index(int(np.argmin(vals)), vals.shape))
+            if vals[i, t] < best_lo:
+                best_lo, arg_lo = vals[i, t], (j, i, t)
         j, i, p = arg_hi
         vmax = v(xs[:i], xs[i + j:], a[:p], a[M - j + p:])
-        j, i, l = arg_lo
-        vmin = v(xs[i:i + n - j], a[l:l + j])
+        j, i, t = arg_lo
+        vmin = v(xs[i:i + n - j], a[t:t + j])
         out.append((vmin, vmax))
     return out
 
@@ -305,7 +309,7 @@ def _family_var(xs, a, r, s):
     (i): the removed records are a window ``x[i:i+r]``, the added values the
     ``p`` smallest and ``s - p`` largest available ones; (ii): the kept
     records are a window ``x[i:i+n-r]``, the added values a window
-    ``a[l:l+s]``.  Winners are rebuilt and their variance recomputed with
+    ``a[t:t+s]``.  Winners are rebuilt and their variance recomputed with
     ``np.var``, as in :func:`_range_var`.
     """
     n, M = len(xs), len(a)
@@ -323,10 +327,10 @@ def _family_var(xs, a, r, s):
     i, p = np.unravel_index(int(np.argmax(vals)), vals.shape)
     vmax = float(np.var(np.concatenate([xs[:i], xs[i + r:], a[:p], a[M - s + p:]])))
     i = np.arange(r + 1)[:, None]                    # (ii) kept window x[i:i+n-r] ...
-    l = np.arange(M - s + 1)[None, :]                # ... and added window a[l:l+s]
-    vals = _var(X1[i + n - r] - X1[i] + A1[l + s] - A1[l], X2[i + n - r] - X2[i] + A2[l + s] - A2[l], N)
-    i, l = np.unravel_index(int(np.argmin(vals)), vals.shape)
-    vmin = float(np.var(np.concatenate([xs[i:i + n - r], a[l:l + s]])))
+    t = np.arange(M - s + 1)[None, :]                # ... and added window a[t:t+s]
+    vals = _var(X1[i + n - r] - X1[i] + A1[t + s] - A1[t], X2[i + n - r] - X2[i] + A2[t + s] - A2[t], N)
+    i, t = np.unravel_index(int(np.argmin(vals)), vals.shape)
+    vmin = float(np.var(np.concatenate([xs[i:i + n - r], a[t:t + s]])))
     return vmin, vmax
 
 
@@ -346,9 +350,9 @@ def _mixed_ranges(name, xs, a, k):
     return out
 
 
-def _ranges(name, xs, a, k, neighbors):
+def _ranges(name: str, xs: np.ndarray, a: np.ndarray, k: int, neighbors: Relation) -> list:
     """(min, max) of query ``name`` over each neighbour family of sorted ``xs``."""
-    if neighbors == "symmetric":
+    if neighbors is Relation.SYMMETRIC:
         return _mixed_ranges(name, xs, a, k)
     if name in ("sum", "mean"):
         return _range_sum_mean(xs, a, k, neighbors, mean=name == "mean")
@@ -364,15 +368,18 @@ def _ranges(name, xs, a, k, neighbors):
     raise AssertionError(name)  # pragma: no cover  (check_query lets only the ten names through)
 
 
-def local_sensitivity_sorted(name, f, xs, a, k, neighbors) -> float:
+def local_sensitivity_sorted(name: str, f: Callable[[np.ndarray], float], xs: np.ndarray, a: np.ndarray, k: int,
+                             neighbors: Relation | str) -> float:
     """Local sensitivity of sorted, validated ``xs`` with available values ``a`` (no checks).
 
     Chapter: *Global sensitivity from scratch* (the exact global sensitivity
     maximises it over releases).  ``name, f`` come from
-    :func:`dpsens.queries.check_query`, ``a`` from :func:`available_values`.
+    :func:`dpsens.queries.check_query`, ``a`` from :func:`available_values`;
+    ``neighbors`` is converted like everywhere else (a member passes through).
     """
+    neighbors = check_relation(neighbors, EXACT_RELATIONS)
     if name == "count":
-        return 0.0 if neighbors == "bounded" else float(k)
+        return 0.0 if neighbors is Relation.BOUNDED else float(k)
     fx = f(xs)
     best = 0.0
     for lo, hi in _ranges(name, xs, a, k, neighbors):
@@ -380,7 +387,8 @@ def local_sensitivity_sorted(name, f, xs, a, k, neighbors) -> float:
     return float(best)
 
 
-def exact_local_sensitivity(x, query, universe, k: int = 1, neighbors: str = "unbounded") -> float:
+def exact_local_sensitivity(x: ArrayLike, query: Query, universe: Pool | Domain, k: int = 1,
+                            neighbors: Relation | str = Relation.UNBOUNDED) -> float:
     """Exact local sensitivity without enumeration (see the module docstring for the arguments).
 
     Chapter: *Local sensitivity*.
@@ -401,7 +409,7 @@ def exact_local_sensitivity(x, query, universe, k: int = 1, neighbors: str = "un
     if n < 2:
         raise ValueError(f"x must hold at least 2 records so that k can be in 1..n-1; got n = {n}")
     k = as_int(k, "k", 1, n - 1)
-    check_relation(neighbors, EXACT_RELATIONS)
+    neighbors = check_relation(neighbors, EXACT_RELATIONS)
     a = available_values(xs, universe, k)
     e = rescale_exponent(name, xs, a)
     if e is None:

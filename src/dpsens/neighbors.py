@@ -36,11 +36,13 @@ from collections import Counter
 from collections.abc import Mapping
 from itertools import combinations_with_replacement
 from math import comb
-from typing import Iterator
+from typing import Any, Iterator
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._validate import as_data, as_int, check_relation, check_rng
+from .relation import Relation
 
 
 class _Universe:
@@ -118,18 +120,18 @@ class Domain(_Universe):
     """
     kind = "domain"
 
-    def __init__(self, values):
+    def __init__(self, values: ArrayLike) -> None:
         super().__init__(values)
         self.values = np.unique(self.values)
         self.values.setflags(write=False)
 
 
-def check_universe(universe) -> _Universe:
+def check_universe(universe: Any) -> Pool | Domain:
     """Return ``universe`` if it is a :class:`Pool` or :class:`Domain`, else raise ``TypeError``.
 
     Chapter: *Neighbouring datasets* (the two universes).
     """
-    if not isinstance(universe, _Universe):
+    if not isinstance(universe, (Pool, Domain)):
         raise TypeError(
             "universe must be dpsens.Pool(values) (a finite population) or "
             f"dpsens.Domain(values) (a set of possible values), got {type(universe).__name__}"
@@ -137,7 +139,7 @@ def check_universe(universe) -> _Universe:
     return universe
 
 
-def check_release(x, universe) -> np.ndarray:
+def check_release(x: ArrayLike, universe: Pool | Domain) -> np.ndarray:
     """Validate a release ``x`` against its universe and return it sorted.
 
     Chapter: *Neighbouring datasets* (a release is drawn from its universe).
@@ -177,7 +179,7 @@ def _check_counts(counts, size) -> tuple[dict, int]:
         )
     clean = {}
     for v, c in counts.items():
-        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v):
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(float(v)):
             raise TypeError(f"counts must have finite numbers as keys, got the key {v!r}")
         clean[v] = as_int(c, f"counts[{v!r}]", minimum=0)
     return clean, as_int(size, "size", minimum=0)
@@ -237,7 +239,7 @@ def count_submultisets(counts: Counter | dict, size: int) -> int:
     return poly[size] if size < len(poly) else 0
 
 
-def additions(universe: _Universe, kept: Counter, k: int) -> Iterator[tuple]:
+def additions(universe: Pool | Domain, kept: Counter, k: int) -> Iterator[tuple]:
     """Every multiset of ``k`` new values a neighbour can add: from the pool minus ``kept``, or any domain values.
 
     Chapter: *Neighbouring datasets* (used by :func:`iter_neighbors` and the
@@ -262,13 +264,14 @@ def additions(universe: _Universe, kept: Counter, k: int) -> Iterator[tuple]:
         yield from combinations_with_replacement(universe.values.tolist(), k)
 
 
-def _count_additions(universe: _Universe, kept: Counter, k: int) -> int:
+def _count_additions(universe: Pool | Domain, kept: Counter, k: int) -> int:
     if isinstance(universe, Pool):
         return count_submultisets(universe.counts() - kept, k)
     return comb(len(universe.values) + k - 1, k)
 
 
-def iter_neighbors(x, universe, k: int = 1, neighbors: str = "unbounded") -> Iterator[tuple]:
+def iter_neighbors(x: ArrayLike, universe: Pool | Domain, k: int = 1,
+                   neighbors: Relation | str = Relation.UNBOUNDED) -> Iterator[tuple]:
     """Yield the neighbours of ``x`` one (removed, added) choice at a time: the one neighbour generator.
 
     Chapters: *Neighbouring datasets* (through :func:`enumerate_neighbors`)
@@ -285,7 +288,7 @@ def iter_neighbors(x, universe, k: int = 1, neighbors: str = "unbounded") -> Ite
     universe : Pool or Domain
     k : int
         Group size, ``>= 1`` (the callers check ``k <= len(x) - 1``).
-    neighbors : {"unbounded", "bounded"}
+    neighbors : Relation or {"unbounded", "bounded"}
 
     Examples
     --------
@@ -295,22 +298,23 @@ def iter_neighbors(x, universe, k: int = 1, neighbors: str = "unbounded") -> Ite
     [(2.0, 1.0), (2.0, 2.0), (1.0, 1.0), (1.0, 2.0)]
     """
     x = check_release(x, universe)
-    check_relation(neighbors)
+    neighbors = check_relation(neighbors)
     k = as_int(k, "k", minimum=1)
     xc = Counter(x.tolist())
     for removed in submultisets(xc, k):
         kept = xc - Counter(removed)
-        if neighbors == "unbounded":
+        if neighbors is Relation.UNBOUNDED:
             yield tuple(kept.elements())                     # k records removed
         else:
             for added in additions(universe, kept, k):       # k removed, k added
                 yield tuple(kept.elements()) + added
-    if neighbors == "unbounded":
+    if neighbors is Relation.UNBOUNDED:
         for added in additions(universe, xc, k):             # k records added
             yield tuple(x.tolist()) + added
 
 
-def enumerate_neighbors(x, universe, k: int = 1, neighbors: str = "unbounded") -> list[tuple]:
+def enumerate_neighbors(x: ArrayLike, universe: Pool | Domain, k: int = 1,
+                        neighbors: Relation | str = Relation.UNBOUNDED) -> list[tuple]:
     """List every distinct neighbour of ``x`` at group size ``k``.
 
     Chapter: *Neighbouring datasets*.
@@ -326,7 +330,7 @@ def enumerate_neighbors(x, universe, k: int = 1, neighbors: str = "unbounded") -
         (``k >= 1`` for additions only would allow ``k = n`` too, but then the
         removal side would empty the dataset; the book never lets a dataset
         become empty).
-    neighbors : {"unbounded", "bounded"}
+    neighbors : Relation or {"unbounded", "bounded"}
         ``"unbounded"``: exactly ``k`` records removed, or exactly ``k``
         added.  ``"bounded"``: ``k`` removed and ``k`` added (so at most ``k``
         replaced).
@@ -347,13 +351,14 @@ def enumerate_neighbors(x, universe, k: int = 1, neighbors: str = "unbounded") -
     [(1.0, 1.0), (1.0, 2.0), (2.0, 2.0)]
     """
     x = check_release(x, universe)
-    check_relation(neighbors)
+    neighbors = check_relation(neighbors)
     k = as_int(k, "k", 1, len(x) - 1) if len(x) > 1 else _no_k(x)
     distinct = {tuple(sorted(y)) for y in iter_neighbors(x, universe, k, neighbors)}
     return sorted(distinct, key=lambda t: (len(t), t))
 
 
-def random_neighbors(x, universe, count: int, neighbors: str = "unbounded", rng=None) -> list[np.ndarray]:
+def random_neighbors(x: ArrayLike, universe: Domain, count: int, neighbors: Relation | str = Relation.UNBOUNDED,
+                     rng: np.random.Generator | None = None) -> list[np.ndarray]:
     """``count`` neighbours of ``x`` at group size 1, drawn at random: for checks on data too many to enumerate.
 
     Chapters: *Propose-test-release* and *Smooth sensitivity* (the hidden
@@ -376,7 +381,7 @@ def random_neighbors(x, universe, count: int, neighbors: str = "unbounded", rng=
         still give depends on the records kept (use :func:`enumerate_neighbors`).
     count : int
         Number of neighbours, ``>= 1``.
-    neighbors : {"unbounded", "bounded"}
+    neighbors : Relation or {"unbounded", "bounded"}
     rng : numpy.random.Generator
 
     Returns
@@ -403,7 +408,7 @@ def random_neighbors(x, universe, count: int, neighbors: str = "unbounded", rng=
     values = universe.values
     out = []
     for _ in range(count):
-        if neighbors == "bounded":
+        if neighbors is Relation.BOUNDED:
             value = values[rng.integers(len(values))]
             y = x.copy()
             y[rng.integers(len(x))] = value
@@ -415,7 +420,7 @@ def random_neighbors(x, universe, count: int, neighbors: str = "unbounded", rng=
     return out
 
 
-def format_multiset(values) -> str:
+def format_multiset(values: ArrayLike) -> str:
     """Write a multiset as ``[1, 2, 2.5]`` (sorted, whole numbers without ``.0``).
 
     Chapter: *Neighbouring datasets*.
@@ -429,14 +434,15 @@ def format_multiset(values) -> str:
     return "[" + ", ".join(f"{v:g}" for v in np.sort(values)) + "]"
 
 
-def _no_k(x):
+def _no_k(x: np.ndarray) -> int:
     raise ValueError(
         f"x has a single record, so no group size k in 1..n-1 exists (n = {len(x)}); "
         "neighbours need at least two records so that none is empty"
     )
 
 
-def count_neighbors(x, universe, k: int = 1, neighbors: str = "unbounded") -> int:
+def count_neighbors(x: ArrayLike, universe: Pool | Domain, k: int = 1,
+                    neighbors: Relation | str = Relation.UNBOUNDED) -> int:
     """How many (removed, added) choices :func:`enumerate_neighbors` walks through.
 
     Chapter: *Global sensitivity from scratch* (the cost of enumeration).
@@ -445,17 +451,17 @@ def count_neighbors(x, universe, k: int = 1, neighbors: str = "unbounded") -> in
     distinct added multisets); distinct neighbours can be fewer.
     """
     x = check_release(x, universe)
-    check_relation(neighbors)
+    neighbors = check_relation(neighbors)
     k = as_int(k, "k", 1, max(len(x) - 1, 1))
     xc = Counter(x.tolist())
-    if neighbors == "unbounded":
+    if neighbors is Relation.UNBOUNDED:
         return count_submultisets(xc, k) + _count_additions(universe, xc, k)
     if isinstance(universe, Domain):
         return count_submultisets(xc, k) * _count_additions(universe, xc, k)
     return sum(_count_additions(universe, xc - Counter(r), k) for r in submultisets(xc, k))
 
 
-def releases(universe, n: int) -> Iterator[tuple]:
+def releases(universe: Pool | Domain, n: int) -> Iterator[tuple]:
     """Yield every distinct release of size ``n`` from the universe.
 
     Chapter: *Global sensitivity from scratch*.
@@ -471,7 +477,7 @@ def releases(universe, n: int) -> Iterator[tuple]:
         yield from combinations_with_replacement(universe.values.tolist(), n)
 
 
-def count_releases(universe, n: int) -> int:
+def count_releases(universe: Pool | Domain, n: int) -> int:
     """Number of distinct releases of size ``n`` (see :func:`releases`).
 
     Chapter: *Global sensitivity from scratch* (the cost of enumeration).

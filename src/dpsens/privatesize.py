@@ -80,8 +80,9 @@ import math
 
 from ._validate import as_int
 from .globalsens import exact_global_sensitivity
-from .neighbors import Domain, check_universe
-from .queries import PERCENTILES, check_query
+from .neighbors import Domain, Pool, check_universe
+from .queries import PERCENTILES, Query, check_query
+from .relation import Relation
 
 __all__ = ["private_size_global_sensitivity", "SIZES"]
 
@@ -103,7 +104,7 @@ def _percentile_sizes(p, start: int, k: int) -> range:
     return range(first, first + period)
 
 
-def private_size_global_sensitivity(query, universe, n_min: int = 1, k: int = 1, *,
+def private_size_global_sensitivity(query: Query, universe: Pool | Domain, n_min: int = 1, k: int = 1, *,
                                     max_releases: int | None = None) -> float:
     """Global sensitivity under add/remove neighbours when the size is private.
 
@@ -156,8 +157,8 @@ def private_size_global_sensitivity(query, universe, n_min: int = 1, k: int = 1,
     start = n_min + k                          # GS_n for n >= start covers every admissible pair
     extra = {} if max_releases is None else {"max_releases": max_releases}
 
-    def gs(n):
-        return exact_global_sensitivity(name, universe, n, k, "unbounded", **extra)
+    def gs(n: int) -> float:
+        return exact_global_sensitivity(name, universe, n, k, Relation.UNBOUNDED, **extra)
 
     if not isinstance(universe, Domain):
         size = len(universe.values)

@@ -26,11 +26,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 import pandas as pd
 from scipy import stats
 
 from ._validate import as_data, as_int, as_positive, as_probability, check_relation, check_rng
 from .mechanisms import laplace_mechanism, local_sensitivity_laplace
+from .relation import Relation
 
 __all__ = [
     "as_counts", "source_proportion_sensitivity", "proportion_changes", "proportion_local_sensitivity",
@@ -47,7 +49,7 @@ METHODS = {
 }
 
 
-def as_counts(counts, name: str = "counts") -> np.ndarray:
+def as_counts(counts: ArrayLike, name: str = "counts") -> np.ndarray:
     """Check a vector of label counts (integers >= 0, at least two labels, n >= 2).
 
     Chapter: *Proportions vs frequencies*.
@@ -76,7 +78,7 @@ def as_counts(counts, name: str = "counts") -> np.ndarray:
 # ---------------------------------------------------------------------------
 # sensitivities
 # ---------------------------------------------------------------------------
-def source_proportion_sensitivity(counts) -> float:
+def source_proportion_sensitivity(counts: ArrayLike) -> float:
     """The source's "global sensitivity" of a proportion, ``max_i (n - c_i) / (n (n - 1))``.
 
     Chapter: *Proportions vs frequencies*.  The maximum runs over the labels
@@ -107,7 +109,7 @@ def _addition_changes(k: np.ndarray) -> np.ndarray:
     return np.maximum(n - k, k) / (n * (n + 1))  # add label i, or another label
 
 
-def proportion_changes(counts, neighbors: str = "unbounded") -> np.ndarray:
+def proportion_changes(counts: ArrayLike, neighbors: Relation | str = Relation.UNBOUNDED) -> np.ndarray:
     """Largest change of each proportion ``p_i`` over the neighbours of one dataset.
 
     Chapter: *Proportions vs frequencies*.
@@ -125,7 +127,7 @@ def proportion_changes(counts, neighbors: str = "unbounded") -> np.ndarray:
     ----------
     counts : array_like of int
         Records per label.
-    neighbors : {"unbounded", "bounded"}
+    neighbors : Relation or {"unbounded", "bounded"}
 
     Returns
     -------
@@ -138,12 +140,13 @@ def proportion_changes(counts, neighbors: str = "unbounded") -> np.ndarray:
     array([3., 2., 3.])
     """
     k = as_counts(counts)
-    if check_relation(neighbors) == "bounded":
+    if check_relation(neighbors) is Relation.BOUNDED:
         return np.full(k.size, 1.0 / k.sum())
     return np.maximum(_removal_changes(k), _addition_changes(k))
 
 
-def proportion_local_sensitivity(counts, neighbors: str = "unbounded", norm: str = "linf") -> float:
+def proportion_local_sensitivity(counts: ArrayLike, neighbors: Relation | str = Relation.UNBOUNDED,
+                                 norm: str = "linf") -> float:
     """Local sensitivity of the proportions at one dataset.
 
     Chapter: *Proportions vs frequencies*.
@@ -170,14 +173,15 @@ def proportion_local_sensitivity(counts, neighbors: str = "unbounded", norm: str
         return float(proportion_changes(k, neighbors).max())
     if norm != "l1":
         raise ValueError(f"norm must be 'linf' (one proportion) or 'l1' (the whole vector), got {norm!r}")
-    if neighbors == "bounded":
+    if neighbors is Relation.BOUNDED:
         return 2.0 / n
     removal = 2 * (n - k[k >= 1].min()) / (n * (n - 1))
     addition = 2 * (n - k.min()) / (n * (n + 1))
     return float(max(removal, addition))
 
 
-def proportion_global_sensitivity(n: int | None = None, neighbors: str = "bounded", norm: str = "linf") -> float:
+def proportion_global_sensitivity(n: int | None = None, neighbors: Relation | str = Relation.BOUNDED,
+                                  norm: str = "linf") -> float:
     """Global sensitivity of the proportions.
 
     Chapter: *Proportions vs frequencies*.
@@ -198,7 +202,7 @@ def proportion_global_sensitivity(n: int | None = None, neighbors: str = "bounde
     if norm not in ("linf", "l1"):
         raise ValueError(f"norm must be 'linf' (one proportion) or 'l1' (the whole vector), got {norm!r}")
     factor = 1.0 if norm == "linf" else 2.0
-    if neighbors == "unbounded":
+    if neighbors is Relation.UNBOUNDED:
         return factor / 2.0
     if n is None:
         raise ValueError("n (the public number of records) is needed with neighbors='bounded'")
@@ -243,7 +247,8 @@ def _check_release_args(counts, epsilon, rng, size):
     return k, epsilon, rng, shape
 
 
-def source_release(counts, epsilon, rng, size=None) -> np.ndarray:
+def source_release(counts: ArrayLike, epsilon: float, rng: np.random.Generator,
+                   size: int | None = None) -> np.ndarray:
     """NOT PRIVATE: the source's release ``p_i + Lap(Δ/ε)`` with Δ its local sensitivity.
 
     Chapter: *Proportions vs frequencies*.  Every proportion gets its own
@@ -266,10 +271,11 @@ def source_release(counts, epsilon, rng, size=None) -> np.ndarray:
     """
     k, epsilon, rng, shape = _check_release_args(counts, epsilon, rng, size)
     p = k / k.sum()
-    return local_sensitivity_laplace(p, source_proportion_sensitivity(k), epsilon, rng, size=shape)
+    return np.asarray(local_sensitivity_laplace(p, source_proportion_sensitivity(k), epsilon, rng, size=shape))
 
 
-def counts_release(counts, epsilon, rng, size=None) -> np.ndarray:
+def counts_release(counts: ArrayLike, epsilon: float, rng: np.random.Generator,
+                   size: int | None = None) -> np.ndarray:
     """The source's first release: noisy counts ``c_i + Lap(1/ε)`` divided by the true ``n``.
 
     Chapter: *Proportions vs frequencies*.  Private for one proportion when
@@ -280,7 +286,8 @@ def counts_release(counts, epsilon, rng, size=None) -> np.ndarray:
     return laplace_mechanism(k.astype(float), 1.0, epsilon, rng, size=shape) / k.sum()
 
 
-def n_public_release(counts, epsilon, rng, size=None, label: int | None = None) -> np.ndarray:
+def n_public_release(counts: ArrayLike, epsilon: float, rng: np.random.Generator, size: int | None = None,
+                     label: int | None = None) -> float | np.ndarray:
     """ε-DP proportions when ``n`` is public (bounded neighbours).
 
     Chapter: *Proportions vs frequencies*.  One proportion (``label`` given)
@@ -298,7 +305,7 @@ def n_public_release(counts, epsilon, rng, size=None, label: int | None = None) 
     n = int(k.sum())
     p = k / n
     if label is None:
-        return laplace_mechanism(p, proportion_global_sensitivity(n, "bounded", "l1"), epsilon, rng, size=shape)
+        return laplace_mechanism(p, proportion_global_sensitivity(n, Relation.BOUNDED, "l1"), epsilon, rng, size=shape)
     label = as_int(label, "label", minimum=0, maximum=k.size - 1)
     return laplace_mechanism(float(p[label]), 1.0 / n, epsilon, rng, size=None if size is None else shape[0])
 
@@ -311,7 +318,8 @@ def _normalise(noisy: np.ndarray) -> np.ndarray:
         return np.where(total > 0, clipped / np.where(total > 0, total, 1.0), uniform)
 
 
-def histogram_release(counts, epsilon, rng, size=None) -> np.ndarray:
+def histogram_release(counts: ArrayLike, epsilon: float, rng: np.random.Generator,
+                      size: int | None = None) -> np.ndarray:
     """ε-DP proportions when ``n`` is private: a noisy histogram, normalised.
 
     Chapter: *Proportions vs frequencies*.  Adding or removing one record
@@ -320,10 +328,11 @@ def histogram_release(counts, epsilon, rng, size=None) -> np.ndarray:
     vector is divided by its sum (post-processing, no extra budget).
     """
     k, epsilon, rng, shape = _check_release_args(counts, epsilon, rng, size)
-    return _normalise(laplace_mechanism(k.astype(float), 1.0, epsilon, rng, size=shape))
+    return _normalise(np.asarray(laplace_mechanism(k.astype(float), 1.0, epsilon, rng, size=shape)))
 
 
-def count_and_total_release(counts, epsilon, rng, size=None) -> np.ndarray:
+def count_and_total_release(counts: ArrayLike, epsilon: float, rng: np.random.Generator,
+                            size: int | None = None) -> np.ndarray:
     """ε-DP proportions when ``n`` is private: noisy counts over a noisy total.
 
     Chapter: *Proportions vs frequencies*.  Half the budget for the counts
@@ -340,7 +349,8 @@ def count_and_total_release(counts, epsilon, rng, size=None) -> np.ndarray:
 _RELEASES = {"source": source_release, "histogram": histogram_release, "count_and_total": count_and_total_release}
 
 
-def proportion_errors(counts, epsilons, trials: int, rng, label: int = 0) -> pd.DataFrame:
+def proportion_errors(counts: ArrayLike, epsilons: ArrayLike, trials: int, rng: np.random.Generator,
+                      label: int = 0) -> pd.DataFrame:
     """Root-mean-square error of one released proportion, per method and ε.
 
     Chapter: *Proportions vs frequencies*.
@@ -379,7 +389,8 @@ def proportion_errors(counts, epsilons, trials: int, rng, label: int = 0) -> pd.
     return pd.DataFrame(rows).set_index("epsilon")
 
 
-def threshold_attack(release_x, release_xprime, centre: float, radius: float, confidence: float = 0.95) -> dict:
+def threshold_attack(release_x: ArrayLike, release_xprime: ArrayLike, centre: float,
+                     radius: float, confidence: float = 0.95) -> dict:
     """An attacker who says "the data are x" when the release is far from ``centre``.
 
     Chapter: *Proportions vs frequencies*.  Given releases simulated under

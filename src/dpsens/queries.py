@@ -23,8 +23,12 @@ from __future__ import annotations
 from typing import Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._validate import SAFE_EXPONENT, as_data, check_result, power_of_two_scale
+
+#: A query: a name from :data:`QUERIES`, or (where a function is allowed) a function of the data.
+Query = str | Callable[[np.ndarray], float]
 
 PERCENTILES = {"percentile_25": 25, "percentile_50": 50, "percentile_75": 75, "percentile_90": 90}
 
@@ -40,8 +44,13 @@ def _numpy_queries() -> dict[str, Callable]:
         "var": lambda x: float(np.var(x)),
     }
     for name, p in PERCENTILES.items():
-        raw[name] = (lambda p: lambda x: float(np.percentile(x, p)))(p)
+        raw[name] = _percentile_query(p)
     return raw
+
+
+def _percentile_query(p: float) -> Callable[[np.ndarray], float]:
+    """numpy's linear percentile ``p`` of an already checked array."""
+    return lambda x: float(np.percentile(x, p))
 
 
 _RAW = _numpy_queries()
@@ -60,7 +69,7 @@ def scaling_degree(name: str) -> int:
     return SCALING_DEGREE.get(name, 1)
 
 
-def rescale_exponent(name: str, *arrays) -> int | None:
+def rescale_exponent(name: str, *arrays: np.ndarray) -> int | None:
     """``e`` if an engine should compute query ``name`` on the arrays over ``2**e``, else ``None``.
 
     The variance and std square the data: magnitudes above ``2**400`` could
@@ -98,9 +107,7 @@ def evaluate_safely(name: str, x: np.ndarray) -> float:
 
 
 def _checked(name: str, doc: str) -> Callable:
-    raw = _RAW[name]
-
-    def query(x) -> float:
+    def query(x: ArrayLike) -> float:
         return evaluate_safely(name, as_data(x))
 
     query.__name__ = name
@@ -152,7 +159,7 @@ and returns a float.
 """
 
 
-def check_query(query, allow_callable: bool = False):
+def check_query(query: Query, allow_callable: bool = False) -> tuple[str, Callable[[np.ndarray], float]]:
     """Return ``(name, function)`` for a query name (or a callable if allowed).
 
     Chapter: *Global sensitivity from scratch* (the engines accept a name).
@@ -181,7 +188,7 @@ def check_query(query, allow_callable: bool = False):
     raise TypeError(f"query must be a query name such as 'median', got {query!r}")
 
 
-def evaluate(query, x) -> float:
+def evaluate(query: Query, x: ArrayLike) -> float:
     """Evaluate a query, given by name or function, on data ``x``.
 
     Chapter: *Neighbouring datasets*.

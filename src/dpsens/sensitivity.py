@@ -27,30 +27,37 @@ Properties the tests check (and why they hold):
 """
 from __future__ import annotations
 
-from ._validate import EXACT_RELATIONS, check_relation
+from numpy.typing import ArrayLike
+
+from ._validate import check_relation
 from .bruteforce import MAX_NEIGHBORS, bruteforce_global_sensitivity, bruteforce_local_sensitivity
 from .globalsens import MAX_RELEASES, exact_global_sensitivity
 from .groupsens import symmetric_global_sensitivity
 from .local import exact_local_sensitivity
+from .neighbors import Domain, Pool
 from .privatesize import SIZES, private_size_global_sensitivity
-from .queries import check_query
+from .queries import Query, check_query
+from .relation import EXACT_RELATIONS, Relation
 
 __all__ = ["local_sensitivity", "global_sensitivity", "METHODS"]
 
 METHODS = ("exact", "bruteforce")
 
 
-def _check_method(method, query, neighbors="unbounded"):
+def _check_method(method: str, query: Query, neighbors: Relation | str) -> Relation:
+    """Check ``method`` and ``query``; return ``neighbors`` as a :class:`Relation` (the one conversion)."""
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     check_query(query, allow_callable=method == "bruteforce")
-    check_relation(neighbors, EXACT_RELATIONS)
-    if neighbors == "symmetric" and method != "exact":
+    neighbors = check_relation(neighbors, EXACT_RELATIONS)
+    if neighbors is Relation.SYMMETRIC and method != "exact":
         raise ValueError('neighbors="symmetric" (the group relation) has method="exact" only; '
                          "the brute force enumerates the two other relations")
+    return neighbors
 
 
-def local_sensitivity(x, query, universe, k: int = 1, neighbors: str = "unbounded",
+def local_sensitivity(x: ArrayLike, query: Query, universe: Pool | Domain, k: int = 1,
+                      neighbors: Relation | str = Relation.UNBOUNDED,
                       method: str = "exact", *, max_neighbors: int = MAX_NEIGHBORS,
                       progress: bool = False) -> float:
     """Local sensitivity ``max |f(x) - f(x')|`` over the neighbours ``x'`` of ``x``.
@@ -76,7 +83,7 @@ def local_sensitivity(x, query, universe, k: int = 1, neighbors: str = "unbounde
         limit (removing ``n`` records would leave nothing); the package
         keeps the one range for every relation, so a bounded ``k = n``
         (every record replaced) is not computed.
-    neighbors : {"unbounded", "bounded", "symmetric"}
+    neighbors : Relation or {"unbounded", "bounded", "symmetric"}
         ``"unbounded"``: exactly ``k`` records removed, or exactly ``k``
         records added.  ``"bounded"``: ``k`` records removed and ``k`` added
         (at most ``k`` replaced); each neighbour is compared with ``x``.
@@ -114,14 +121,15 @@ def local_sensitivity(x, query, universe, k: int = 1, neighbors: str = "unbounde
     >>> round(ds.local_sensitivity([0, 0, 0, 8, 8], "var", ds.Domain(range(9)), neighbors="bounded"), 2)
     5.76
     """
-    _check_method(method, query, neighbors)
+    neighbors = _check_method(method, query, neighbors)
     if method == "bruteforce":
         return bruteforce_local_sensitivity(x, query, universe, k, neighbors,
                                             max_neighbors=max_neighbors, progress=progress)
     return exact_local_sensitivity(x, query, universe, k, neighbors)
 
 
-def global_sensitivity(query, universe, n: int | None = None, k: int = 1, neighbors: str = "unbounded",
+def global_sensitivity(query: Query, universe: Pool | Domain, n: int | None = None, k: int = 1,
+                       neighbors: Relation | str = Relation.UNBOUNDED,
                        method: str = "exact", *, size: str = "public", n_min: int | None = None,
                        max_neighbors: int = MAX_NEIGHBORS, max_releases: int = MAX_RELEASES,
                        progress: bool = False) -> float:
@@ -182,18 +190,18 @@ def global_sensitivity(query, universe, n: int | None = None, k: int = 1, neighb
     >>> round(ds.global_sensitivity("mean", ds.Domain(range(101)), size="private", n_min=1000), 4)
     0.0999
     """
-    _check_method(method, query, neighbors)
+    neighbors = _check_method(method, query, neighbors)
     if size not in SIZES:
         raise ValueError(f"size must be one of {SIZES}, got {size!r}")
     if size == "private":
         if n is not None:
             raise ValueError('size="private" takes no n (the size is not known); pass n_min=..., '
                              "the public lower bound on the size, or leave it out (1)")
-        if neighbors == "symmetric":
+        if neighbors is Relation.SYMMETRIC:
             raise ValueError('size="private" is not implemented for neighbors="symmetric" (its neighbours '
                              "change the size too, so its size-n value assumes a public n); use "
                              'neighbors="unbounded", or a public size n')
-        if neighbors != "unbounded" or method != "exact":
+        if neighbors is not Relation.UNBOUNDED or method != "exact":
             raise ValueError('size="private" needs neighbors="unbounded" and method="exact": bounded '
                              "neighbours keep the size (it is public), and no enumeration covers every size")
         return private_size_global_sensitivity(query, universe, 1 if n_min is None else n_min, k,
@@ -203,7 +211,7 @@ def global_sensitivity(query, universe, n: int | None = None, k: int = 1, neighb
     if n is None:
         raise ValueError('n (the size of the releases) is needed with size="public"; '
                          'or pass size="private" (and n_min) if the size is not public')
-    if neighbors == "symmetric":
+    if neighbors is Relation.SYMMETRIC:
         return symmetric_global_sensitivity(query, universe, n, k, max_releases=max_releases)
     if method == "bruteforce":
         return bruteforce_global_sensitivity(query, universe, n, k, neighbors,

@@ -33,7 +33,11 @@ The contribution bounds ``g q`` (L1) and ``√g q`` (L2) are
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
+from typing import Literal, overload
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._validate import as_data, as_int, as_positive, as_probability, check_relation, check_rng
 from .neighbors import Domain, count_releases, releases
@@ -41,6 +45,7 @@ from .mechanisms.gaussian import gaussian_sigma
 from .mechanisms.noise import gaussian_noise, laplace_noise
 from .neighbors import Pool, check_release, check_universe
 from .queries import PERCENTILES, check_query
+from .relation import Relation
 
 __all__ = ["NORMS", "vector_norm", "evaluate_from_counts", "vector_local_sensitivity", "vector_global_sensitivity",
            "grouped_local_sensitivity", "histogram_counts", "histogram_sensitivity", "noisy_histogram"]
@@ -55,14 +60,14 @@ EMPTY_OK = {"count": 0.0, "sum": 0.0}
 MAX_ROWS = 4_000_000
 
 
-def check_norm(norm) -> str:
+def check_norm(norm: str) -> str:
     """Return ``norm`` if it is one of :data:`NORMS`, else raise ``ValueError``."""
     if norm not in NORMS:
         raise ValueError(f"norm must be one of {NORMS}, got {norm!r}")
     return norm
 
 
-def vector_norm(changes, norm: str = "l1") -> np.ndarray:
+def vector_norm(changes: ArrayLike, norm: str = "l1") -> np.ndarray:
     """The L1, L2 or L∞ norm of change vectors along the last axis.
 
     Chapter: *Many answers at once*.
@@ -81,7 +86,7 @@ def vector_norm(changes, norm: str = "l1") -> np.ndarray:
     return a.max(axis=-1)
 
 
-def _query_names(queries) -> list[str]:
+def _query_names(queries: str | Sequence[str]) -> list[str]:
     if isinstance(queries, str):
         queries = [queries]
     names = [check_query(q)[0] for q in queries]
@@ -90,7 +95,7 @@ def _query_names(queries) -> list[str]:
     return names
 
 
-def evaluate_from_counts(queries, grid, counts) -> np.ndarray:
+def evaluate_from_counts(queries: str | Sequence[str], grid: ArrayLike, counts: ArrayLike) -> np.ndarray:
     """The book's queries on datasets given as counts over sorted distinct values.
 
     Chapter: *Many answers at once*.  Row ``i`` of ``counts`` is a dataset
@@ -227,21 +232,28 @@ def _neighbor_counts(cx, addable, removed: int, added: int, limit: int, keep_non
         yield block[ok]
 
 
-def _check_two_relations(neighbors) -> str:
-    """The relations this module computes: add/remove exactly k, or replace k."""
-    check_relation(neighbors)
-    if neighbors not in ("unbounded", "bounded"):
-        raise ValueError(f"neighbors must be 'unbounded' or 'bounded' here, got {neighbors!r}")
-    return neighbors
-
-
-def _relation_parts(k: int, neighbors: str):
+def _relation_parts(k: int, neighbors: Relation) -> list[tuple[int, int]]:
     """``(removed, added)`` pairs that make up the relation at group size ``k``."""
-    return [(k, 0), (0, k)] if neighbors == "unbounded" else [(k, k)]
+    return [(k, 0), (0, k)] if neighbors is Relation.UNBOUNDED else [(k, k)]
 
 
-def vector_local_sensitivity(x, queries, universe, k: int = 1, neighbors: str = "unbounded", norm: str = "l1",
-                             *, return_neighbor: bool = False, max_rows: int = MAX_ROWS):
+@overload
+def vector_local_sensitivity(x: ArrayLike, queries: str | Sequence[str], universe: Pool | Domain, k: int = 1,
+                             neighbors: Relation | str = Relation.UNBOUNDED, norm: str = "l1", *,
+                             return_neighbor: Literal[False] = False, max_rows: int = MAX_ROWS) -> float: ...
+
+
+@overload
+def vector_local_sensitivity(x: ArrayLike, queries: str | Sequence[str], universe: Pool | Domain, k: int = 1,
+                             neighbors: Relation | str = Relation.UNBOUNDED, norm: str = "l1", *,
+                             return_neighbor: Literal[True],
+                             max_rows: int = MAX_ROWS) -> tuple[float, tuple | None]: ...
+
+
+def vector_local_sensitivity(x: ArrayLike, queries: str | Sequence[str], universe: Pool | Domain, k: int = 1,
+                             neighbors: Relation | str = Relation.UNBOUNDED, norm: str = "l1", *,
+                             return_neighbor: bool = False,
+                             max_rows: int = MAX_ROWS) -> float | tuple[float, tuple | None]:
     """Exact local sensitivity of several queries applied together to one column, in a norm.
 
     Chapter: *Many answers at once*.
@@ -260,7 +272,7 @@ def vector_local_sensitivity(x, queries, universe, k: int = 1, neighbors: str = 
     universe : Pool or Domain
     k : int
         Group size, ``1 <= k <= len(x) - 1``.
-    neighbors : {"unbounded", "bounded"}
+    neighbors : Relation or {"unbounded", "bounded"}
     norm : {"l1", "l2", "linf"}
     return_neighbor : bool
         Also return one neighbour that reaches the maximum (a sorted tuple).
@@ -278,7 +290,7 @@ def vector_local_sensitivity(x, queries, universe, k: int = 1, neighbors: str = 
     2.5
     """
     names = _query_names(queries)
-    _check_two_relations(neighbors)
+    neighbors = check_relation(neighbors)
     norm = check_norm(norm)
     grid, cx, addable, _ = _setting(x, universe)
     k = as_int(k, "k", minimum=1, maximum=max(1, int(cx.sum()) - 1))
@@ -299,7 +311,8 @@ def vector_local_sensitivity(x, queries, universe, k: int = 1, neighbors: str = 
     return best
 
 
-def vector_global_sensitivity(queries, universe, sizes, k: int = 1, neighbors: str = "unbounded",
+def vector_global_sensitivity(queries: str | Sequence[str], universe: Pool | Domain, sizes: int | Iterable[int],
+                              k: int = 1, neighbors: Relation | str = Relation.UNBOUNDED,
                               norm: str = "l1", *, max_releases: int = 200_000) -> float:
     """The largest :func:`vector_local_sensitivity` over every release whose size is in ``sizes``.
 
@@ -332,6 +345,7 @@ def vector_global_sensitivity(queries, universe, sizes, k: int = 1, neighbors: s
     1.3333333333333333
     """
     universe = check_universe(universe)
+    neighbors = check_relation(neighbors)
     size_list = [sizes] if isinstance(sizes, (int, np.integer)) else list(sizes)
     if not size_list:
         raise ValueError("sizes must hold at least one size")
@@ -349,12 +363,12 @@ def vector_global_sensitivity(queries, universe, sizes, k: int = 1, neighbors: s
     return best
 
 
-def _group_changes(values, query: str, universe, k: int, neighbors: str) -> dict:
+def _group_changes(values, query: str, universe, k: int, neighbors: Relation) -> dict:
     """Largest |change| of ``query`` on one group for each (removed, added) split with removed, added <= k."""
     grid, cx, addable, _ = _setting(values, universe)
     base = evaluate_from_counts([query], grid, cx)[0, 0]
     pairs = [(r, a) for r in range(k + 1) for a in range(k + 1)
-             if (r + a) and (neighbors == "bounded" or r == 0 or a == 0)]
+             if (r + a) and (neighbors is Relation.BOUNDED or r == 0 or a == 0)]
     table = {}
     for r, a in pairs:
         if r > cx.sum():
@@ -368,7 +382,35 @@ def _group_changes(values, query: str, universe, k: int, neighbors: str) -> dict
     return table
 
 
-def grouped_local_sensitivity(x, groups, query, universe, labels=None, k: int = 1, neighbors: str = "unbounded",
+def _place_changes(tables: list[dict], k: int, power: float | None) -> dict[tuple[int, int], float]:
+    """``best[(r, a)]``: the largest objective with ``r`` removals and ``a`` additions spread over the groups.
+
+    ``tables[i]`` maps ``(r, a)`` to the largest change of group ``i``'s query;
+    the objective sums the changes to the power ``power`` (L1, L2), or takes
+    their maximum (``power=None``, L∞).
+    """
+    def combine(acc: float, c: float) -> float:
+        return max(acc, c) if power is None else acc + c ** power
+
+    best = {(0, 0): 0.0}
+    for table in tables:
+        options = [((0, 0), 0.0)] + list(table.items())
+        new: dict[tuple[int, int], float] = {}
+        for (r0, a0), acc in best.items():
+            for (r, a), c in options:
+                key = (r0 + r, a0 + a)
+                if key[0] > k or key[1] > k:
+                    continue
+                val = combine(acc, c)
+                if val > new.get(key, -1.0):
+                    new[key] = val
+        best = new
+    return best
+
+
+def grouped_local_sensitivity(x: ArrayLike, groups: ArrayLike, query: str, universe: Domain,
+                              labels: Iterable | None = None, k: int = 1,
+                              neighbors: Relation | str = Relation.UNBOUNDED,
                               norm: str = "l1") -> float:
     """Exact local sensitivity of one query per group, released as a vector, in a norm.
 
@@ -408,7 +450,7 @@ def grouped_local_sensitivity(x, groups, query, universe, labels=None, k: int = 
     18.0
     """
     query = _query_names(query)[0]
-    _check_two_relations(neighbors)
+    neighbors = check_relation(neighbors)
     norm = check_norm(norm)
     if not isinstance(universe, Domain):
         raise TypeError(f"universe must be a Domain for a query per group, got {type(universe).__name__}")
@@ -428,25 +470,8 @@ def grouped_local_sensitivity(x, groups, query, universe, labels=None, k: int = 
                          f"use 'count' or 'sum', or drop the empty labels")
     tables = [_group_changes(values[g == lab], query, universe, k, neighbors) for lab in labels]
     power = {"l1": 1.0, "l2": 2.0}.get(norm)
-
-    def combine(acc, c):
-        return max(acc, c) if power is None else acc + c ** power
-
-    # best[(r, a)]: the best objective with r removals and a additions placed so far
-    best = {(0, 0): 0.0}
-    for table in tables:
-        options = [((0, 0), 0.0)] + list(table.items())
-        new = {}
-        for (r0, a0), acc in best.items():
-            for (r, a), c in options:
-                key = (r0 + r, a0 + a)
-                if key[0] > k or key[1] > k:
-                    continue
-                val = combine(acc, c)
-                if val > new.get(key, -1.0):
-                    new[key] = val
-        best = new
-    targets = [(k, 0), (0, k)] if neighbors == "unbounded" else [(k, k)]
+    best = _place_changes(tables, k, power)
+    targets = _relation_parts(k, neighbors)
     reached = [best[t] for t in targets if t in best]
     if not reached:
         return 0.0
@@ -454,7 +479,7 @@ def grouped_local_sensitivity(x, groups, query, universe, labels=None, k: int = 
     return float(top if power is None else top ** (1 / power))
 
 
-def histogram_counts(values, bins) -> np.ndarray:
+def histogram_counts(values: ArrayLike, bins: Sequence) -> np.ndarray:
     """Counts of ``values`` in disjoint bins: ``bins`` a list of labels, or bin edges for numbers.
 
     Chapter: *Many answers at once*.  With labels, every value must be one
@@ -490,7 +515,8 @@ def histogram_counts(values, bins) -> np.ndarray:
     return np.bincount([index[v] for v in vals.tolist()], minlength=len(bins)).astype(np.int64)
 
 
-def histogram_sensitivity(neighbors: str = "unbounded", norm: str = "l1", k: int = 1, n_bins: int = 2) -> float:
+def histogram_sensitivity(neighbors: Relation | str = Relation.UNBOUNDED, norm: str = "l1", k: int = 1,
+                          n_bins: int = 2) -> float:
     """Global sensitivity of a histogram of disjoint bins, whatever its number of bins and records.
 
     Chapter: *Many answers at once*.  Each record is counted in exactly one
@@ -507,19 +533,20 @@ def histogram_sensitivity(neighbors: str = "unbounded", norm: str = "l1", k: int
     >>> [histogram_sensitivity(r, m) for r in ("unbounded", "bounded") for m in NORMS]
     [1.0, 1.0, 1.0, 2.0, 1.4142135623730951, 1.0]
     """
-    _check_two_relations(neighbors)
+    neighbors = check_relation(neighbors)
     norm = check_norm(norm)
     k = as_int(k, "k", minimum=1)
     n_bins = as_int(n_bins, "n_bins", minimum=1)
-    if neighbors == "unbounded":
+    if neighbors is Relation.UNBOUNDED:
         return float(k)
     if n_bins == 1:
         return 0.0
     return {"l1": 2.0 * k, "l2": math.sqrt(2) * k, "linf": float(k)}[norm]
 
 
-def noisy_histogram(counts, epsilon, rng, mechanism: str = "laplace", delta=None, neighbors: str = "unbounded",
-                    size=None) -> np.ndarray:
+def noisy_histogram(counts: ArrayLike, epsilon: float, rng: np.random.Generator, mechanism: str = "laplace",
+                    delta: float | None = None, neighbors: Relation | str = Relation.UNBOUNDED,
+                    size: int | None = None) -> np.ndarray:
     """Counts plus independent noise in every bin: ε-DP (Laplace) or (ε, δ)-DP (analytic Gaussian).
 
     Chapter: *Many answers at once*.  Laplace noise of scale
@@ -538,7 +565,7 @@ def noisy_histogram(counts, epsilon, rng, mechanism: str = "laplace", delta=None
     mechanism : {"laplace", "gaussian"}
     delta : float, optional
         Needed for the Gaussian mechanism, in ``(0, 1)``.
-    neighbors : {"unbounded", "bounded"}
+    neighbors : Relation or {"unbounded", "bounded"}
     size : int, optional
         Number of independent releases (rows of the result).
     """
@@ -549,6 +576,7 @@ def noisy_histogram(counts, epsilon, rng, mechanism: str = "laplace", delta=None
         raise ValueError("counts must be finite numbers >= 0")
     epsilon = as_positive(epsilon, "epsilon")
     rng = check_rng(rng)
+    neighbors = check_relation(neighbors)
     shape = c.shape if size is None else (as_int(size, "size", minimum=1),) + c.shape
     if mechanism == "laplace":
         scale = histogram_sensitivity(neighbors, "l1", n_bins=c.size) / epsilon

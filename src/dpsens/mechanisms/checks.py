@@ -10,14 +10,37 @@ so by the chapters *Why local sensitivity leaks*, *Propose-test-release*,
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import overload
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validate import as_int, check_rng
 
-__all__ = ["as_size", "as_value", "add_noise"]
+__all__ = ["as_size", "as_value", "add_noise", "Size"]
+
+#: The ``size`` argument of the samplers: ``None`` (one draw, or the shape of the value), a count or a shape.
+Size = int | tuple[int, ...] | None
 
 
-def as_size(size):
+@overload
+def as_size(size: None) -> None: ...
+
+
+@overload
+def as_size(size: int) -> int: ...
+
+
+@overload
+def as_size(size: tuple[int, ...]) -> tuple[int, ...]: ...
+
+
+@overload
+def as_size(size: Size) -> Size: ...
+
+
+def as_size(size: Size) -> Size:
     """``None``, a count ``>= 0`` or a tuple of counts: the ``size`` argument of the samplers."""
     if size is None:
         return None
@@ -26,7 +49,7 @@ def as_size(size):
     return as_int(size, "size", minimum=0)
 
 
-def as_value(value, name: str = "value"):
+def as_value(value: ArrayLike, name: str = "value") -> float | np.ndarray:
     """A finite real number (returned as ``float``) or array of finite real numbers (as a float array)."""
     if isinstance(value, bool):
         raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}")
@@ -40,7 +63,9 @@ def as_value(value, name: str = "value"):
     return arr.astype(float)
 
 
-def add_noise(value, draw, rng, size=None):
+def add_noise(value: ArrayLike, draw: Callable[[np.random.Generator, Size], float | np.ndarray],
+              rng: np.random.Generator,
+              size: Size = None) -> float | np.ndarray:
     """Release ``value + draw(rng, size)``: the ending every additive-noise mechanism shares.
 
     Chapter: *Why local sensitivity leaks* (and every noise mechanism).

@@ -31,9 +31,10 @@ import numbers
 from fractions import Fraction
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validate import as_int, check_rng
-from .checks import as_size
+from .checks import Size, as_size
 
 __all__ = ["as_rational", "sample_bernoulli_exp", "sample_discrete_laplace", "sample_discrete_gaussian",
            "discrete_laplace_pmf", "discrete_gaussian_pmf", "discrete_gaussian_delta",
@@ -49,7 +50,7 @@ _INT64_MAX = 2 ** 63 - 1
 _BATCH = 2 ** 18
 
 
-def as_rational(value, name: str) -> Fraction:
+def as_rational(value: float | Fraction, name: str) -> Fraction:
     """``value`` (int, Fraction or float) as an exact positive :class:`~fractions.Fraction`, or raise.
 
     Chapter: *Noise a computer can actually sample*.  A float is read as the
@@ -76,7 +77,7 @@ def as_rational(value, name: str) -> Fraction:
     return out
 
 
-def as_integer_values(value, name: str = "value"):
+def as_integer_values(value: ArrayLike, name: str = "value") -> int | np.ndarray:
     """``value`` as a Python int or an int64 array, or raise: the exact answer of an integer-valued query.
 
     Chapter: *Noise a computer can actually sample*.  Floats are accepted only
@@ -204,7 +205,8 @@ def _bernoulli_exp(whole, num, den: int, rng) -> np.ndarray:
     return out
 
 
-def sample_bernoulli_exp(exponent, rng, size=None):
+def sample_bernoulli_exp(exponent: float | Fraction, rng: np.random.Generator,
+                         size: Size = None) -> bool | np.ndarray:
     """Draw Bernoulli(exp(-exponent)) exactly for a rational ``exponent >= 0`` (Canonne, Kamath & Steinke 2020, Alg. 1).
 
     Chapter: *Noise a computer can actually sample*.
@@ -301,7 +303,7 @@ def _laplace_parts(scale: Fraction) -> tuple[int, int]:
     return scale.numerator, scale.denominator
 
 
-def sample_discrete_laplace(scale, rng, size=None):
+def sample_discrete_laplace(scale: float | Fraction, rng: np.random.Generator, size: Size = None) -> int | np.ndarray:
     """Draw from the discrete Laplace distribution ``Lap_Z(b)``, ``P(k) ∝ exp(-|k|/b)`` on the integers, exactly.
 
     Chapter: *Noise a computer can actually sample*.  Canonne, Kamath &
@@ -346,7 +348,7 @@ def _gaussian_parts(sigma) -> tuple[int, int, int]:
     return a, c, t
 
 
-def sample_discrete_gaussian(sigma, rng, size=None):
+def sample_discrete_gaussian(sigma: float | Fraction, rng: np.random.Generator, size: Size = None) -> int | np.ndarray:
     """Draw from the discrete Gaussian ``N_Z(0, sigma^2)``, ``P(k) ∝ exp(-k²/(2σ²))`` on the integers, exactly.
 
     Chapter: *Noise a computer can actually sample*.  Canonne, Kamath &
@@ -398,7 +400,7 @@ def _gaussian_attempts(a: int, c: int, t: int, n: int, rng) -> np.ndarray:
     return y[_bernoulli_exp(whole, num, 2 * a * c * t * t, rng)]
 
 
-def discrete_laplace_pmf(k, scale) -> np.ndarray:
+def discrete_laplace_pmf(k: ArrayLike, scale: float) -> np.ndarray:
     """``P(Y = k)`` for ``Y ~ Lap_Z(b)``: ``tanh(1/(2b)) exp(-|k|/b)`` (= ``(e^{1/b} - 1)/(e^{1/b} + 1) e^{-|k|/b}``).
 
     Chapter: *Noise a computer can actually sample*.
@@ -419,7 +421,7 @@ def _gaussian_weights(sigma: float, reach: int) -> tuple[np.ndarray, float]:
     return ks, float(w.sum())
 
 
-def discrete_gaussian_pmf(k, sigma) -> np.ndarray:
+def discrete_gaussian_pmf(k: ArrayLike, sigma: float) -> np.ndarray:
     """``P(Y = k)`` for ``Y ~ N_Z(0, σ²)``: ``exp(-k²/(2σ²))`` over its sum on the integers.
 
     Chapter: *Noise a computer can actually sample*.  The normalising sum is
@@ -431,7 +433,7 @@ def discrete_gaussian_pmf(k, sigma) -> np.ndarray:
     return np.exp(-k ** 2 / (2 * s ** 2)) / total
 
 
-def discrete_gaussian_delta(epsilon, sigma, sensitivity=1) -> float:
+def discrete_gaussian_delta(epsilon: float, sigma: float | Fraction, sensitivity: int = 1) -> float:
     """The exact δ of the discrete Gaussian mechanism at ε, for an integer query of sensitivity Δ.
 
     Chapter: *Noise a computer can actually sample*.  The privacy-loss
@@ -456,7 +458,8 @@ def discrete_gaussian_delta(epsilon, sigma, sensitivity=1) -> float:
     return max(0.0, tail(c - delta_f / 2) - math.exp(epsilon) * tail(c + delta_f / 2))
 
 
-def discrete_laplace_mechanism(value, sensitivity, epsilon, rng, size=None):
+def discrete_laplace_mechanism(value: ArrayLike, sensitivity: int, epsilon: float | Fraction, rng: np.random.Generator,
+                               size: Size = None) -> int | np.ndarray:
     """Release ``value + Lap_Z(Δ/ε)`` for an integer-valued query: ε-DP when Δ is its global sensitivity.
 
     Chapter: *Noise a computer can actually sample* (the proof is in the
@@ -490,7 +493,8 @@ def discrete_laplace_mechanism(value, sensitivity, epsilon, rng, size=None):
     return _release(value, sample_discrete_laplace, scale, rng, size)
 
 
-def discrete_gaussian_mechanism(value, sensitivity, sigma, rng, size=None):
+def discrete_gaussian_mechanism(value: ArrayLike, sensitivity: int, sigma: float | Fraction, rng: np.random.Generator,
+                                size: Size = None) -> int | np.ndarray:
     """Release ``value + N_Z(0, σ²)`` for an integer-valued query of sensitivity Δ: ρ-zCDP with ρ = Δ²/(2σ²).
 
     Chapter: *Noise a computer can actually sample*.  Canonne, Kamath &

@@ -37,9 +37,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validate import as_bounds, as_data, as_positive, as_quantile, check_in_bounds, check_relation, check_rng
-from .checks import as_size
+from .checks import Size, as_size
+from ..relation import Relation
 
 __all__ = ["exponential_log_probabilities", "exponential_mechanism", "rank_utility_sensitivity",
            "quantile_rank_utility", "quantile_exponential_distribution", "quantile_exponential",
@@ -65,7 +67,8 @@ def _logsumexp(w: np.ndarray) -> float:
     return float(top + np.log(np.sum(_exp_below_one(w - top))))
 
 
-def exponential_log_probabilities(utilities, sensitivity, epsilon, log_base=None, monotone: bool = False):
+def exponential_log_probabilities(utilities: ArrayLike, sensitivity: float, epsilon: float,
+                                  log_base: ArrayLike | None = None, monotone: bool = False) -> np.ndarray:
     """Log-probabilities of the exponential mechanism over a finite list of candidates.
 
     Chapter: *The exponential mechanism and inverse sensitivity*.
@@ -92,7 +95,8 @@ def exponential_log_probabilities(utilities, sensitivity, epsilon, log_base=None
     return w - _logsumexp(w)
 
 
-def interval_log_probabilities_sample(log_p, rng, size=None):
+def interval_log_probabilities_sample(log_p: np.ndarray, rng: np.random.Generator,
+                                      size: Size = None) -> int | np.ndarray:
     """Indices drawn with probabilities ``∝ exp(log_p)`` (normalised or not): one uniform number per
     draw, inverted on the cumulative sums.
 
@@ -109,7 +113,9 @@ def interval_log_probabilities_sample(log_p, rng, size=None):
     return int(idx) if np.ndim(idx) == 0 else idx
 
 
-def exponential_mechanism(utilities, sensitivity, epsilon, rng, log_base=None, monotone: bool = False, size=None):
+def exponential_mechanism(utilities: ArrayLike, sensitivity: float, epsilon: float, rng: np.random.Generator,
+                          log_base: ArrayLike | None = None, monotone: bool = False,
+                          size: Size = None) -> int | np.ndarray:
     """Draw candidate indices by the exponential mechanism (see :func:`exponential_log_probabilities`).
 
     Chapter: *The exponential mechanism and inverse sensitivity*.
@@ -122,7 +128,7 @@ def exponential_mechanism(utilities, sensitivity, epsilon, rng, log_base=None, m
     return interval_log_probabilities_sample(log_p, rng, size)
 
 
-def rank_utility_sensitivity(q, neighbors: str = "bounded") -> float:
+def rank_utility_sensitivity(q: float, neighbors: Relation | str = Relation.BOUNDED) -> float:
     """The sensitivity of the rank utility ``−|#{x_i < r} − q n|``, computed over the kinds of step.
 
     Chapter: *The exponential mechanism and inverse sensitivity*.
@@ -136,8 +142,8 @@ def rank_utility_sensitivity(q, neighbors: str = "bounded") -> float:
     replacement, ``max(q, 1 − q)`` for additions and removals.
     """
     q = as_quantile(q)
-    check_relation(neighbors)
-    steps = [(-1, 0), (0, 0), (1, 0)] if neighbors == "bounded" else [(1, 1), (0, 1), (-1, -1), (0, -1)]
+    neighbors = check_relation(neighbors)
+    steps = [(-1, 0), (0, 0), (1, 0)] if neighbors is Relation.BOUNDED else [(1, 1), (0, 1), (-1, -1), (0, -1)]
     return max(abs(d - q * dn) for d, dn in steps)
 
 
@@ -167,7 +173,8 @@ def _quantile_log_weights(xs, q, factor, lower, upper):
     return edges, w
 
 
-def quantile_rank_utility(x, q, r, neighbors: str = "bounded"):
+def quantile_rank_utility(x: ArrayLike, q: float, r: ArrayLike,
+                          neighbors: Relation | str = Relation.BOUNDED) -> float | np.ndarray:
     """``u(x, r) = −|#{i : x_i < r} − q n|`` at the points ``r`` (a number or an array).
 
     Chapter: *The exponential mechanism and inverse sensitivity*.  The same
@@ -176,13 +183,14 @@ def quantile_rank_utility(x, q, r, neighbors: str = "bounded"):
     """
     x = np.sort(as_data(x))
     q = as_quantile(q)
-    check_relation(neighbors)
+    neighbors = check_relation(neighbors)
     r = np.asarray(r, dtype=float)
     out = -np.abs(np.searchsorted(x, r, side="left") - q * len(x))
     return float(out) if out.ndim == 0 else out
 
 
-def quantile_exponential_distribution(x, q, epsilon, lower, upper, neighbors: str = "bounded") -> dict:
+def quantile_exponential_distribution(x: ArrayLike, q: float, epsilon: float, lower: float, upper: float,
+                                      neighbors: Relation | str = Relation.BOUNDED) -> dict:
     """The exact output distribution of the exponential-mechanism quantile.
 
     Chapter: *The exponential mechanism and inverse sensitivity*.
@@ -196,7 +204,7 @@ def quantile_exponential_distribution(x, q, epsilon, lower, upper, neighbors: st
     epsilon : float
     lower, upper : float
         Public bounds, ``lower < upper``.
-    neighbors : {"bounded", "unbounded"}
+    neighbors : Relation or {"bounded", "unbounded"}
         Fixes ``Δu`` (:func:`rank_utility_sensitivity`).
 
     Returns
@@ -209,6 +217,7 @@ def quantile_exponential_distribution(x, q, epsilon, lower, upper, neighbors: st
     """
     xs, q, lower, upper = _quantile_setup(x, q, lower, upper)
     epsilon = as_positive(epsilon, "epsilon")
+    neighbors = check_relation(neighbors)
     du = rank_utility_sensitivity(q, neighbors)
     edges, w = _quantile_log_weights(xs, q, epsilon / (2 * du), lower, upper)
     utility = -np.abs(np.arange(len(xs) + 1) - q * len(xs))
@@ -339,7 +348,8 @@ def _release_intervals(x, q, factor, lower, upper):
     return _window(len(edges) - 2, q, factor, lambda a, b: edges[a:b + 2], upper - lower)
 
 
-def quantile_exponential(x, q, epsilon, lower, upper, rng, neighbors: str = "bounded", size=None):
+def quantile_exponential(x: ArrayLike, q: float, epsilon: float, lower: float, upper: float, rng: np.random.Generator,
+                         neighbors: Relation | str = Relation.BOUNDED, size: Size = None) -> float | np.ndarray:
     """Release the ``q`` quantile of ``x`` by the exponential mechanism with the rank utility.
 
     Chapter: *The exponential mechanism and inverse sensitivity*.
@@ -367,6 +377,7 @@ def quantile_exponential(x, q, epsilon, lower, upper, rng, neighbors: str = "bou
     if not lower < upper:
         raise ValueError(f"lower must be < upper (the outputs are the points of [lower, upper]), "
                          f"got lower = upper = {lower!r}")
+    neighbors = check_relation(neighbors)
     factor = epsilon / (2 * rank_utility_sensitivity(q, neighbors))
     rng = check_rng(rng)
     size = as_size(size)

@@ -12,11 +12,13 @@ sensitivity is bounded).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validate import as_int, as_nonnegative, as_positive, as_probability
-from .checks import add_noise, as_value
+from .checks import Size, add_noise, as_value
 from .discrete import as_integer_values, discrete_gaussian_delta, discrete_gaussian_mechanism
 from .noise import gaussian_noise, secure_sigma
 
@@ -24,7 +26,7 @@ __all__ = ["gaussian_delta", "gaussian_epsilon", "gaussian_sigma", "gaussian_mec
            "zcdp_to_dp", "gaussian_laplace_crossover", "per_coordinate_noise_std"]
 
 
-def gaussian_delta(sigma, sensitivity, epsilon) -> float:
+def gaussian_delta(sigma: float, sensitivity: float, epsilon: float) -> float:
     """The smallest δ for which Gaussian noise ``N(0, sigma²)`` is (ε, δ)-DP.
 
     Chapter: *Many answers at once* (the analytic Gaussian mechanism); *Noise a computer can
@@ -60,7 +62,7 @@ def gaussian_delta(sigma, sensitivity, epsilon) -> float:
     return float(max(first - second, 0.0))
 
 
-def gaussian_epsilon(sigma, sensitivity, delta) -> float:
+def gaussian_epsilon(sigma: float, sensitivity: float, delta: float) -> float:
     """The smallest ε for which Gaussian noise ``N(0, sigma²)`` is (ε, δ)-DP: the inverse of :func:`gaussian_delta`.
 
     Chapter: *Many answers at once*.  δ(ε) falls strictly as ε grows, so
@@ -98,7 +100,7 @@ def gaussian_epsilon(sigma, sensitivity, delta) -> float:
     return eps
 
 
-def gaussian_sigma(sensitivity, epsilon, delta, method: str = "classic") -> float:
+def gaussian_sigma(sensitivity: float, epsilon: float, delta: float, method: str = "classic") -> float:
     """Standard deviation of the Gaussian mechanism for (ε, δ)-DP.
 
     Chapter: *Many answers at once* (classic and analytic σ); *How accurate is it, and what can
@@ -181,8 +183,8 @@ def _analytic_sigma(delta_f: float, epsilon: float, delta: float) -> float:
     return sigma
 
 
-def gaussian_mechanism(value, sensitivity, epsilon, delta, rng, size=None, method: str = "classic",
-                       secure: bool = False):
+def gaussian_mechanism(value: ArrayLike, sensitivity: float, epsilon: float, delta: float, rng: np.random.Generator,
+                       size: Size = None, method: str = "classic", secure: bool = False) -> float | np.ndarray:
     """Release ``value + N(0, sigma²)`` with σ from :func:`gaussian_sigma`.
 
     Chapter: *How accurate is it, and what can no mechanism beat?* (the Gaussian count's error);
@@ -237,7 +239,7 @@ def gaussian_mechanism(value, sensitivity, epsilon, delta, rng, size=None, metho
     return add_noise(value, lambda rng, size: gaussian_noise(sigma, rng, size), rng, size)
 
 
-def gaussian_rho(sigma, sensitivity) -> float:
+def gaussian_rho(sigma: float, sensitivity: float) -> float:
     """The zCDP parameter ρ = Δ₂²/(2σ²) of Gaussian noise ``N(0, sigma²)`` on a query of L2 sensitivity Δ₂.
 
     Chapter: *Many answers at once*.  Bun & Steinke (2016), Proposition 1.6:
@@ -253,7 +255,7 @@ def gaussian_rho(sigma, sensitivity) -> float:
     return delta_f ** 2 / (2 * sigma ** 2)
 
 
-def zcdp_sigma(sensitivity, rho) -> float:
+def zcdp_sigma(sensitivity: float, rho: float) -> float:
     """The σ of Gaussian noise that makes a query of L2 sensitivity Δ₂ ρ-zCDP: Δ₂ / √(2ρ).
 
     Chapter: *Many answers at once*.
@@ -268,7 +270,7 @@ def zcdp_sigma(sensitivity, rho) -> float:
     return delta_f / math.sqrt(2 * rho)
 
 
-def zcdp_compose(rhos) -> float:
+def zcdp_compose(rhos: Iterable[float]) -> float:
     """Composition of zCDP releases: the ρ add up (Bun & Steinke 2016, Lemma 1.7).
 
     Chapter: *Many answers at once*.
@@ -291,7 +293,7 @@ def zcdp_compose(rhos) -> float:
     return float(values.sum())
 
 
-def zcdp_to_dp(rho, delta) -> float:
+def zcdp_to_dp(rho: float, delta: float) -> float:
     """The ε of (ε, δ)-DP implied by ρ-zCDP: ε = ρ + 2√(ρ ln(1/δ)).
 
     Chapter: *Many answers at once*.  Bun & Steinke (2016), Proposition 1.3.
@@ -308,7 +310,8 @@ def zcdp_to_dp(rho, delta) -> float:
     return rho + 2 * math.sqrt(rho * math.log(1 / delta))
 
 
-def per_coordinate_noise_std(d, epsilon, delta=None, mechanism: str = "laplace", max_contribution=1.0) -> float:
+def per_coordinate_noise_std(d: int, epsilon: float, delta: float | None = None, mechanism: str = "laplace",
+                             max_contribution: float = 1.0) -> float:
     """Standard deviation of the noise on each of ``d`` answers when one person changes each by up to q.
 
     Chapter: *Many answers at once*.  One person moves every one of the
@@ -341,7 +344,7 @@ def per_coordinate_noise_std(d, epsilon, delta=None, mechanism: str = "laplace",
     raise ValueError(f"mechanism must be 'laplace' or 'gaussian', got {mechanism!r}")
 
 
-def gaussian_laplace_crossover(epsilon, delta) -> int:
+def gaussian_laplace_crossover(epsilon: float, delta: float) -> int:
     """The smallest number of answers d at which Gaussian noise is smaller than Laplace noise, per answer.
 
     Chapter: *Many answers at once*.  With each of ``d`` answers moved by at

@@ -11,16 +11,17 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validate import as_positive, check_rng
-from .checks import as_size
+from .checks import Size, as_size
 
 __all__ = ["check_gamma", "polynomial_tail_pdf", "polynomial_tail_cdf", "sample_polynomial_tail",
            "heavy_tailed_constants", "check_df", "student_t_constants", "sample_student_t",
            "polynomial_tail_abs_median", "polynomial_tail_abs_mean", "student_t_abs_median", "student_t_abs_mean"]
 
 
-def check_gamma(gamma) -> float:
+def check_gamma(gamma: float) -> float:
     """The tail exponent γ of the density ``∝ 1/(1+|z|^γ)``: a number ``> 1``."""
     gamma = as_positive(gamma, "gamma")
     if gamma <= 1:
@@ -28,7 +29,7 @@ def check_gamma(gamma) -> float:
     return gamma
 
 
-def polynomial_tail_pdf(z, gamma: float = 4.0):
+def polynomial_tail_pdf(z: ArrayLike, gamma: float = 4.0) -> float | np.ndarray:
     """Density ``h(z) = c_γ / (1 + |z|^γ)`` of the heavy-tailed noise.
 
     Chapter: *Smooth sensitivity*.
@@ -44,7 +45,7 @@ def polynomial_tail_pdf(z, gamma: float = 4.0):
     return float(out) if out.ndim == 0 else out
 
 
-def polynomial_tail_cdf(z, gamma: float = 4.0):
+def polynomial_tail_cdf(z: ArrayLike, gamma: float = 4.0) -> float | np.ndarray:
     """Distribution function of :func:`polynomial_tail_pdf`, in closed form.
 
     Chapter: *Smooth sensitivity*.
@@ -63,7 +64,7 @@ def polynomial_tail_cdf(z, gamma: float = 4.0):
     return float(out) if out.ndim == 0 else out
 
 
-def sample_polynomial_tail(rng, gamma: float = 4.0, size=None):
+def sample_polynomial_tail(rng: np.random.Generator, gamma: float = 4.0, size: Size = None) -> float | np.ndarray:
     """Exact draws from the density ``∝ 1 / (1 + |z|^γ)``, γ > 1.
 
     Chapter: *Smooth sensitivity*.
@@ -96,7 +97,7 @@ def sample_polynomial_tail(rng, gamma: float = 4.0, size=None):
     return float(out) if np.ndim(out) == 0 else out
 
 
-def heavy_tailed_constants(epsilon, gamma: float = 4.0) -> tuple[float, float]:
+def heavy_tailed_constants(epsilon: float, gamma: float = 4.0) -> tuple[float, float]:
     """``(alpha, beta)`` for pure-ε smooth sensitivity with noise ``∝ 1/(1+|z|^γ)``.
 
     Chapter: *Smooth sensitivity*.
@@ -150,7 +151,7 @@ def polynomial_tail_abs_mean(gamma: float = 4.0) -> float:
     return math.inf if gamma <= 2 else 1.0 / (2.0 * math.cos(math.pi / gamma))
 
 
-def check_df(df) -> float:
+def check_df(df: float) -> float:
     """The degrees of freedom ``df`` of Student's t: a finite number ``> 0``."""
     df = as_positive(df, "df")
     if not math.isfinite(df):
@@ -158,7 +159,7 @@ def check_df(df) -> float:
     return df
 
 
-def student_t_constants(epsilon, df: float = 3.0) -> tuple[float, float]:
+def student_t_constants(epsilon: float, df: float = 3.0) -> tuple[float, float]:
     """``(Ψ, β)`` for pure-ε smooth sensitivity with Student's t noise: ``Ψ = ε√df/(df+1)``, ``β = ε/(2 max(1, df))``.
 
     Chapter: *Smooth sensitivity* (proved there; Student's t for smooth
@@ -186,7 +187,7 @@ def student_t_constants(epsilon, df: float = 3.0) -> tuple[float, float]:
     return epsilon * math.sqrt(df) / (df + 1.0), epsilon / (2.0 * max(1.0, df))
 
 
-def sample_student_t(rng, df: float = 3.0, size=None):
+def sample_student_t(rng: np.random.Generator, df: float = 3.0, size: Size = None) -> float | np.ndarray:
     """Draws of Student's t with ``df`` degrees of freedom: ``rng.standard_t(df, size)``.
 
     Chapter: *Smooth sensitivity*.  numpy's floating-point sampler (the

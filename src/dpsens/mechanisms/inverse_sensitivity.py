@@ -24,17 +24,20 @@ them -- the same proof, and on the ages the exact answer comes out.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validate import as_bounds, as_data, as_positive, as_quantile, check_in_bounds, check_relation, check_rng
 from ..inverse import inverse_len_quantile
-from .checks import as_size
+from .checks import Size, as_size
 from .exponential import exponential_log_probabilities, interval_log_probabilities_sample
+from ..relation import Relation
 
 __all__ = ["inverse_sensitivity_distribution", "inverse_sensitivity_quantile"]
 
 
-def inverse_sensitivity_distribution(x, q, epsilon, lower, upper, neighbors: str = "bounded",
-                                     candidates=None) -> dict:
+def inverse_sensitivity_distribution(x: ArrayLike, q: float, epsilon: float, lower: float, upper: float,
+                                     neighbors: Relation | str = Relation.BOUNDED,
+                                     candidates: ArrayLike | None = None) -> dict:
     """The exact output distribution of the inverse sensitivity mechanism for the ``q`` quantile.
 
     Chapter: *The exponential mechanism and inverse sensitivity*.
@@ -48,7 +51,7 @@ def inverse_sensitivity_distribution(x, q, epsilon, lower, upper, neighbors: str
     epsilon : float
     lower, upper : float
         Public bounds, ``lower < upper``.
-    neighbors : {"bounded", "unbounded"}
+    neighbors : Relation or {"bounded", "unbounded"}
         The relation of ``len`` (bounded: ``n`` public; unbounded: ``n`` private).
     candidates : array_like, optional
         A public finite set of outputs inside ``[lower, upper]``; by default
@@ -68,7 +71,7 @@ def inverse_sensitivity_distribution(x, q, epsilon, lower, upper, neighbors: str
         raise ValueError(f"lower must be < upper (the outputs are the points of [lower, upper]), "
                          f"got lower = upper = {lower!r}")
     check_in_bounds(x, lower, upper)
-    check_relation(neighbors)
+    neighbors = check_relation(neighbors)
     if candidates is not None:
         cands = np.unique(as_data(candidates, "candidates"))
         check_in_bounds(cands, lower, upper, "candidates")
@@ -82,8 +85,9 @@ def inverse_sensitivity_distribution(x, q, epsilon, lower, upper, neighbors: str
     return {"left": left, "right": right, "len": length, "log_prob": log_prob}
 
 
-def inverse_sensitivity_quantile(x, q, epsilon, lower, upper, rng, neighbors: str = "bounded", size=None,
-                                 candidates=None):
+def inverse_sensitivity_quantile(x: ArrayLike, q: float, epsilon: float, lower: float, upper: float,
+                                 rng: np.random.Generator, neighbors: Relation | str = Relation.BOUNDED,
+                                 size: Size = None, candidates: ArrayLike | None = None) -> float | np.ndarray:
     """Release the ``q`` quantile of ``x`` by the inverse sensitivity mechanism (ε-DP).
 
     Chapter: *The exponential mechanism and inverse sensitivity*.
@@ -92,6 +96,7 @@ def inverse_sensitivity_quantile(x, q, epsilon, lower, upper, rng, neighbors: st
     -------
     float, or numpy.ndarray of ``size`` draws.
     """
+    neighbors = check_relation(neighbors)
     dist = inverse_sensitivity_distribution(x, q, epsilon, lower, upper, neighbors, candidates)
     rng = check_rng(rng)
     idx = interval_log_probabilities_sample(dist["log_prob"], rng, size)

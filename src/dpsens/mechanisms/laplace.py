@@ -11,9 +11,10 @@ chapter*, *Proportions*, *Sensitivity of transformations*).
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .._validate import as_bounds, as_data, as_nonnegative, as_positive, check_rng
-from .checks import add_noise, as_size, as_value
+from .._validate import as_bounds, as_data, as_int, as_nonnegative, as_positive, check_rng
+from .checks import Size, add_noise, as_size, as_value
 from .discrete import discrete_laplace_mechanism
 from .noise import laplace_noise
 
@@ -21,7 +22,7 @@ __all__ = ["laplace_noise_scale", "laplace_mechanism", "noisy_mean_sum_count", "
            "laplace_pdf"]
 
 
-def laplace_noise_scale(sensitivity, epsilon) -> float:
+def laplace_noise_scale(sensitivity: float, epsilon: float) -> float:
     """The scale ``b = sensitivity / epsilon`` of the Laplace mechanism.
 
     Chapter: *Why local sensitivity leaks*.
@@ -47,7 +48,8 @@ def laplace_noise_scale(sensitivity, epsilon) -> float:
     return as_nonnegative(sensitivity, "sensitivity") / as_positive(epsilon, "epsilon")
 
 
-def laplace_mechanism(value, sensitivity, epsilon, rng, size=None, secure: bool = False):
+def laplace_mechanism(value: ArrayLike, sensitivity: float, epsilon: float, rng: np.random.Generator,
+                      size: Size = None, secure: bool = False) -> float | np.ndarray:
     """Release ``value + Lap(sensitivity / epsilon)``.
 
     Chapter: *Why local sensitivity leaks* (and the Laplace mechanism
@@ -97,13 +99,14 @@ def laplace_mechanism(value, sensitivity, epsilon, rng, size=None, secure: bool 
     10.3201
     """
     if secure:
-        return discrete_laplace_mechanism(value, sensitivity, epsilon, rng, size)
+        return discrete_laplace_mechanism(value, as_int(sensitivity, "sensitivity", minimum=1), epsilon, rng, size)
     value = as_value(value)
     scale = laplace_noise_scale(sensitivity, epsilon)
     return add_noise(value, lambda rng, size: laplace_noise(scale, rng, size), rng, size)
 
 
-def noisy_mean_sum_count(x, lower, upper, epsilon, rng, size=None):
+def noisy_mean_sum_count(x: ArrayLike, lower: float, upper: float, epsilon: float, rng: np.random.Generator,
+                         size: Size = None) -> float | np.ndarray:
     """Mean as a noisy sum over a noisy count, each with half the budget.
 
     Chapter: *Sample and aggregate* (the global-sensitivity baseline of the
@@ -142,7 +145,8 @@ def noisy_mean_sum_count(x, lower, upper, epsilon, rng, size=None):
     return float(out) if np.ndim(out) == 0 else out
 
 
-def local_sensitivity_laplace(value, local_sensitivity, epsilon, rng, size=None):
+def local_sensitivity_laplace(value: ArrayLike, local_sensitivity: float, epsilon: float, rng: np.random.Generator,
+                              size: Size = None) -> float | np.ndarray:
     """NOT PRIVATE: ``value + Lap(local_sensitivity / epsilon)``.
 
     Chapter: *Why local sensitivity leaks*.
@@ -176,7 +180,7 @@ def local_sensitivity_laplace(value, local_sensitivity, epsilon, rng, size=None)
     return add_noise(value, lambda rng, size: laplace_noise(ls / epsilon, rng, size), rng, size)
 
 
-def laplace_pdf(t, scale: float) -> np.ndarray:
+def laplace_pdf(t: ArrayLike, scale: float) -> np.ndarray:
     """Density of the Laplace distribution with location 0: ``exp(-|t|/b) / (2b)``.
 
     Chapter: *Introduction*.

@@ -26,7 +26,7 @@ import math
 from fractions import Fraction
 
 from .._validate import as_nonnegative, check_rng
-from .checks import as_size
+from .checks import Size, as_size
 import numpy as np
 
 from .discrete import as_rational, sample_bernoulli_exp, sample_discrete_gaussian, sample_discrete_laplace
@@ -37,7 +37,8 @@ __all__ = ["laplace_noise", "rounded_laplace_noise", "gaussian_noise", "secure_s
 MAX_SECURE_SIGMA = 13_776
 
 
-def laplace_noise(scale, rng, size=None, secure: bool = False):
+def laplace_noise(scale: float | Fraction, rng: np.random.Generator, size: Size = None,
+                  secure: bool = False) -> float | np.ndarray:
     """Laplace noise of scale ``b``: ``rng.laplace(0.0, b, size)``, or exact discrete Laplace ``Lap_Z(b)`` if ``secure``.
 
     Chapter: *Noise a computer can actually sample* (and every chapter that adds Laplace noise).
@@ -63,7 +64,8 @@ def laplace_noise(scale, rng, size=None, secure: bool = False):
     return rng.laplace(0.0, as_nonnegative(scale, "scale"), size=size)
 
 
-def rounded_laplace_noise(scale, rng, size=None, secure: bool = False):
+def rounded_laplace_noise(scale: float | Fraction, rng: np.random.Generator, size: Size = None,
+                          secure: bool = False) -> float | np.ndarray:
     """Laplace noise rounded to the nearest integer, ``r(Lap(b))``: ``np.rint(rng.laplace(0.0, b, size))``, or exactly if ``secure``.
 
     Chapter: *Smooth sensitivity* (``secure=True`` of the Laplace
@@ -110,7 +112,7 @@ def rounded_laplace_noise(scale, rng, size=None, secure: bool = False):
     return int(out[0]) if size is None else out.reshape(size)
 
 
-def secure_sigma(sigma) -> Fraction:
+def secure_sigma(sigma: float | Fraction) -> Fraction:
     """``σ`` rounded up to a rational the exact discrete Gaussian sampler accepts: a multiple of ``2**-k``.
 
     Chapter: *Noise a computer can actually sample*.  ``k`` is the largest
@@ -141,7 +143,8 @@ def secure_sigma(sigma) -> Fraction:
         k -= 1
 
 
-def gaussian_noise(sigma, rng, size=None, secure: bool = False):
+def gaussian_noise(sigma: float | Fraction, rng: np.random.Generator, size: Size = None,
+                   secure: bool = False) -> float | np.ndarray:
     """Gaussian noise: ``rng.normal(0.0, σ, size)``, or the exact discrete Gaussian ``N_Z(0, σ'²)``, ``σ' = secure_sigma(σ)``, if ``secure``.
 
     Chapter: *Noise a computer can actually sample* (and every chapter that adds Gaussian noise).

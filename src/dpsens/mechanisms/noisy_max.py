@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validate import as_positive, check_rng
 from .checks import as_size
@@ -45,7 +46,7 @@ def _scores(scores) -> np.ndarray:
     return g
 
 
-def selection_scale(epsilon, sensitivity=1.0, monotone: bool = False) -> float:
+def selection_scale(epsilon: float, sensitivity: float = 1.0, monotone: bool = False) -> float:
     """The noise scale ``2Δ/ε`` (``Δ/ε`` for monotone scores) of every selection mechanism here.
 
     Chapter: *Testing privately, and releasing what is stable*.
@@ -58,8 +59,8 @@ def selection_scale(epsilon, sensitivity=1.0, monotone: bool = False) -> float:
     return (1.0 if monotone else 2.0) * as_positive(sensitivity, "sensitivity") / as_positive(epsilon, "epsilon")
 
 
-def report_noisy_max(scores, epsilon, rng, sensitivity=1.0, noise: str = "laplace", monotone: bool = False,
-                     size=None):
+def report_noisy_max(scores: ArrayLike, epsilon: float, rng: np.random.Generator, sensitivity: float = 1.0,
+                     noise: str = "laplace", monotone: bool = False, size: int | None = None) -> int | np.ndarray:
     """The index of the largest noisy score (report-noisy-max).
 
     Chapter: *Testing privately, and releasing what is stable*.  ε-DP with
@@ -98,7 +99,8 @@ def report_noisy_max(scores, epsilon, rng, sensitivity=1.0, noise: str = "laplac
     return int(idx) if size is None else idx
 
 
-def permute_and_flip(scores, epsilon, rng, sensitivity=1.0, monotone: bool = False, size=None):
+def permute_and_flip(scores: ArrayLike, epsilon: float, rng: np.random.Generator, sensitivity: float = 1.0,
+                     monotone: bool = False, size: int | None = None) -> int | np.ndarray:
     """Permute-and-flip (McKenna and Sheldon 2020): the first candidate, in a random order, whose coin lands heads.
 
     Chapter: *Testing privately, and releasing what is stable*.  Candidate
@@ -139,7 +141,8 @@ def _pf_distribution(p: np.ndarray) -> np.ndarray:
     return out
 
 
-def selection_distribution(scores, epsilon, mechanism: str, sensitivity=1.0, monotone: bool = False) -> np.ndarray:
+def selection_distribution(scores: ArrayLike, epsilon: float, mechanism: str, sensitivity: float = 1.0,
+                           monotone: bool = False) -> np.ndarray:
     """The exact probability that ``mechanism`` selects each candidate.
 
     Chapter: *Testing privately, and releasing what is stable*.
@@ -180,7 +183,7 @@ def selection_distribution(scores, epsilon, mechanism: str, sensitivity=1.0, mon
     return out
 
 
-def expected_error(scores, probabilities) -> float:
+def expected_error(scores: ArrayLike, probabilities: ArrayLike) -> float:
     """``Σ_i P(i) (U* − U_i)``: how far below the best score the selected candidate's score is, on average.
 
     Chapter: *Testing privately, and releasing what is stable*.

@@ -21,6 +21,7 @@ before the term is evaluated where it matters.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .._validate import as_nonnegative, as_positive
@@ -45,7 +46,7 @@ class Factor:
     shift: float
     scale: float = 1.0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.kind not in _KINDS:
             raise ValueError(f"kind must be one of {_KINDS}, got {self.kind!r}")
         if not math.isfinite(self.shift):
@@ -83,37 +84,37 @@ class Factor:
         return [(a, log_c - math.log(b), 1.0)]
 
 
-def laplace_cdf(shift, scale) -> Factor:
+def laplace_cdf(shift: float, scale: float) -> Factor:
     """``P(Z < r - shift)``, ``Z ~ Lap(scale)``: a noisy value ``shift + Z`` below ``r``."""
     return Factor("laplace_cdf", float(shift), as_positive(scale, "scale"))
 
 
-def laplace_sf(shift, scale) -> Factor:
+def laplace_sf(shift: float, scale: float) -> Factor:
     """``P(Z >= r - shift)``, ``Z ~ Lap(scale)``: a noisy value ``shift + Z`` at or above ``r``."""
     return Factor("laplace_sf", float(shift), as_positive(scale, "scale"))
 
 
-def laplace_pdf_factor(shift, scale) -> Factor:
+def laplace_pdf_factor(shift: float, scale: float) -> Factor:
     """The density of ``shift + Z`` at ``r``, ``Z ~ Lap(scale)``."""
     return Factor("laplace_pdf", float(shift), as_positive(scale, "scale"))
 
 
-def exponential_cdf(shift, scale) -> Factor:
+def exponential_cdf(shift: float, scale: float) -> Factor:
     """``P(Z < r - shift)`` for ``Z`` exponential with mean ``scale``."""
     return Factor("exponential_cdf", float(shift), as_positive(scale, "scale"))
 
 
-def exponential_pdf(shift, scale) -> Factor:
+def exponential_pdf(shift: float, scale: float) -> Factor:
     """The density of ``shift + Z`` at ``r``, ``Z`` exponential with mean ``scale``."""
     return Factor("exponential_pdf", float(shift), as_positive(scale, "scale"))
 
 
-def step_below(shift) -> Factor:
+def step_below(shift: float) -> Factor:
     """``1[r < shift]``."""
     return Factor("below", float(shift))
 
 
-def step_above(shift) -> Factor:
+def step_above(shift: float) -> Factor:
     """``1[r >= shift]``."""
     return Factor("above", float(shift))
 
@@ -152,7 +153,7 @@ def _piece_integral(terms: dict, lo: float, hi: float, ref: float) -> float:
     return total
 
 
-def integrate(factors, constant: float = 1.0) -> float:
+def integrate(factors: Sequence[Factor], constant: float = 1.0) -> float:
     """``constant * ∫ prod(factors)(r) dr`` over the real line, exactly (up to rounding).
 
     Chapter: *Testing privately, and releasing what is stable*.
@@ -188,7 +189,7 @@ def integrate(factors, constant: float = 1.0) -> float:
     cuts = sorted({f.shift for f in factors})
     edges = [-math.inf] + cuts + [math.inf]
     total = 0.0
-    for lo, hi in zip(edges[:-1], edges[1:]):
+    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
         if lo == hi:
             continue
         ref = lo if math.isfinite(lo) else hi          # a cut exists: every factor has a shift

@@ -9,6 +9,7 @@ import math
 import numbers
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validate import (as_bounds, as_data, as_nonnegative, as_positive, as_probability, check_in_bounds,
                          check_relation, check_rng)
@@ -18,6 +19,7 @@ from .checks import as_value
 from .discrete import as_integer_values, as_rational
 from .laplace import laplace_mechanism
 from .noise import laplace_noise
+from ..relation import Relation
 
 __all__ = ["PTR_THRESHOLDS", "ptr_threshold", "ptr_pass_probability", "ptr_from_distance",
            "propose_test_release"]
@@ -27,7 +29,7 @@ PTR_THRESHOLDS = ("dwork-roth", "tight", "source")
 """Threshold variants of :func:`ptr_threshold`."""
 
 
-def ptr_threshold(epsilon, delta, variant: str = "dwork-roth") -> float:
+def ptr_threshold(epsilon: float, delta: float, variant: str = "dwork-roth") -> float:
     """The threshold ``T`` of the propose-test-release test ``D + Lap(1/ε) >= T``.
 
     Chapter: *Propose-test-release*.
@@ -80,7 +82,7 @@ def ptr_threshold(epsilon, delta, variant: str = "dwork-roth") -> float:
     raise ValueError(f"threshold must be one of {PTR_THRESHOLDS} or a number, got {variant!r}")
 
 
-def ptr_pass_probability(distance, epsilon, threshold, secure: bool = False) -> float:
+def ptr_pass_probability(distance: float, epsilon: float, threshold: float, secure: bool = False) -> float:
     """The probability that PTR's test passes at a distance: ``P(distance + Lap(1/ε) >= threshold)``, exactly.
 
     Chapter: *Propose-test-release*.
@@ -124,7 +126,7 @@ def _resolve_threshold(threshold, epsilon, delta) -> float:
         return ptr_threshold(epsilon, delta, threshold)
     if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
         raise TypeError(f"threshold must be one of {PTR_THRESHOLDS} or a finite number >= 0, got {threshold!r}")
-    if not np.isfinite(threshold):
+    if not math.isfinite(float(threshold)):
         raise ValueError(f"threshold must be one of {PTR_THRESHOLDS} or a finite number >= 0, got {threshold!r}")
     if threshold < 0:
         raise ValueError(
@@ -134,8 +136,9 @@ def _resolve_threshold(threshold, epsilon, delta) -> float:
     return float(threshold)
 
 
-def ptr_from_distance(value, distance, bound, epsilon, delta, rng, threshold="dwork-roth", details: bool = False,
-                      secure: bool = False):
+def ptr_from_distance(value: float, distance: float, bound: float, epsilon: float, delta: float,
+                      rng: np.random.Generator, threshold: str | float = "dwork-roth", details: bool = False,
+                      secure: bool = False) -> float | None | dict:
     """Propose-test-release given the exact distance to high local sensitivity.
 
     Chapter: *Propose-test-release*.
@@ -188,8 +191,8 @@ def ptr_from_distance(value, distance, bound, epsilon, delta, rng, threshold="dw
     -------
     float or None, or dict if ``details`` (int or None with ``secure=True``).
     """
-    value = as_value(value)
-    if np.ndim(value) != 0:
+    answer = as_value(value)
+    if np.ndim(answer) != 0:
         raise ValueError("value must be a single number for propose-test-release")
     if isinstance(distance, numbers.Real) and not isinstance(distance, bool) and distance == math.inf:
         distance = math.inf          # no dataset has local sensitivity above the bound: always safe
@@ -200,8 +203,9 @@ def ptr_from_distance(value, distance, bound, epsilon, delta, rng, threshold="dw
     delta = as_probability(delta, "delta")
     rng = check_rng(rng)
     t = _resolve_threshold(threshold, epsilon, delta)
+    released: float | None
     if secure:
-        as_integer_values(value, "value")                  # refused before any noise is drawn
+        as_integer_values(answer, "value")                 # refused before any noise is drawn
         as_integer_values(bound, "bound")
         if distance != math.inf and distance != math.floor(distance):
             raise ValueError(f"distance must be a whole number (or math.inf) with secure=True, got {distance!r}")
@@ -212,20 +216,22 @@ def ptr_from_distance(value, distance, bound, epsilon, delta, rng, threshold="dw
                              f"or a larger threshold")
         noisy = distance + laplace_noise(1 / as_rational(epsilon, "epsilon"), rng, secure=True)
         passed = bool(noisy >= t)
-        whole_bound = as_integer_values(bound, "bound")
-        released = laplace_mechanism(value, whole_bound, epsilon, rng, secure=True) if passed else None
+        whole_bound = int(as_integer_values(bound, "bound"))
+        released = int(laplace_mechanism(answer, whole_bound, epsilon, rng, secure=True)) if passed else None
     else:
         noisy = distance + laplace_noise(1.0 / epsilon, rng)
         passed = bool(noisy >= t)
-        released = float(value + laplace_noise(bound / epsilon, rng)) if passed else None
+        released = float(answer + laplace_noise(bound / epsilon, rng)) if passed else None
     if details:
         return {"released": released, "noisy_distance": float(noisy), "threshold": t, "passed": passed,
                 "distance": distance}
     return released
 
 
-def propose_test_release(x, query, bound, epsilon, delta, lower, upper, rng, threshold="dwork-roth",
-                         neighbors: str = "bounded", details: bool = False, secure: bool = False):
+def propose_test_release(x: ArrayLike, query: str, bound: float, epsilon: float, delta: float, lower: float,
+                         upper: float, rng: np.random.Generator, threshold: str | float = "dwork-roth",
+                         neighbors: Relation | str = Relation.BOUNDED, details: bool = False,
+                         secure: bool = False) -> float | None | dict:
     """Propose-test-release for a query on data clipped to ``[lower, upper]``.
 
     Chapter: *Propose-test-release*.
@@ -252,7 +258,7 @@ def propose_test_release(x, query, bound, epsilon, delta, lower, upper, rng, thr
         A finite number ``>= 0``, or a name (see :func:`ptr_threshold`).
         ``"source"`` reproduces *Programming Differential Privacy*
         (``ln(2/δ)/(2ε)``), which passes by accident far more often than δ.
-    neighbors : {"bounded", "unbounded"}
+    neighbors : Relation or {"bounded", "unbounded"}
         The neighbour relation of the distance (default ``"bounded"``, as in
         :mod:`dpsens.smooth`); the source's mean example is ``"unbounded"``.
     details : bool
@@ -269,7 +275,7 @@ def propose_test_release(x, query, bound, epsilon, delta, lower, upper, rng, thr
     lower, upper = as_bounds(lower, upper)
     x = as_data(x)
     check_in_bounds(x, lower, upper)
-    check_relation(neighbors)
+    neighbors = check_relation(neighbors)
     bound = as_positive(bound, "bound")
     distance = distance_to_high_ls(x, name, bound, lower, upper, neighbors)
     return ptr_from_distance(f(x), distance, bound, epsilon, delta, rng, threshold=threshold, details=details,

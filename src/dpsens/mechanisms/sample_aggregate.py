@@ -13,15 +13,18 @@ Its figures are in :mod:`dpsens.figures.sample_aggregate`.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 import pandas as pd
 
-from .._validate import as_bounds, as_data, as_int, as_positive, check_rng
+from .._validate import as_bounds, as_data, as_int, as_positive, check_relation, check_rng
 from ..queries import check_query
 from .discrete import as_integer_values
 from .laplace import laplace_mechanism
 from .noise import laplace_noise
+from ..relation import Relation
 
 __all__ = ["chunk_answers", "split_reduce", "sample_and_aggregate", "VECTORISED",
            "source_chunks", "pct_error", "source_chunk_means", "source_saa_avg_age", "source_gs_avg",
@@ -125,9 +128,10 @@ def split_reduce(x: np.ndarray, k: int, reduce) -> np.ndarray:
     return np.concatenate(parts).astype(float)
 
 
-def sample_and_aggregate(x, func, n_chunks, lower, upper, epsilon, rng, shuffle: bool = True,
-                         details: bool = False, partition: str | None = None, neighbors: str = "bounded",
-                         secure: bool = False):
+def sample_and_aggregate(x: ArrayLike, func: str | Callable[[np.ndarray], float], n_chunks: int, lower: float,
+                         upper: float, epsilon: float, rng: np.random.Generator, shuffle: bool = True,
+                         details: bool = False, partition: str | None = None,
+                         neighbors: Relation | str = Relation.BOUNDED, secure: bool = False) -> float | dict:
     """Sample-and-aggregate: noisy average of clipped answers on disjoint chunks.
 
     Chapter: *Sample and aggregate*.
@@ -166,7 +170,7 @@ def sample_and_aggregate(x, func, n_chunks, lower, upper, epsilon, rng, shuffle:
     partition : {None, "balanced", "independent"}
         See :func:`chunk_answers`; ``None`` (default): ``"balanced"`` for
         bounded neighbours, ``"independent"`` for unbounded ones.
-    neighbors : {"bounded", "unbounded"}
+    neighbors : Relation or {"bounded", "unbounded"}
         The relation the guarantee is for (default ``"bounded"``).
     secure : bool
         False (default): numpy's floating-point Laplace noise, the book's
@@ -194,23 +198,21 @@ def sample_and_aggregate(x, func, n_chunks, lower, upper, epsilon, rng, shuffle:
         raise ValueError(f"shuffle must be True for a release, got {shuffle!r}: chunks by position depend on the "
                          "other records and are not epsilon-DP (see positional_median_counterexample); "
                          "chunk_answers(..., shuffle=False) computes them for study")
-    if neighbors not in ("bounded", "unbounded"):
-        raise ValueError(f"neighbors must be 'bounded' (records replaced, n public) or 'unbounded' "
-                         f"(records added or removed), got {neighbors!r}")
+    neighbors = check_relation(neighbors)
     if partition is None:
-        partition = "balanced" if neighbors == "bounded" else "independent"
-    if partition == "balanced" and neighbors == "unbounded":
+        partition = "balanced" if neighbors is Relation.BOUNDED else "independent"
+    if partition == "balanced" and neighbors is Relation.UNBOUNDED:
         raise ValueError("partition='balanced' is epsilon-DP for neighbors='bounded' only (adding a record can "
                          "change the sizes of two chunks, so only 2 epsilon under additions and removals); "
                          "use partition='independent' (or leave partition=None) with neighbors='unbounded'")
     rng = check_rng(rng)
     if secure:
-        width = as_integer_values(float(upper) - float(lower), "upper - lower")
+        width = int(as_integer_values(float(upper) - float(lower), "upper - lower"))
     answers = chunk_answers(x, func, n_chunks, lower, upper, rng=rng, shuffle=shuffle, partition=partition)
     scale = (float(upper) - float(lower)) / (len(answers) * epsilon)
     if secure:
         total = int(np.sum(as_integer_values(answers, "the clipped chunk answers")))
-        released = laplace_mechanism(total, width, epsilon, rng, secure=True) / len(answers)
+        released = float(laplace_mechanism(total, width, epsilon, rng, secure=True)) / len(answers)
     else:
         released = float(np.mean(answers) + laplace_noise(scale, rng))
     if details:

@@ -8,6 +8,9 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import numpy as np
+from numpy.typing import ArrayLike
+
 from .._validate import as_bounds, as_data, as_positive, as_probability, check_in_bounds, check_relation, check_rng
 from ..queries import check_query
 from ..smooth import smooth_sensitivity
@@ -15,7 +18,9 @@ from .discrete import as_integer_values
 from .heavy_tailed import (heavy_tailed_constants, polynomial_tail_abs_mean, polynomial_tail_abs_median,
                            sample_polynomial_tail, sample_student_t, student_t_abs_mean, student_t_abs_median,
                            student_t_constants)
+from .checks import Size
 from .noise import laplace_noise, rounded_laplace_noise
+from ..relation import Relation
 
 __all__ = ["SMOOTH_NOISES", "smooth_sensitivity_beta", "smooth_noise_constants", "laplace_dilation_slack",
            "laplace_smooth_delta_bound", "check_laplace_smooth_region", "smooth_sensitivity_mechanism",
@@ -32,7 +37,7 @@ pure ε-DP; Student's t with ``df`` degrees of freedom, pure ε-DP."""
 SECURE_MARGIN = 2.0 ** -19
 
 
-def smooth_noise_constants(epsilon, delta=None, noise: str = "laplace", gamma: float = 4.0,
+def smooth_noise_constants(epsilon: float, delta: float | None = None, noise: str = "laplace", gamma: float = 4.0,
                            df: float = 3.0) -> tuple[float, float]:
     """``(Ψ, β)`` of each noise: the release is ``f(x) + S_β(x)/Ψ · Z``.
 
@@ -48,7 +53,7 @@ def smooth_noise_constants(epsilon, delta=None, noise: str = "laplace", gamma: f
     return heavy_tailed_constants(epsilon, gamma)[0], beta
 
 
-def smooth_sensitivity_beta(epsilon, delta=None, noise: str = "laplace", gamma: float = 4.0,
+def smooth_sensitivity_beta(epsilon: float, delta: float | None = None, noise: str = "laplace", gamma: float = 4.0,
                             df: float = 3.0) -> float:
     """Smoothing parameter β of the smooth-sensitivity framework.
 
@@ -85,7 +90,7 @@ def smooth_sensitivity_beta(epsilon, delta=None, noise: str = "laplace", gamma: 
     raise ValueError(f"noise must be one of {SMOOTH_NOISES}, got {noise!r}")
 
 
-def laplace_dilation_slack(epsilon, theta) -> float:
+def laplace_dilation_slack(epsilon: float, theta: float) -> float:
     """``sup_S P(Lap(b) ∈ S) − e^{ε/2} P(Lap(b e^{−θ}) ∈ S)``, exactly: ``(1 − e^{−θ}) e^{−(ε/2 + θ)/(e^θ − 1)}``.
 
     Chapter: *Smooth sensitivity* (the proof that ``Lap(2S/ε)`` is (ε, δ)-DP).
@@ -114,7 +119,7 @@ def laplace_dilation_slack(epsilon, theta) -> float:
     return -math.expm1(-theta) * math.exp(-w0)
 
 
-def laplace_smooth_delta_bound(epsilon, delta) -> float:
+def laplace_smooth_delta_bound(epsilon: float, delta: float) -> float:
     """The δ spent by ``f(x) + Lap(2 S_β(x)/ε)`` with ``β = ε/(2 ln(2/δ))``, as the chapter proves it.
 
     Chapter: *Smooth sensitivity*.
@@ -139,7 +144,7 @@ def laplace_smooth_delta_bound(epsilon, delta) -> float:
     return delta / 2 * beta * math.exp(epsilon / 2 + beta - 1)
 
 
-def check_laplace_smooth_region(epsilon, delta) -> None:
+def check_laplace_smooth_region(epsilon: float, delta: float | None) -> None:
     """Refuse an (ε, δ) outside the region where the chapter proves ``f(x) + Lap(2 S_β(x)/ε)`` (ε, δ)-DP.
 
     Chapter: *Smooth sensitivity*.
@@ -169,7 +174,8 @@ def check_laplace_smooth_region(epsilon, delta) -> None:
                          f"or delta, or noise='heavy-tailed' (pure epsilon-DP)")
 
 
-def smooth_noise_draws(rng, size=None, noise: str = "laplace", gamma: float = 4.0, df: float = 3.0):
+def smooth_noise_draws(rng: np.random.Generator, size: Size = None, noise: str = "laplace", gamma: float = 4.0,
+                       df: float = 3.0) -> float | np.ndarray:
     """Draws of the standard noise ``Z`` of each smooth-sensitivity release (numpy's floating-point samplers).
 
     Chapter: *Smooth sensitivity*.  ``Lap(1)`` (through
@@ -201,23 +207,24 @@ def _secure_scale(scale: float) -> Fraction:
     return math.ceil(v / step) * step
 
 
-def _checked(x, query, epsilon, delta, lower, upper, noise, gamma, df, neighbors) -> tuple:
+def _checked(x: ArrayLike, query: str, epsilon: float, delta: float | None, lower: float, upper: float, noise: str,
+             gamma: float, df: float) -> tuple:
     """The checked inputs of a smooth-sensitivity release and its noise's constants: ``(name, f, x,
     lower, upper, Ψ, β)``; Laplace noise only inside the region its proof covers."""
     name, f = check_query(query, allow_callable=False)
     lower, upper = as_bounds(lower, upper)
     x = as_data(x)
     check_in_bounds(x, lower, upper)
-    check_relation(neighbors)
     psi, beta = smooth_noise_constants(epsilon, delta, noise=noise, gamma=gamma, df=df)
     if noise == "laplace":
         check_laplace_smooth_region(epsilon, delta)
     return name, f, x, lower, upper, psi, beta
 
 
-def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, noise: str = "laplace",
-                                 neighbors: str = "bounded", gamma: float = 4.0, df: float = 3.0,
-                                 details: bool = False, secure: bool = False):
+def smooth_sensitivity_mechanism(x: ArrayLike, query: str, epsilon: float, delta: float | None, lower: float,
+                                 upper: float, rng: np.random.Generator, noise: str = "laplace",
+                                 neighbors: Relation | str = Relation.BOUNDED, gamma: float = 4.0, df: float = 3.0,
+                                 details: bool = False, secure: bool = False) -> float | dict:
     """Release ``query(x)`` with noise calibrated to its β-smooth sensitivity.
 
     Chapter: *Smooth sensitivity*.
@@ -246,7 +253,7 @@ def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, no
     lower, upper : float
     rng : numpy.random.Generator
     noise : {"laplace", "heavy-tailed", "student-t"}
-    neighbors : {"bounded", "unbounded"}
+    neighbors : Relation or {"bounded", "unbounded"}
         Relation of the smooth sensitivity (default ``"bounded"``, as in :mod:`dpsens.smooth`).
     gamma : float
         Tail exponent of the heavy-tailed noise, ``> 1``.
@@ -273,9 +280,10 @@ def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, no
     -------
     float (int with ``secure=True``), or dict.
     """
-    name, f, x, lower, upper, psi, beta = _checked(x, query, epsilon, delta, lower, upper, noise, gamma, df,
-                                                   neighbors)
+    neighbors = check_relation(neighbors)
+    name, f, x, lower, upper, psi, beta = _checked(x, query, epsilon, delta, lower, upper, noise, gamma, df)
     rng = check_rng(rng)
+    released: float
     if secure:
         if noise != "laplace":
             raise ValueError(f"secure=True is available for noise='laplace' only (exact sampling of the rounded "
@@ -288,7 +296,7 @@ def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, no
         s = float(smooth_sensitivity(x, name, beta, lower, upper, neighbors))
         exact_scale = _secure_scale(s / psi)
         scale = float(exact_scale)
-        released = value + rounded_laplace_noise(exact_scale, rng, secure=True)
+        released = int(value + rounded_laplace_noise(exact_scale, rng, secure=True))
     else:
         s = float(smooth_sensitivity(x, name, beta, lower, upper, neighbors))
         scale = s / psi
@@ -298,8 +306,9 @@ def smooth_sensitivity_mechanism(x, query, epsilon, delta, lower, upper, rng, no
     return released
 
 
-def smooth_noise_error(x, query, epsilon, delta, lower, upper, noise: str = "laplace", gamma: float = 4.0,
-                       df: float = 3.0, neighbors: str = "bounded") -> dict:
+def smooth_noise_error(x: ArrayLike, query: str, epsilon: float, delta: float | None, lower: float, upper: float,
+                       noise: str = "laplace", gamma: float = 4.0,
+                       df: float = 3.0, neighbors: Relation | str = Relation.BOUNDED) -> dict:
     """The error of the smooth-sensitivity release with one noise, exactly: its scale times ``|Z|``'s median and mean.
 
     Chapter: *Smooth sensitivity* (the comparison of the noises on the
@@ -316,8 +325,8 @@ def smooth_noise_error(x, query, epsilon, delta, lower, upper, noise: str = "lap
         ``psi``, ``beta``, ``smooth_sensitivity``, ``noise_scale`` (``S/Ψ``),
         ``median_abs_error``, ``mean_abs_error``.
     """
-    name, _, x, lower, upper, psi, beta = _checked(x, query, epsilon, delta, lower, upper, noise, gamma, df,
-                                                   neighbors)
+    neighbors = check_relation(neighbors)
+    name, _, x, lower, upper, psi, beta = _checked(x, query, epsilon, delta, lower, upper, noise, gamma, df)
     s = float(smooth_sensitivity(x, name, beta, lower, upper, neighbors))
     med, mean = _abs_median_mean(noise, gamma, df)
     scale = s / psi

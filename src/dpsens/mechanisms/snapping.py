@@ -21,9 +21,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validate import as_positive, check_rng
-from .checks import as_size, as_value
+from .checks import Size, as_size, as_value
 
 __all__ = ["snapping_parameters", "snapping_epsilon", "snapping_mechanism", "sample_full_precision_uniform"]
 
@@ -35,7 +36,7 @@ def _power_of_two_at_least(x: float) -> float:
     return x if mantissa == 0.5 else math.ldexp(1.0, exponent)
 
 
-def snapping_parameters(sensitivity, epsilon, bound) -> dict:
+def snapping_parameters(sensitivity: float, epsilon: float, bound: float) -> dict:
     """The snapping mechanism's parameters in the query's units: ``λ``, the grid ``Λ``, the clamp ``B`` and ``ε'``.
 
     Chapter: *Noise a computer can actually sample*.
@@ -85,7 +86,7 @@ def snapping_parameters(sensitivity, epsilon, bound) -> dict:
             "epsilon": eps_prime}
 
 
-def snapping_epsilon(sensitivity, epsilon, bound) -> float:
+def snapping_epsilon(sensitivity: float, epsilon: float, bound: float) -> float:
     """The guarantee ``ε' = ε + 2**-49·(B/Δ)·ε`` of :func:`snapping_mechanism` (Mironov 2012, Section 5.2).
 
     Chapter: *Noise a computer can actually sample*.
@@ -93,7 +94,7 @@ def snapping_epsilon(sensitivity, epsilon, bound) -> float:
     return snapping_parameters(sensitivity, epsilon, bound)["epsilon"]
 
 
-def sample_full_precision_uniform(rng, size) -> np.ndarray:
+def sample_full_precision_uniform(rng: np.random.Generator, size: int | tuple[int, ...]) -> np.ndarray:
     """Uniform doubles on (0, 1) with full precision: ``U* = (1 + m/2**52)·2**-(e+1)``.
 
     Chapter: *Noise a computer can actually sample*.  ``e`` is the number of
@@ -115,7 +116,8 @@ def sample_full_precision_uniform(rng, size) -> np.ndarray:
     return np.ldexp(mantissa.astype(np.float64), -(exponent + 1) - 52).reshape(size)
 
 
-def snapping_mechanism(value, sensitivity, epsilon, bound, rng, size=None):
+def snapping_mechanism(value: ArrayLike, sensitivity: float, epsilon: float, bound: float, rng: np.random.Generator,
+                       size: Size = None) -> float | np.ndarray:
     """Release ``value`` by Mironov's snapping mechanism: ``ε'``-DP (:func:`snapping_epsilon`) for sensitivity Δ.
 
     Chapter: *Noise a computer can actually sample*.  On ``g = value/Δ``:

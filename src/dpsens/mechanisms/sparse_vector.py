@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 import pandas as pd
 
 from .._validate import as_int, as_positive, check_rng
@@ -53,7 +55,7 @@ def _variant(variant: str) -> str:
     return variant
 
 
-def svt_noise_scales(epsilon, sensitivity=1.0, variant: str = "correct") -> tuple[float, float]:
+def svt_noise_scales(epsilon: float, sensitivity: float = 1.0, variant: str = "correct") -> tuple[float, float]:
     """``(threshold scale, query scale)`` of ``variant`` at ``epsilon``; 0 means no noise.
 
     Chapter: *Testing privately, and releasing what is stable*.
@@ -85,7 +87,8 @@ def _finite(value, name: str) -> float:
     return float(value)
 
 
-def above_threshold(answers, threshold, epsilon, rng, sensitivity=1.0, variant: str = "correct"):
+def above_threshold(answers: ArrayLike, threshold: float, epsilon: float, rng: np.random.Generator,
+                    sensitivity: float = 1.0, variant: str = "correct") -> list[bool | float]:
     """Run AboveThreshold (or one of its broken variants) over the answers, in order.
 
     Chapter: *Testing privately, and releasing what is stable*.
@@ -133,7 +136,8 @@ def above_threshold(answers, threshold, epsilon, rng, sensitivity=1.0, variant: 
     return out
 
 
-def sparse_vector(answers, threshold, epsilon, c, rng, sensitivity=1.0) -> list[bool]:
+def sparse_vector(answers: ArrayLike, threshold: float, epsilon: float, c: int, rng: np.random.Generator,
+                  sensitivity: float = 1.0) -> list[bool]:
     """Sparse vector: up to ``c`` ⊤, by ``c`` runs of AboveThreshold with ``ε/c`` each.
 
     Chapter: *Testing privately, and releasing what is stable*.  ε-DP by
@@ -152,7 +156,7 @@ def sparse_vector(answers, threshold, epsilon, c, rng, sensitivity=1.0) -> list[
     rng = check_rng(rng)
     out: list[bool] = []
     while len(out) < len(q) and sum(out) < c:
-        out.extend(above_threshold(q[len(out):], threshold, epsilon / c, rng, sensitivity))
+        out.extend(bool(v) for v in above_threshold(q[len(out):], threshold, epsilon / c, rng, sensitivity))
     return out
 
 
@@ -168,8 +172,8 @@ def variant_outputs(variant: str, m: int) -> list[tuple[bool, ...]]:
     return [(False,) * k + (True,) for k in range(m)] + [(False,) * m]
 
 
-def output_probability(answers, threshold, pattern, epsilon, sensitivity=1.0, variant: str = "correct",
-                       value=None) -> float:
+def output_probability(answers: ArrayLike, threshold: float, pattern: Sequence[bool], epsilon: float,
+                       sensitivity: float = 1.0, variant: str = "correct", value: float | None = None) -> float:
     """The exact probability that ``variant`` outputs ``pattern`` (or its density at a noisy ``value``).
 
     Chapter: *Testing privately, and releasing what is stable*.
@@ -200,18 +204,17 @@ def output_probability(answers, threshold, pattern, epsilon, sensitivity=1.0, va
     if variant != "keep-going" and not pattern[-1] and len(pattern) != len(q):
         raise ValueError("a pattern without ⊤ must answer every query")
     noisy_value = variant == "noisy-value" and pattern[-1]
-    if noisy_value:
-        value = _finite(value, "value")
-    elif value is not None:
+    if not noisy_value and value is not None:
         raise ValueError("value is only for variant 'noisy-value' with a pattern ending in ⊤")
+    z = _finite(value, "value") if noisy_value else math.nan      # the released value (noisy-value only)
     threshold = _finite(threshold, "threshold")
     b_rho, b_nu = svt_noise_scales(epsilon, sensitivity, variant)
     factors, constant = [], 1.0
     for i, above in enumerate(pattern):
         s = q[i] - threshold               # ⊥ at i  <=>  q_i + ν_i < T + r  <=>  ν_i < r - s  (r: threshold noise)
         if noisy_value and i == len(pattern) - 1:
-            constant = float(np.exp(-abs(value - q[i]) / b_nu) / (2 * b_nu))    # density of q_k + ν_k at value
-            factors.append(step_below(value - threshold))                      # and value >= T + r
+            constant = float(np.exp(-abs(z - q[i]) / b_nu) / (2 * b_nu))        # density of q_k + ν_k at value
+            factors.append(step_below(z - threshold))                          # and value >= T + r
         elif b_nu == 0.0:
             factors.append(step_below(s) if above else step_above(s))          # ⊤: r <= s; ⊥: r > s
         else:
@@ -241,8 +244,9 @@ def _pattern_text(pattern, value=None) -> str:
     return text if value is None else f"{text[:-1]}z={value:g}"
 
 
-def exact_privacy_loss(answers_x, answers_xprime, threshold, epsilon, sensitivity=1.0, variant: str = "correct",
-                       values=None) -> pd.DataFrame:
+def exact_privacy_loss(answers_x: ArrayLike, answers_xprime: ArrayLike, threshold: float, epsilon: float,
+                       sensitivity: float = 1.0, variant: str = "correct",
+                       values: ArrayLike | None = None) -> pd.DataFrame:
     """Every output of ``variant`` on the answers of two neighbours, with its exact probabilities and loss.
 
     Chapter: *Testing privately, and releasing what is stable*.
@@ -283,7 +287,7 @@ def exact_privacy_loss(answers_x, answers_xprime, threshold, epsilon, sensitivit
         raise ValueError("values is only for variant 'noisy-value'")
     rows = []
     for (label, px), (_, py) in zip(_all_outputs(qx, threshold, epsilon, delta_q, variant, values),
-                                    _all_outputs(qy, threshold, epsilon, delta_q, variant, values)):
+                                    _all_outputs(qy, threshold, epsilon, delta_q, variant, values), strict=True):
         if px == 0.0 and py == 0.0:
             continue
         loss = math.inf if py == 0.0 else (-math.inf if px == 0.0 else math.log(px / py))
@@ -300,14 +304,14 @@ def _all_outputs(q, threshold, epsilon, sensitivity, variant, values) -> list[tu
 
 def _losses(base, other) -> list[float]:
     out = []
-    for (_, px), (_, py) in zip(base, other):
+    for (_, px), (_, py) in zip(base, other, strict=True):
         if px > 0.0 or py > 0.0:
             out.append(math.inf if px == 0.0 or py == 0.0 else abs(math.log(px / py)))
     return out
 
 
-def worst_case_loss(answers_x, answers_xprime, threshold, epsilon, sensitivity=1.0, variant: str = "correct",
-                    values=None) -> float:
+def worst_case_loss(answers_x: ArrayLike, answers_xprime: ArrayLike, threshold: float, epsilon: float,
+                    sensitivity: float = 1.0, variant: str = "correct", values: ArrayLike | None = None) -> float:
     """The largest ``|loss|`` over every output of :func:`exact_privacy_loss` (both directions).
 
     Chapter: *Testing privately, and releasing what is stable*.  ``variant``
@@ -318,7 +322,8 @@ def worst_case_loss(answers_x, answers_xprime, threshold, epsilon, sensitivity=1
     return float(np.max(np.abs(table["loss"].to_numpy())))
 
 
-def sparse_vector_output_probability(answers, threshold, pattern, epsilon, c, sensitivity=1.0) -> float:
+def sparse_vector_output_probability(answers: ArrayLike, threshold: float, pattern: Sequence[bool], epsilon: float,
+                                     c: int, sensitivity: float = 1.0) -> float:
     """The exact probability that :func:`sparse_vector` outputs ``pattern``.
 
     Chapter: *Testing privately, and releasing what is stable*.  The
@@ -339,7 +344,8 @@ def sparse_vector_output_probability(answers, threshold, pattern, epsilon, c, se
     return math.prod(p for _, _, p in sparse_vector_runs(q, threshold, pattern, epsilon, c, sensitivity))
 
 
-def sparse_vector_runs(answers, threshold, pattern, epsilon, c, sensitivity=1.0) -> list[tuple[int, int, float]]:
+def sparse_vector_runs(answers: ArrayLike, threshold: float, pattern: Sequence[bool], epsilon: float, c: int,
+                       sensitivity: float = 1.0) -> list[tuple[int, int, float]]:
     """The runs of AboveThreshold in a sparse-vector output: ``(start, stop, probability)`` of each.
 
     Chapter: *Testing privately, and releasing what is stable*.  A run covers
@@ -361,7 +367,7 @@ def sparse_vector_runs(answers, threshold, pattern, epsilon, c, sensitivity=1.0)
     return runs
 
 
-def neighbour_changes(m, kind: str = "exhaustive") -> list[np.ndarray]:
+def neighbour_changes(m: int, kind: str = "exhaustive") -> list[np.ndarray]:
     """Changes ``q(x') − q(x)`` of ``m`` sensitivity-1 queries between neighbours, for the exact tests.
 
     Chapter: *Testing privately, and releasing what is stable*.
@@ -383,8 +389,8 @@ def neighbour_changes(m, kind: str = "exhaustive") -> list[np.ndarray]:
     return [np.array(d, dtype=float) for d in sorted(found)]
 
 
-def worst_case_over_changes(m, epsilon, variant: str = "correct", kind: str = "exhaustive", threshold=0.0,
-                            values=None) -> float:
+def worst_case_over_changes(m: int, epsilon: float, variant: str = "correct", kind: str = "exhaustive",
+                            threshold: float = 0.0, values: ArrayLike | None = None) -> float:
     """The largest ``|loss|`` of ``variant`` over every output and every change of :func:`neighbour_changes`.
 
     Chapter: *Testing privately, and releasing what is stable*.  The

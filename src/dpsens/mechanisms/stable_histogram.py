@@ -19,18 +19,24 @@ private and never used) and a public ``δ``.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Hashable, Iterable
+from typing import TypeVar
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validate import as_nonnegative, as_positive, as_probability, check_rng
 from .noise import laplace_noise
 from .ptr import ptr_pass_probability, ptr_threshold
 
+#: the type of a value :func:`stable_release` releases (or refuses)
+T = TypeVar("T")
+
 __all__ = ["label_counts", "mode_instability_distance", "stable_release", "stable_histogram_threshold",
            "stable_histogram", "stable_histogram_release_probability"]
 
 
-def label_counts(labels) -> dict:
+def label_counts(labels: Iterable[Hashable]) -> dict:
     """``{label: count}`` of the labels that occur, largest count first (ties in the labels' order).
 
     Chapter: *Testing privately, and releasing what is stable*.
@@ -51,7 +57,7 @@ def _counts(counts) -> np.ndarray:
     return c
 
 
-def mode_instability_distance(counts) -> int:
+def mode_instability_distance(counts: dict[Hashable, int] | ArrayLike) -> int:
     """``D(x) = max(c_(1) − c_(2) − 1, 0)``: how many records can be added or removed with the mode unchanged.
 
     Chapter: *Testing privately, and releasing what is stable*.  ``c_(1)``
@@ -73,7 +79,7 @@ def mode_instability_distance(counts) -> int:
     return int(max(c[0] - second - 1, 0))
 
 
-def stable_release(value, distance, epsilon, delta, rng):
+def stable_release(value: T, distance: float, epsilon: float, delta: float, rng: np.random.Generator) -> T | None:
     """Release ``value`` when ``distance + Lap(1/ε) >= ln(1/(2δ))/ε``, else ``None`` (⊥).
 
     Chapter: *Testing privately, and releasing what is stable*.  (ε, δ)-DP
@@ -108,7 +114,7 @@ def stable_release(value, distance, epsilon, delta, rng):
     return value if distance + laplace_noise(1.0 / as_positive(epsilon, "epsilon"), rng) >= threshold else None
 
 
-def stable_histogram_threshold(epsilon, delta) -> float:
+def stable_histogram_threshold(epsilon: float, delta: float) -> float:
     """``η = 1 + ln(1/(2δ))/ε``: a label with one record clears it with probability exactly ``δ``.
 
     Chapter: *Testing privately, and releasing what is stable*.
@@ -119,7 +125,7 @@ def stable_histogram_threshold(epsilon, delta) -> float:
     return 1.0 + ptr_threshold(epsilon, delta, "tight")
 
 
-def stable_histogram(labels, epsilon, delta, rng) -> dict:
+def stable_histogram(labels: Iterable[Hashable], epsilon: float, delta: float, rng: np.random.Generator) -> dict:
     """Noisy counts ``c + Lap(1/ε)`` of the labels that occur, kept only above :func:`stable_histogram_threshold`.
 
     Chapter: *Testing privately, and releasing what is stable*.  (ε, δ)-DP
@@ -145,10 +151,10 @@ def stable_histogram(labels, epsilon, delta, rng) -> dict:
     threshold = stable_histogram_threshold(epsilon, delta)
     rng = check_rng(rng)
     noisy = np.array(list(counts.values()), dtype=float) + laplace_noise(b, rng, len(counts))
-    return {label: float(z) for label, z in zip(counts, noisy) if z >= threshold}
+    return {label: float(z) for label, z in zip(counts, noisy, strict=True) if z >= threshold}
 
 
-def stable_histogram_release_probability(counts, epsilon, delta) -> np.ndarray:
+def stable_histogram_release_probability(counts: ArrayLike, epsilon: float, delta: float) -> np.ndarray:
     """``P(c + Lap(1/ε) >= η)`` for each count ``c`` (exact): the chance that the label is released.
 
     Chapter: *Testing privately, and releasing what is stable*.
