@@ -355,7 +355,7 @@ def quantile_exponential(x, q, epsilon, lower, upper, rng, neighbors: str = "bou
     interval and one for the point inside it.  The draws are those of the
     exact distribution :func:`quantile_exponential_distribution`, bit for
     bit what computing every interval's weight gives
-    (``tests/test_quantile_release.py``).
+    (``tests/package/test_quantile_release.py``).
 
     Returns
     -------
