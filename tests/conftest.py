@@ -28,7 +28,7 @@ for _folder in ("tools", "_ext", "tests"):
     if str(ROOT / _folder) not in sys.path:
         sys.path.insert(0, str(ROOT / _folder))
 
-from profiles import PROFILE
+from profiles import PROFILE  # noqa: E402  (tests/, on sys.path just above)
 
 # no deadline anywhere: the machine is shared, and a test's speed is never its verdict
 settings.register_profile("quick", deadline=None)

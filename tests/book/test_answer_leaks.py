@@ -35,7 +35,7 @@ import numpy as np
 import pytest
 
 import dpsens.exercises as EX
-from dpsens.exercises import _secret, _verdict
+from dpsens.exercises import _secret
 
 ROOT = Path(__file__).resolve().parents[2]
 import answer_key as AK  # noqa: E402  (tools/, on sys.path by conftest)
@@ -141,29 +141,28 @@ def test_source_docstrings_and_attributes_hold_no_answer():
     # every number reachable from the modules' attributes
     distinctive = [float(KEYS[n].value) for n, forms in ANSWER_FORMS.items() if forms]
     seen = set()
-
-    def walk(obj, depth=0):
-        if id(obj) in seen or depth > 6:
-            return
-        seen.add(id(obj))
-        if isinstance(obj, (bool, np.bool_)):
-            return
-        if isinstance(obj, (int, float, np.number)):
-            assert not any(math.isclose(float(obj), a, rel_tol=1e-3) for a in distinctive), obj
-        elif isinstance(obj, str):
-            assert not _found(obj), _found(obj)
-        elif isinstance(obj, dict):
-            for k, v in obj.items():
-                walk(k, depth + 1)
-                walk(v, depth + 1)
-        elif isinstance(obj, (list, tuple, set, frozenset)):
-            for v in obj:
-                walk(v, depth + 1)
-
     for module in MODULES:
         for name, obj in vars(module).items():
             if not name.startswith("__"):
-                walk(obj)
+                _assert_no_answer_within(obj, distinctive, seen)
+
+
+def _assert_no_answer_within(obj, distinctive, seen, depth=0):
+    """No number close to one of ``distinctive`` and no answer's text in ``obj`` or what it holds
+    (dicts, sequences, sets; 6 levels deep; ``seen`` holds the ids already walked)."""
+    if id(obj) in seen or depth > 6:
+        return
+    seen.add(id(obj))
+    if isinstance(obj, (bool, np.bool_)):
+        return
+    if isinstance(obj, (int, float, np.number)):
+        assert not any(math.isclose(float(obj), a, rel_tol=1e-3) for a in distinctive), obj
+    elif isinstance(obj, str):
+        assert not _found(obj), _found(obj)
+    elif isinstance(obj, (dict, list, tuple, set, frozenset)):
+        items = [x for kv in obj.items() for x in kv] if isinstance(obj, dict) else obj
+        for v in items:
+            _assert_no_answer_within(v, distinctive, seen, depth + 1)
 
 
 def test_private_helpers_called_give_nothing():
@@ -177,7 +176,7 @@ def test_private_helpers_called_give_nothing():
                 continue
             try:
                 result = obj()
-            except Exception:       # noqa: BLE001 - an attacker just moves on
+            except Exception:  # an attacker just moves on
                 continue
             assert not _found(repr(result)), (module.__name__, name, _found(repr(result)))
 
@@ -197,7 +196,7 @@ def test_spies_on_every_helper_see_no_answer(monkeypatch):
         for name, obj in list(vars(module).items()):
             if inspect.isfunction(obj) and not name.startswith("check_"):
                 monkeypatch.setattr(module, name, spy(obj))
-    for name, check in CHECKERS.items():
+    for check in CHECKERS.values():
         for guess in (0.123456, 7777, [[9, 9]], "x", -3.25):
             str(check(guess))
     text = "\n".join(seen)
@@ -302,7 +301,7 @@ def test_proof_exercises_get_an_answer_cell():
     answers = [i for i, c in enumerate(nb.cells) if c.source.startswith("**Your proof** (Proof")]
     exercises = [i for i, c in enumerate(nb.cells) if re.search(r"\*\*Exercise [\d.]+ \(Proof", c.source)]
     assert len(answers) == len(exercises) >= 1
-    assert all(a > e for a, e in zip(answers, exercises))
+    assert all(a > e for a, e in zip(answers, exercises, strict=True))
 
 
 def test_student_site_launch_buttons_open_the_handouts(monkeypatch):

@@ -108,7 +108,7 @@ def brute_force_partition(times, k):
     for j in range(1, min(k, n) + 1):
         for cuts in itertools.combinations(range(1, n), j - 1):
             bounds = (0,) + cuts + (n,)
-            best = min(best, max(sum(times[a:b]) for a, b in zip(bounds, bounds[1:])))
+            best = min(best, max(sum(times[a:b]) for a, b in itertools.pairwise(bounds)))
     return best
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-import book_plan as bp  # noqa: E402  (_ext/, on sys.path by conftest)
+import book_plan as bp  # (_ext/, on sys.path by conftest)
 
 ROOT = Path(__file__).resolve().parents[2]
 PKG = ROOT / "src" / "dpsens"

@@ -17,7 +17,6 @@ Skipped when the builds are absent -- unless ``CI`` is set, where they fail.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -25,6 +24,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+
+from harness import cannot_run  # tests/book/harness.py
 
 ROOT = Path(__file__).resolve().parents[2]
 PUBLIC = ROOT / "_build" / "html"
@@ -39,13 +40,6 @@ from booktoc import toc_files  # noqa: E402
 import make_pdf  # noqa: E402  (tools/, on sys.path by conftest)
 
 pytestmark = pytest.mark.browser
-IN_CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
-
-
-def cannot_run(reason: str):
-    if IN_CI:
-        pytest.fail(f"the editions test cannot run under CI: {reason}")
-    pytest.skip(reason)
 
 
 def chapters() -> list[Path]:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-import answer_key as ak  # noqa: E402  (tools/, on sys.path by conftest)
-import exercise_precision as ep  # noqa: E402  (tests/)
+import answer_key as ak  # (tools/, on sys.path by conftest)
+import exercise_precision as ep  # (tests/)
 from dpsens.exercises import _secret
 
 ROOT = Path(__file__).resolve().parents[2]

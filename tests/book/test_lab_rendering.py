@@ -43,6 +43,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from harness import cannot_run
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("DPSENS_CHROMIUM", "/usr/bin/chromium")
@@ -51,8 +52,6 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--
 JUPYTER = Path(sys.executable).with_name("jupyter")
 FOLDERS = ("notebooks", "handouts")
 NOTEBOOKS = [f"{folder}/{p.name}" for folder in FOLDERS for p in sorted((ROOT / folder).glob("*.ipynb"))]
-IN_CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
-
 pytestmark = [pytest.mark.readers, pytest.mark.browser]
 
 #: JupyterLab's settings for the test: every cell laid out, nothing saved, no news pop-up.
@@ -109,12 +108,6 @@ def test_stray_quote_detector():
     assert stray_quotes("The ratio\n$$\n> a = b\n> $$\nholds.")
     assert stray_quotes("so $$ > x $$")
     assert not stray_quotes("If $\\varepsilon > 0$ then $$ a > b \\\\ c $$ and 3 > 2.")
-
-
-def cannot_run(reason: str):
-    if IN_CI:
-        pytest.fail(f"the JupyterLab test cannot run under CI: {reason}")
-    pytest.skip(reason)
 
 
 def free_port() -> int:

@@ -13,7 +13,7 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
 ROOT = Path(__file__).resolve().parents[2]
 import lean_pages  # noqa: E402
@@ -284,7 +284,7 @@ def test_selector_lists_split_at_top_level_commas_only():
 def test_every_theme_script_patch_applies_once_to_the_pinned_theme(tmp_path):
     import pydata_sphinx_theme
     static = Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme" / "static"
-    for name, before, after, preamble in lean_pages.THEME_SCRIPT_PATCHES:
+    for name, before, _after, _preamble in lean_pages.THEME_SCRIPT_PATCHES:
         text = (static / name).read_text(encoding="utf-8")
         assert text.count(before) == 1, name
         (tmp_path / "_static" / Path(name).parent).mkdir(parents=True, exist_ok=True)

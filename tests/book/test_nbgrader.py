@@ -30,7 +30,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
@@ -198,33 +197,56 @@ def submission(released, ran, kind: str, stem: str):
             cell.source = "A proof: every step is justified." if kind == "correct" else cell.source
     cheat = [c for c in ran.cells if c.metadata.get("cheat")]
     nb.cells[3:3] = [nbformat.from_dict(json.loads(json.dumps(c))) for c in cheat]
-    if kind == "locked_metadata":      # the locked cells made graded, unlocked, worth 100 points
-        for cell in nb.cells:
-            meta = cell.metadata.get("nbgrader")
-            if meta and not meta.get("solution"):
-                meta.update(points=100, grade=True, locked=False)
-    answers = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution") and c.cell_type == "code"]
-    if kind == "metadata":              # points raised, another checker named, a record of "correct"
-        for cell in answers:
-            cell.metadata["nbgrader"].update(points=100, checksum="0")
-            cell.metadata["dpsens"] = {"checker": "check_neighbor_count", "arguments": "", "cases": None}
-            cell.outputs.append(_record(cell.metadata["nbgrader"]["grade_id"], "correct"))
-    if kind == "duplicated_cells":
-        if len(answers) > 1:        # a cell claims another's id; a copy of a cell with the same id
-            answers[0].metadata["nbgrader"]["grade_id"] = answers[1].metadata["nbgrader"]["grade_id"]
-        for cell in list(answers):
-            twin = nbformat.from_dict(json.loads(json.dumps(cell)))
-            twin.outputs = [_record(cell.metadata["nbgrader"]["grade_id"], "correct")]
-            nb.cells.append(twin)
-    if kind == "forged_records":
-        for cell in nb.cells:
-            gid = cell.metadata.get("nbgrader", {}).get("grade_id")
-            if gid and cell.cell_type == "code" and cell.metadata["nbgrader"].get("solution"):
-                cell.outputs = ([_record(gid, v) for v in (JUNK, 0, 1, 2, 3, 5, 10, 0.5)]      # many candidates
-                                + [_record(gid, [float(v) / 7 for v in range(3000)])])
-            elif gid and cell.cell_type == "code":
-                cell.outputs = [_record(gid.replace("numbers", "answer"), 1.0)]            # in another cell
+    if kind in TAMPERING:
+        TAMPERING[kind](nb)
     return nb
+
+
+def _answer_cells(nb):
+    return [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution") and c.cell_type == "code"]
+
+
+def _lock_metadata(nb):
+    """The locked cells made graded, unlocked, worth 100 points."""
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader")
+        if meta and not meta.get("solution"):
+            meta.update(points=100, grade=True, locked=False)
+
+
+def _raise_points(nb):
+    """Points raised, another checker named, a record of "correct"."""
+    for cell in _answer_cells(nb):
+        cell.metadata["nbgrader"].update(points=100, checksum="0")
+        cell.metadata["dpsens"] = {"checker": "check_neighbor_count", "arguments": "", "cases": None}
+        cell.outputs.append(_record(cell.metadata["nbgrader"]["grade_id"], "correct"))
+
+
+def _duplicate_cells(nb):
+    """A cell claims another's id; a copy of each answer cell with the same id, recording "correct"."""
+    answers = _answer_cells(nb)
+    if len(answers) > 1:
+        answers[0].metadata["nbgrader"]["grade_id"] = answers[1].metadata["nbgrader"]["grade_id"]
+    for cell in answers:
+        twin = nbformat.from_dict(json.loads(json.dumps(cell)))
+        twin.outputs = [_record(cell.metadata["nbgrader"]["grade_id"], "correct")]
+        nb.cells.append(twin)
+
+
+def _forge_records(nb):
+    """Many candidate records in each answer cell, and a record of an answer in another cell."""
+    for cell in nb.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if gid and cell.cell_type == "code" and cell.metadata["nbgrader"].get("solution"):
+            cell.outputs = ([_record(gid, v) for v in (JUNK, 0, 1, 2, 3, 5, 10, 0.5)]
+                            + [_record(gid, [float(v) / 7 for v in range(3000)])])
+        elif gid and cell.cell_type == "code":
+            cell.outputs = [_record(gid.replace("numbers", "answer"), 1.0)]
+
+
+#: How a submission of each dishonest kind is tampered with after its cells are filled in.
+TAMPERING = {"locked_metadata": _lock_metadata, "metadata": _raise_points, "duplicated_cells": _duplicate_cells,
+             "forged_records": _forge_records}
 
 
 def _record(gid, value):
@@ -297,7 +319,7 @@ def test_nbgrader_round_trip_every_chapter_every_cheat(tmp_path):
     stems = sorted(p.name for p in (course / "source").iterdir())
     chapters = {s: (nbformat.read(course / "source" / s / f"{s}.ipynb", as_version=4),
                     nbformat.read(course / "release" / s / f"{s}.ipynb", as_version=4)) for s in stems}
-    for s, (_, released) in chapters.items():      # the released notebooks hold no key and no solution
+    for _, released in chapters.values():      # the released notebooks hold no key and no solution
         text = json.dumps(released)
         assert "BEGIN SOLUTION" not in text and "Rubric" not in text and "exercises._key" not in text
     # the released notebooks number exercises as the book does ("Exercise 4.3", id local-answer-4-3)

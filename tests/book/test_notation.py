@@ -23,7 +23,7 @@ import pandas as pd
 import pytest
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
 ROOT = Path(__file__).resolve().parents[2]
 from booktoc import toc_files  # noqa: E402
@@ -192,7 +192,8 @@ def _explorer_calls(path: Path):
                 controls = node.args[1]
                 labels = next((kw.value for kw in node.keywords if kw.arg == "labels"), None)
                 names = [k.value for k in controls.keys] if isinstance(controls, ast.Dict) else []
-                shown = dict(zip([k.value for k in labels.keys], [v.value for v in labels.values])) if labels else {}
+                shown = (dict(zip([k.value for k in labels.keys], [v.value for v in labels.values], strict=True))
+                         if labels else {})
                 yield names, shown
 
 
@@ -218,7 +219,7 @@ def test_the_live_grid_explorer_shows_the_readers_words():
     from dpsens.figures import grid
 
     ex = grid.grid_explorer()
-    assert dict(zip(ex.names, ex.labels)) == {
+    assert dict(zip(ex.names, ex.labels, strict=True)) == {
         "values": "universe values", "kind": "universe is a", "n": "release size n", "k": "group size k",
         "neighbors": "neighbours", "query": "query f"}
 

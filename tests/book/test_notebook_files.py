@@ -20,14 +20,14 @@ import os
 import shutil
 import subprocess
 import sys
-import textwrap
 import time
 import venv
 from pathlib import Path
 
 import nbformat
 import pytest
-from package_build import package_source  # noqa: E402  (tests/book/package_build.py)
+from harness import myst_chapter
+from package_build import package_source  # (tests/book/package_build.py)
 
 ROOT = Path(__file__).resolve().parents[2]
 import myst_to_jupyter as m2j  # noqa: E402
@@ -43,19 +43,7 @@ GS_DEF = f"Definition {BOOK.chapters['global']}.1"
 
 def md_nb(text: str):
     import jupytext
-    header = textwrap.dedent('''\
-        ---
-        jupytext:
-          text_representation:
-            extension: .md
-            format_name: myst
-        kernelspec:
-          display_name: Python 3
-          language: python
-          name: python3
-        ---
-        ''')
-    return jupytext.reads(header + textwrap.dedent(text), fmt="md:myst")
+    return jupytext.reads(myst_chapter(text), fmt="md:myst")
 
 
 def convert(text: str, glue=None):

@@ -23,7 +23,6 @@ they fail (as ``tests/book/test_site.py`` does).
 """
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -31,14 +30,13 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from harness import IN_CI
 
-import book_plan  # noqa: E402  (_ext/, on sys.path by conftest)
-import make_assignments as ma  # noqa: E402  (tools/)
-import make_student as ms  # noqa: E402
-from booktoc import chapter_numbers, item_number, toc_files  # noqa: E402
+import book_plan  # (_ext/, on sys.path by conftest)
+import make_assignments as ma  # (tools/)
+from booktoc import chapter_numbers, item_number, toc_files
 
 ROOT = Path(__file__).resolve().parents[2]
-IN_CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 NUMBERS = chapter_numbers(ROOT)
 CHAPTERS = {stem: info for _, stem, info in book_plan.book_chapters(ROOT) if info["exercises"]}
 BUILDS = {"website": ROOT / "_build" / "html",
@@ -122,7 +120,7 @@ def test_nbgrader_ids_name_each_exercise_by_its_number():
         problems += notebook_problems(nb, stem)
         graded = {c.metadata["nbgrader"]["grade_id"]: c for c in nb.cells
                   if c.metadata.get("nbgrader", {}).get("grade")}
-        proofs = [n for ex, (_, n) in zip(CHAPTERS[stem]["exercises"], expected(stem)) if ex["proof"]]
+        proofs = [n for ex, (_, n) in zip(CHAPTERS[stem]["exercises"], expected(stem), strict=True) if ex["proof"]]
         assert {ma.grade_id(stem, "proof", n) for n in proofs} <= set(graded), stem
     assert not problems, problems
     assert ma.grade_id("local", "answer", "4.3") == "local-answer-4-3"

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from package_build import package_source  # noqa: E402  (tests/book/package_build.py)
+from package_build import package_source  # (tests/book/package_build.py)
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.readers

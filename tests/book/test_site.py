@@ -61,6 +61,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from harness import cannot_run  # tests/book/harness.py
+
 ROOT = Path(__file__).resolve().parents[2]
 #: The book whose built site is tested (another checkout or a throwaway book
 #: can be tested with DPSENS_BOOK=/path/to/book).
@@ -83,15 +85,6 @@ HANG_GUARD_MS = 180_000
 NO_EXERCISES = {"intro", "notation", "references", "teachers", "syllabus", "further_reading"}
 
 pytestmark = pytest.mark.browser
-
-IN_CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
-
-
-def cannot_run(reason: str):
-    """Skip locally; fail under CI, where the browser test must run."""
-    if IN_CI:
-        pytest.fail(f"the browser test cannot run under CI: {reason}")
-    pytest.skip(reason)
 
 
 #: Every document of _toc.yml, as 'chapters/<stem>' (the root first).
@@ -284,7 +277,7 @@ def check_explorers(page) -> int:
         controls = ex.locator("[data-index]")
         changed_any = False
 
-        def showing():
+        def showing(box=box, img=img):
             """(what the explorer shows, its alt text): an image's src, or the index of an HTML view."""
             if box.count() and box.is_visible():
                 return int(box.get_attribute("data-source")), box.get_attribute("aria-label")
@@ -691,7 +684,6 @@ def test_layout(open_page, path, width, request):
     open_solutions(page)
     problems += opened_layout_problems(page, width)
     assert not problems, f"{path}.html, {len(problems)} problems:\n  " + "\n  ".join(problems)
-
 
 
 # --------------------------------------------------------------------------- accessibility (make site-audit)

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from harness import myst_chapter
 from kernels import ipc_kernel
 from nbclient import NotebookClient
 
@@ -38,17 +39,7 @@ AUDIT_TAG = "dpsens-audit"
 
 
 # --------------------------------------------------------------------------- transformation
-CHAPTER = textwrap.dedent('''\
-    ---
-    jupytext:
-      text_representation:
-        extension: .md
-        format_name: myst
-    kernelspec:
-      display_name: Python 3
-      language: python
-      name: python3
-    ---
+CHAPTER = myst_chapter('''\
 
     # A chapter
 

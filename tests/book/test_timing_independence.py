@@ -64,7 +64,7 @@ def test_the_pattern_catches_bars_and_timings():
 @pytest.mark.parametrize("path", REFS, ids=[p.stem for p in REFS])
 def test_checked_outputs_hold_no_timing_or_progress_bar(path):
     cells = _checked_cells(path)
-    for i, cell in enumerate(cells):
+    for _i, cell in enumerate(cells):
         assert not TIMING_SOURCE.search(cell.source), (
             f"{path.name}: a checked cell may print a timing or progress bar:\n{cell.source}")
         for text in _texts(cell):

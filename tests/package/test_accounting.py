@@ -21,7 +21,6 @@ import itertools
 import math
 from fractions import Fraction
 
-import numpy as np
 import pytest
 from scipy import integrate
 
@@ -37,8 +36,8 @@ from dp_accounting.rdp import rdp_privacy_accountant as dpa_rdp  # noqa: E402
 # ---------------------------------------------------------------- optimal composition (Kairouz et al.)
 def _kov_rational(e_eps: Fraction, k: int, i: int) -> Fraction:
     """δ at ε_total = (k - 2i) ε, exactly, for e^ε = e_eps rational."""
-    return sum(math.comb(k, l) * (e_eps ** (k - l) - e_eps ** (k - 2 * i) * e_eps ** l)
-               for l in range(i)) / (1 + e_eps) ** k
+    return sum(math.comb(k, j) * (e_eps ** (k - j) - e_eps ** (k - 2 * i) * e_eps ** j)
+               for j in range(i)) / (1 + e_eps) ** k
 
 
 @pytest.mark.parametrize("e_eps", [Fraction(2), Fraction(3, 2)])
@@ -235,7 +234,8 @@ def _laplace_delta_one(t: float, a: float) -> float:
 def _laplace_delta_two(eps: float, a: float) -> float:
     """δ(ε) of two releases: E over the first loss L of δ_one(ε - L), atoms and density by quadrature."""
     atoms = 0.5 * _laplace_delta_one(eps - a, a) + 0.5 * math.exp(-a) * _laplace_delta_one(eps + a, a)
-    dens = lambda l: 0.25 * math.exp(-a / 2 + l / 2) * _laplace_delta_one(eps - l, a)     # noqa: E731
+    def dens(loss):
+        return 0.25 * math.exp(-a / 2 + loss / 2) * _laplace_delta_one(eps - loss, a)
     cuts = sorted({x for x in (eps - a, eps + a, 0.0) if -a < x < a})
     return atoms + integrate.quad(dens, -a, a, points=cuts or None, epsabs=1e-15, epsrel=1e-12, limit=200)[0]
 

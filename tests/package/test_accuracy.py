@@ -44,7 +44,7 @@ def test_heavy_tailed_quantile_by_quadrature():
 
 def test_laplace_expected_max_by_quadrature():
     for d in (1, 2, 10, 300):
-        exact = integrate.quad(lambda v: 1 - (1 - math.exp(-v)) ** d, 0, np.inf, limit=200)[0]
+        exact = integrate.quad(lambda v, d=d: 1 - (1 - math.exp(-v)) ** d, 0, np.inf, limit=200)[0]
         assert math.isclose(acc.laplace_expected_max(d, 2.0), 2.0 * exact, rel_tol=1e-7)
 
 
@@ -163,8 +163,8 @@ def test_local_lower_bound_against_the_exponential_mechanism():
         assert abs(inverse.order_statistic(list(y), 0.5) - fx) == omega
         for eps in (0.3, 1.0, 3.0):
             bound = omega / (2 * (1 + math.exp(t * eps)))
-            for dist_of in (lambda d: em.quantile_exponential_distribution(d, 0.5, eps, 0, 7, "unbounded"),
-                            lambda d: ism.inverse_sensitivity_distribution(d, 0.5, eps, 0, 7, "unbounded")):
+            for dist_of in (lambda d, eps=eps: em.quantile_exponential_distribution(d, 0.5, eps, 0, 7, "unbounded"),
+                            lambda d, eps=eps: ism.inverse_sensitivity_distribution(d, 0.5, eps, 0, 7, "unbounded")):
                 worst = max(acc.expected_abs_error(dist_of(list(d)), inverse.order_statistic(list(d), 0.5))
                             for d in (x, y))
                 assert worst >= bound
@@ -228,8 +228,8 @@ def _extreme_moves(xs, t, lo, hi, median):
             continue
         size = n - r + a
         # sorted without sorting: xs[r:] then a copies of hi; a copies of lo then xs[:n − r]
-        out.append(median(lambda i: xs[r + i] if i < n - r else hi, size))
-        out.append(median(lambda i: lo if i < a else xs[i - a], size))
+        out.append(median(lambda i, r=r: xs[r + i] if i < n - r else hi, size))
+        out.append(median(lambda i, a=a: lo if i < a else xs[i - a], size))
     return out
 
 
@@ -282,7 +282,7 @@ def test_local_lower_bound_on_the_sample_of_201():
     omega = [max(abs(v - fx) for v in _extreme_moves(sample, t, 0.0, 100.0, _lower_median)) for t in range(1, 202)]
     assert omega == list(acc.local_modulus_quantile(sample, 0.5, np.arange(1, 202), 0, 100, "unbounded"))
     for eps, expected in ((0.1, 0.2007), (0.5, 0.05960), (1.0, 0.008993), (2.0, 0.0001677)):
-        brute = max(w / (2 * (1 + math.exp(t * eps))) for t, w in zip(range(1, 202), omega))
+        brute = max(w / (2 * (1 + math.exp(t * eps))) for t, w in zip(range(1, 202), omega, strict=True))
         assert math.isclose(acc.local_minimax_lower_bound(sample, 0.5, eps, 0, 100, "unbounded"), brute)
         assert math.isclose(brute, expected, rel_tol=2e-3)
 

@@ -46,6 +46,34 @@ def _is_private(name: str) -> bool:
     return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 
+def _is_module(name: str) -> bool:
+    """Whether the dotted ``name`` is a module (or package) of dpsens rather than a name in one."""
+    where = PKG.parent / pathlib.Path(*name.split("."))
+    return where.with_suffix(".py").exists() or (where / "__init__.py").exists()
+
+
+def _imported_modules(path: pathlib.Path, tree: ast.AST, here: str) -> tuple[dict[str, str], list[str]]:
+    """The imports of ``tree``: {local name: the dpsens module it is bound to}, and the readable
+    ``from x import _name`` crossings of another module's private name."""
+    module_aliases: dict[str, str] = {}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            source = _resolve(path, node)
+            if not source.split(".")[0] == "dpsens":
+                continue
+            for alias in node.names:
+                if _is_module(f"{source}.{alias.name}"):
+                    module_aliases[alias.asname or alias.name] = f"{source}.{alias.name}"   # a module, not a name
+                elif _is_private(alias.name) and source != here:
+                    found.append(f"line {node.lineno}: from {source} import {alias.name}")
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "dpsens":
+                    module_aliases[alias.asname or alias.name.split(".")[0]] = alias.asname and alias.name or "dpsens"
+    return module_aliases, found
+
+
 def private_crossings(path: pathlib.Path, source: str | None = None) -> list[str]:
     """Every use of another dpsens module's private name in the file ``path`` (or in ``source``
     read as if it were that file), as readable strings."""
@@ -53,24 +81,7 @@ def private_crossings(path: pathlib.Path, source: str | None = None) -> list[str
         source = path.read_text(encoding="utf-8")
     tree = ast.parse(source, filename=str(path))
     here = _module_name(path)
-    found = []
-    module_aliases: dict[str, str] = {}        # local name -> dpsens module it is bound to
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            source = _resolve(path, node)
-            if not source.split(".")[0] == "dpsens":
-                continue
-            for alias in node.names:
-                target = f"{source}.{alias.name}"
-                if (PKG.parent / pathlib.Path(*target.split("."))).with_suffix(".py").exists() or \
-                        (PKG.parent / pathlib.Path(*target.split(".")) / "__init__.py").exists():
-                    module_aliases[alias.asname or alias.name] = target      # a module, not a name
-                elif _is_private(alias.name) and source != here:
-                    found.append(f"line {node.lineno}: from {source} import {alias.name}")
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name.split(".")[0] == "dpsens":
-                    module_aliases[alias.asname or alias.name.split(".")[0]] = alias.asname and alias.name or "dpsens"
+    module_aliases, found = _imported_modules(path, tree, here)     # local name -> dpsens module it is bound to
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and _is_private(node.attr):
             chain, base = [node.attr], node.value
@@ -194,18 +205,14 @@ def package_imports(path: pathlib.Path, source: str | None = None) -> list[tuple
         source = path.read_text(encoding="utf-8")
     found = []
 
-    def is_module(name: str) -> bool:
-        where = PKG.parent / pathlib.Path(*name.split("."))
-        return where.with_suffix(".py").exists() or (where / "__init__.py").exists()
-
     def visit(node: ast.AST, nested: bool) -> None:
         for child in ast.iter_child_nodes(node):
             inner = nested or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda))
             if isinstance(child, ast.ImportFrom):
                 base = _resolve(path, child)
                 if base.split(".")[0] == "dpsens":
-                    subs = [f"{base}.{a.name}" for a in child.names if is_module(f"{base}.{a.name}")]
-                    names = [a for a in child.names if not is_module(f"{base}.{a.name}")]
+                    subs = [f"{base}.{a.name}" for a in child.names if _is_module(f"{base}.{a.name}")]
+                    names = [a for a in child.names if not _is_module(f"{base}.{a.name}")]
                     for target in subs + ([base] if names or not subs else []):
                         found.append((target, child.lineno, nested))
             elif isinstance(child, ast.Import):
@@ -263,13 +270,9 @@ def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
             elif w in on_stack:
                 low[v] = min(low[v], index[w])
         if low[v] == index[v]:
-            component = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                component.append(w)
-                if w == v:
-                    break
+            component = stack[stack.index(v):]       # v and everything reached from it above it on the stack
+            del stack[stack.index(v):]
+            on_stack.difference_update(component)
             if len(component) > 1:
                 out.append(sorted(component))
 

@@ -10,9 +10,9 @@ from scipy import stats
 
 matplotlib.use("Agg")
 
-import dpsens as ds  # noqa: E402
-from dpsens import audit, mechanisms as mech  # noqa: E402
-from dpsens.exercises import leak  # noqa: E402
+import dpsens as ds
+from dpsens import audit, mechanisms as mech
+from dpsens.exercises import leak
 
 
 def test_clopper_pearson_against_scipy_and_closed_forms():

@@ -78,7 +78,7 @@ def bound_intervals(x, q, epsilon, upper):
     xs = np.sort(x)
     edges = np.concatenate([[0.0], xs, [upper]])
     left, right = edges[:-1], edges[1:]
-    below = np.array([np.sum(xs < (a + b) / 2) if b > a else 0 for a, b in zip(left, right)])
+    below = np.array([np.sum(xs < (a + b) / 2) if b > a else 0 for a, b in zip(left, right, strict=True)])
     weight = (right - left) * np.exp(-epsilon * np.abs(below - q * len(xs)) / (2 * max(q, 1 - q)))
     return left, right, weight / weight.sum()
 
@@ -94,7 +94,7 @@ def test_private_bound_draws_follow_the_exact_distribution():
     """100,000 seeded draws of the bound, in 4 equal bins per interval, against the definition's probabilities."""
     left, right, prob = bound_intervals(TINY, Q, EPS1, UPPER)
     keep = right > left
-    bins = np.concatenate([np.linspace(a, b, 5)[:-1] for a, b in zip(left[keep], right[keep])] + [[UPPER]])
+    bins = np.concatenate([np.linspace(a, b, 5)[:-1] for a, b in zip(left[keep], right[keep], strict=True)] + [[UPPER]])
     expected = np.repeat(prob[keep] / 4, 4)
     draws = C.private_clipped_sums(TINY, Q, EPS1, EPS2, UPPER, np.random.default_rng(34), TINY_GROUPS,
                                    size=100_000)["bound"]
@@ -109,8 +109,8 @@ def test_private_bound_error_against_quadrature_and_simulation():
     left, right, prob = bound_intervals(TINY, Q, EPS1, UPPER)
     brute = sum(p / (b - a) * integrate.quad(lambda u: direct_release_mse(TINY, TINY_GROUPS, u, EPS2), a, b,
                                              epsabs=0, epsrel=1e-12)[0]
-                for a, b, p in zip(left, right, prob) if b > a)
-    mean_bound = sum(p * (a + b) / 2 for a, b, p in zip(left, right, prob))
+                for a, b, p in zip(left, right, prob, strict=True) if b > a)
+    mean_bound = sum(p * (a + b) / 2 for a, b, p in zip(left, right, prob, strict=True))
     out = C.private_bound_error(TINY, Q, EPS1, EPS2, UPPER, TINY_GROUPS)
     assert out["mse"] == pytest.approx(brute, rel=1e-9)
     assert out["mean_bound"] == pytest.approx(mean_bound, rel=1e-12)
@@ -124,7 +124,7 @@ def test_private_bound_with_groups_is_the_sum_over_groups():
     one = C.private_bound_error(TINY, Q, EPS1, EPS2, UPPER)
     left, right, prob = bound_intervals(TINY, Q, EPS1, UPPER)
     brute = sum(p / (b - a) * integrate.quad(lambda u: direct_release_mse(TINY, np.zeros(5), u, EPS2), a, b)[0]
-                for a, b, p in zip(left, right, prob) if b > a)
+                for a, b, p in zip(left, right, prob, strict=True) if b > a)
     assert one["mse"] == pytest.approx(brute, rel=1e-9)
 
 

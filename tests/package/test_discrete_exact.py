@@ -77,6 +77,23 @@ class _PlayedIntegers:
         return np.array([value], dtype=dtype)
 
 
+def _scripted(prefix, calls, dtype):
+    """A stand-in source of blocks (coins, or attempts' values): its ``k``-th call returns the prefix's
+    ``k``-th block as an array of ``dtype``; ``_Ask(size)`` once the prefix runs out, ``_Stop`` after
+    ``calls`` calls."""
+    blocks, count = iter(prefix), [0]
+
+    def source(size, rng=None):
+        count[0] += 1
+        if count[0] > calls:
+            raise _Stop
+        block = next(blocks, None)
+        if block is None:
+            raise _Ask(size)
+        return np.array(block, dtype=dtype)
+    return source
+
+
 def _strata(cuts):
     """``branches`` for an integer below ``high`` (``first``: the first one drawn): the strata between the cut points, each played at
     several points (which must give the same result: checked in :func:`_coin_law`)."""
@@ -84,7 +101,7 @@ def _strata(cuts):
         high, first = what
         points = sorted({0, high} | {c for c in cuts(high, first) if 0 < c < high})
         out = []
-        for a, b in zip(points[:-1], points[1:]):
+        for a, b in itertools.pairwise(points):
             reps = sorted({a, b - 1, (a + b) // 2})
             out += [(v, Fraction(b - a, high * len(reps))) for v in reps]
         return out
@@ -132,18 +149,7 @@ def test_geometric_cut_from_one_stream_by_exact_enumeration(n, calls, monkeypatc
     p = Fraction(2, 5)
 
     def run(prefix):
-        blocks = iter(prefix)
-        count = [0]
-
-        def coins(size, rng):
-            count[0] += 1
-            if count[0] > calls:
-                raise _Stop
-            block = next(blocks, None)
-            if block is None:
-                raise _Ask(size)
-            return np.array(block, dtype=bool)
-        monkeypatch.setattr(D, "_bernoulli_exp_minus_one", coins)
+        monkeypatch.setattr(D, "_bernoulli_exp_minus_one", _scripted(prefix, calls, bool))
         return tuple(int(v) for v in D._geometric_exp1(n, None))
 
     def branches(size):
@@ -162,18 +168,7 @@ def test_first_successes_of_batches_by_exact_enumeration(n, calls):
     rate, value_law = Fraction(1, 5), {0: Fraction(2, 3), 1: Fraction(1, 3)}
 
     def run(prefix):
-        batches = iter(prefix)
-        count = [0]
-
-        def attempts(k):
-            count[0] += 1
-            if count[0] > calls:
-                raise _Stop
-            got = next(batches, None)
-            if got is None:
-                raise _Ask(k)
-            return np.array(got, dtype=np.int64)
-        return tuple(int(v) for v in D._first_successes(attempts, n))
+        return tuple(int(v) for v in D._first_successes(_scripted(prefix, calls, np.int64), n))
 
     def branches(k):
         # j of the k attempts succeed (binomial), their values independent; only the first n values can be kept,

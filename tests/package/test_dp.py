@@ -14,11 +14,11 @@ import pytest
 from scipy import integrate, stats
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
-import dpsens as ds  # noqa: E402
-from dpsens import dp  # noqa: E402
-from dpsens import exercises as EX  # noqa: E402
+import dpsens as ds
+from dpsens import dp
+from dpsens import exercises as EX
 
 
 @pytest.mark.parametrize("value, neighbor, scale", [(100.0, 101.0, 1.0), (0.0, -3.0, 2.0), (5.0, 5.0, 0.5)])

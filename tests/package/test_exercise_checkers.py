@@ -74,8 +74,8 @@ def _analytic_sigma(l2: float, epsilon: float, delta: float) -> float:
 def _kov_epsilon(eps: float, k: int, delta: float) -> float:
     """The optimal composition's ε (Kairouz et al.) by bisection on its profile, summed term by term."""
     def profile(e):
-        return sum(math.comb(k, l) * (math.exp((k - l) * eps) - math.exp(e + l * eps))
-                   for l in range(k + 1) if (k - 2 * l) * eps > e) / (1 + math.exp(eps)) ** k
+        return sum(math.comb(k, j) * (math.exp((k - j) * eps) - math.exp(e + j * eps))
+                   for j in range(k + 1) if (k - 2 * j) * eps > e) / (1 + math.exp(eps)) ** k
     lo, hi = 0.0, k * eps
     for _ in range(200):
         mid = (lo + hi) / 2

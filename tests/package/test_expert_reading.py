@@ -13,12 +13,12 @@ import pytest
 from scipy import stats
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
-import dpsens as ds  # noqa: E402
-from dpsens import mechanisms as m  # noqa: E402
-from dpsens.mechanisms import compare  # noqa: E402
-from dpsens.mechanisms import exponential as em  # noqa: E402
+import dpsens as ds
+from dpsens import mechanisms as m
+from dpsens.mechanisms import compare
+from dpsens.mechanisms import exponential as em
 
 
 def ages():

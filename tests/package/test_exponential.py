@@ -235,8 +235,9 @@ def test_rank_utility_is_not_monotone_and_the_factor_two_is_needed(relation):
     for xs, y in _neighbour_pairs(relation):
         ux, uy = em.quantile_rank_utility(xs, q, rs), em.quantile_rank_utility(y, q, rs)
         both_ways |= bool(np.any(uy > ux) and np.any(uy < ux))
-        gap = lambda mono: np.max(np.abs(em.exponential_log_probabilities(ux, du, eps, monotone=mono)  # noqa: E731
-                                         - em.exponential_log_probabilities(uy, du, eps, monotone=mono)))
+        def gap(mono, ux=ux, uy=uy):
+            return np.max(np.abs(em.exponential_log_probabilities(ux, du, eps, monotone=mono)
+                                 - em.exponential_log_probabilities(uy, du, eps, monotone=mono)))
         worst_no_two, worst_with_two = max(worst_no_two, gap(True)), max(worst_with_two, gap(False))
     assert both_ways
     assert worst_with_two <= eps + 1e-12

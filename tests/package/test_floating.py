@@ -235,7 +235,8 @@ def test_gaussian_exponents_against_python_integers():
         magnitude = np.array(mags, dtype=np.int64)
         whole, num = D._gaussian_exponents(magnitude, a, c, t)
         den = 2 * a * c * t * t
-        assert [(int(w), int(r)) for w, r in zip(whole, num)] == [divmod((m * c * t - a) ** 2, den) for m in mags]
+        assert [(int(w), int(r)) for w, r in zip(whole, num, strict=True)] == [divmod((m * c * t - a) ** 2, den)
+                                                                              for m in mags]
 
 
 def test_pmfs_match_their_definitions():

@@ -63,7 +63,7 @@ def test_custom_callable_only_where_allowed():
 def test_bad_data_is_refused_with_a_clear_message(bad, exc, msg):
     with pytest.raises(exc, match=msg):
         ds.evaluate("mean", bad)
-    for name, f in ds.QUERIES.items():        # each query function checks its input too
+    for _name, f in ds.QUERIES.items():        # each query function checks its input too
         with pytest.raises(exc, match=msg):
             f(bad)
 
@@ -226,7 +226,7 @@ def test_random_neighbors_are_the_chapters_loop_and_real_neighbors(relation):
         x = np.random.default_rng(seed).integers(0, 101, size=7).astype(float)
         got = nb_mod.random_neighbors(x, domain, 40, relation, np.random.default_rng(100 + seed))
         want = _hand_written_random_neighbors(x, np.random.default_rng(100 + seed), relation, 40, 0, 100)
-        assert len(got) == 40 and all(np.array_equal(g, w) for g, w in zip(got, want))
+        assert len(got) == 40 and all(np.array_equal(g, w) for g, w in zip(got, want, strict=True))
         listed = set(ds.enumerate_neighbors(x, domain, 1, relation))
         assert all(tuple(sorted(y)) in listed or tuple(sorted(y)) == tuple(sorted(x)) for y in got)
     if relation == "unbounded":           # both kinds of step occur, each about half the time

@@ -12,14 +12,14 @@ from collections import Counter
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
 
-import dpsens as ds  # noqa: E402
-from dpsens import grid  # noqa: E402
-from dpsens.figures import grid as grid_figures  # noqa: E402
-from dpsens.exercises import median_grid as ex  # noqa: E402
+import dpsens as ds
+from dpsens import grid
+from dpsens.figures import grid as grid_figures
+from dpsens.exercises import median_grid as ex
 
 X = ds.Pool([1, 2, 3, 10, 11])
 
@@ -68,8 +68,8 @@ def test_median_grid_shape_and_global_values():
 def test_median_grid_rows_by_hand():
     unb = grid.sensitivity_grid(X, 3, 1, "median", "unbounded")
     bnd = grid.sensitivity_grid(X, 3, 1, "median", "bounded")
-    lu = dict(zip(unb.rows, unb.local))
-    lb = dict(zip(bnd.rows, bnd.local))
+    lu = dict(zip(unb.rows, unb.local, strict=True))
+    lb = dict(zip(bnd.rows, bnd.local, strict=True))
     # {1,3,10}: median 3; neighbours' medians 6.5, 5.5, 2, 2.5, 6.5 -> 3.5
     assert lu[(1.0, 3.0, 10.0)] == 3.5
     # {1,2,3}: median 2; removals 2.5, 2, 1.5; additions 2.5, 2.5 -> 0.5
@@ -106,7 +106,7 @@ def test_row_maxima_match_independent_brute_force(values, n, k, relation, query)
     f = ds.QUERIES[query]
     g = grid.sensitivity_grid(ds.Pool(values), n, k, query, relation)
     assert list(g.rows) == [tuple(map(float, r)) for r in _releases(values, n)]
-    for x, ls in zip(g.rows, g.local):
+    for x, ls in zip(g.rows, g.local, strict=True):
         assert ls == pytest.approx(_brute_local(x, values, k, relation, f), abs=1e-12)
     expected_global = max(_brute_local(x, values, k, relation, f) for x in _releases(values, n))
     assert g.global_sensitivity == pytest.approx(expected_global, abs=1e-12)
@@ -139,7 +139,7 @@ def _source_variant_brute(x, values, k, f):
 
 def test_source_variant_reports_8_on_four_rows_where_definition_gives_7():
     bnd = grid.sensitivity_grid(X, 3, 1, "median", "bounded")
-    diff = {x: (grid.source_bounded_local(x, X), ls) for x, ls in zip(bnd.rows, bnd.local)
+    diff = {x: (grid.source_bounded_local(x, X), ls) for x, ls in zip(bnd.rows, bnd.local, strict=True)
             if grid.source_bounded_local(x, X) != ls}
     assert diff == {(1.0, 3.0, 10.0): (8.0, 7.0), (1.0, 3.0, 11.0): (8.0, 7.0),
                     (2.0, 3.0, 10.0): (8.0, 7.0), (2.0, 3.0, 11.0): (8.0, 7.0)}
@@ -318,7 +318,7 @@ def test_grid_maxima_equal_the_exact_engine(universe, n, k):
     for relation in ("unbounded", "bounded"):
         for query in ds.QUERIES:
             g = grid.sensitivity_grid(universe, n, k, query, relation)
-            for x, ls in zip(g.rows, g.local):
+            for x, ls in zip(g.rows, g.local, strict=True):
                 assert ls == pytest.approx(ds.local_sensitivity(x, query, universe, k=k, neighbors=relation),
                                            abs=1e-9)
             assert g.global_sensitivity == pytest.approx(
@@ -419,7 +419,7 @@ def _live():
     pytest.importorskip("ipywidgets")
     ex = grid_figures.grid_explorer()
     box = ex.widget()
-    controls = dict(zip(ex.names, box._dpsens_controls))
+    controls = dict(zip(ex.names, box._dpsens_controls, strict=True))
 
     def choose(name, value):
         i = ex.names.index(name)

@@ -53,7 +53,7 @@ def test_random_cells_larger_n(q):
         e[:20] = 0                                   # t between data points
         b = n - a - e
         got = inverse._len_quantile_unbounded_cells(n, a, e, b, fr)
-        expected = [scan_len(n, int(ai), int(ei), int(bi), q) for ai, ei, bi in zip(a, e, b)]
+        expected = [scan_len(n, int(ai), int(ei), int(bi), q) for ai, ei, bi in zip(a, e, b, strict=True)]
         np.testing.assert_array_equal(got, expected, err_msg=f"q = {q}, n = {n}")
 
 

@@ -24,7 +24,7 @@ from scipy import stats
 from dpsens.mechanisms import exponential as em
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "benchmarks"))
-import multiq_ind_exp  # noqa: E402  (the independent peer, in benchmarks/)
+import multiq_ind_exp  # (the independent peer, in benchmarks/)
 
 
 def old_weights(x, q, epsilon, lower, upper, neighbors="bounded"):

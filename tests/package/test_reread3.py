@@ -113,7 +113,7 @@ def _aggregates(x, m, func):
     out = []
     for perm in itertools.permutations(x):
         starts = np.cumsum([0] + sizes)
-        out.append(np.mean([func(tuple(sorted(perm[s:e]))) for s, e in zip(starts[:-1], starts[1:])]))
+        out.append(np.mean([func(tuple(sorted(perm[s:e]))) for s, e in itertools.pairwise(starts)]))
     return np.array(out)
 
 
@@ -143,7 +143,7 @@ def test_balanced_split_under_additions_loses_more_than_eps_but_at_most_two():
     # and no chunk function over {0, 2} on these sizes exceeds 2 eps (every table of 0/10 answers)
     chunks = sorted({tuple(sorted(c)) for k in (1, 2) for c in itertools.product([0, 2], repeat=k)})
     for answers in itertools.product([0.0, 10.0], repeat=len(chunks)):
-        f = dict(zip(chunks, answers)).__getitem__
+        f = dict(zip(chunks, answers, strict=True)).__getitem__
         for x, r in (([0, 0], 2), ([0, 2], 0), ([2, 2], 0)):
             assert _max_privacy_loss(_aggregates(x, m, f), _aggregates(x + [r], m, f), 10.0 / m) <= 2 * eps + 1e-12
 

@@ -10,10 +10,10 @@ from scipy import stats
 
 matplotlib.use("Agg")
 
-from dpsens import mechanisms as mech  # noqa: E402
-from dpsens.figures import sample_aggregate as saa_figures  # noqa: E402
-from dpsens.mechanisms import sample_aggregate as saa  # noqa: E402
-from dpsens.exercises import sample_aggregate as sa  # noqa: E402
+from dpsens import mechanisms as mech
+from dpsens.figures import sample_aggregate as saa_figures
+from dpsens.mechanisms import sample_aggregate as saa
+from dpsens.exercises import sample_aggregate as sa
 
 N_AGES = 32561
 
@@ -139,7 +139,7 @@ def test_error_comparison_colours_one_per_method_and_title_fits():
         labels = [t.get_text().replace("\n", " ") for t in ax.get_yticklabels()]   # long ones wrapped
         assert labels == [m for m, _ in (("global sensitivity: Laplace", 0), ("smooth sensitivity, Laplace", 0),
                                          ("sample and aggregate, k = 600", 0), ("sample and aggregate, k = 2", 0))]
-        for label, face in zip(labels, faces):
+        for label, face in zip(labels, faces, strict=True):
             by_method.setdefault(label.split(":")[0].split(",")[0], set()).add(face)
         assert ax.get_xscale() == "log"
     # the same mechanism has the same colour in both panels; different mechanisms differ

@@ -311,7 +311,7 @@ def test_mean_unbounded_curve_against_explicit_datasets():
     """For every split r removals + a additions the explicitly built candidate datasets (largest/smallest
     records removed, copies of lower/upper added) give A(t); they are evaluated from the definition of LS."""
     rng = np.random.default_rng(3)
-    for trial in range(6):
+    for _trial in range(6):
         n = int(rng.integers(5, 40))
         x = np.sort(rng.integers(0, 101, n).astype(float))
         lo, up = 0.0, 100.0
@@ -681,7 +681,7 @@ def test_var_std_bound_is_above_the_neighbor_graph_search(relation):
     and the smooth bound >= max_t e^{-beta t} A(t) over the distances searched."""
     from dpsens.smooth._variance import VarBound
     rng = np.random.default_rng(32)
-    for trial in range(25):
+    for _trial in range(25):
         n = int(rng.integers(1, 5))
         lower, upper = 0, int(rng.integers(1, 5))
         x = [int(v) for v in rng.integers(lower, upper + 1, n)]

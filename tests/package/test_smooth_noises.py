@@ -112,11 +112,11 @@ def test_student_t_sampler_and_its_abs_moments():
         draws = H.sample_student_t(rng(int(df)), df, size=20_000)
         assert stats.kstest(draws, stats.t(df).cdf).pvalue > 1e-4
         med = H.student_t_abs_median(df)
-        assert integrate.quad(lambda w: stats.t.pdf(w, df), 0, med)[0] == pytest.approx(0.25, abs=1e-10)
+        assert integrate.quad(lambda w, df=df: stats.t.pdf(w, df), 0, med)[0] == pytest.approx(0.25, abs=1e-10)
     assert H.student_t_abs_median(1.0) == pytest.approx(1.0, abs=1e-12)            # Cauchy's quartile
     assert H.student_t_abs_mean(3.0) == pytest.approx(2 * math.sqrt(3) / math.pi, rel=1e-12)
     for df in (2.5, 3.0, 7.0):
-        mean = 2 * integrate.quad(lambda w: w * stats.t.pdf(w, df), 0, np.inf)[0]
+        mean = 2 * integrate.quad(lambda w, df=df: w * stats.t.pdf(w, df), 0, np.inf)[0]
         assert H.student_t_abs_mean(df) == pytest.approx(mean, rel=1e-7)
     assert H.student_t_abs_mean(1.0) == math.inf
 

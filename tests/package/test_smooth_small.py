@@ -139,7 +139,7 @@ def test_pairs_with_a_right_at_upper_decide_many_cases_and_are_exact(monkeypatch
     monkeypatch.setattr(small, "_top_pairs", lambda P, n, cap: none)
     without = [small.percentile_unbounded_small(xs, name, lo, up, beta)[0]
                for xs, beta, (lo, up) in cases for name in ("percentile_25", "percentile_75", "percentile_90")]
-    assert sum(a != b for a, b in zip(got, without)) >= 10
+    assert sum(a != b for a, b in zip(got, without, strict=True)) >= 10
 
 
 def _mid_cases(seed, count, n_max):

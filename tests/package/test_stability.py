@@ -38,7 +38,7 @@ def lap_pdf(t, b):
 def quad(f, points, lo=-200.0, hi=200.0):
     """∫ f over [lo, hi], split at the kinks."""
     cuts = sorted({lo, hi, *[p for p in points if lo < p < hi]})
-    return sum(si.quad(f, a, b, epsabs=1e-14, epsrel=1e-12, limit=200)[0] for a, b in zip(cuts[:-1], cuts[1:]))
+    return sum(si.quad(f, a, b, epsabs=1e-14, epsrel=1e-12, limit=200)[0] for a, b in itertools.pairwise(cuts))
 
 
 def svt_probability_by_quadrature(q, threshold, pattern, epsilon):
@@ -47,7 +47,7 @@ def svt_probability_by_quadrature(q, threshold, pattern, epsilon):
 
     def f(r):
         out = lap_pdf(r, b0)
-        for qi, above in zip(q, pattern):
+        for qi, above in zip(q, pattern, strict=False):    # a run may stop before the last query
             c = lap_cdf(threshold + r - qi, b)
             out *= (1 - c) if above else c
         return out
@@ -62,7 +62,7 @@ def test_piecewise_integrals_match_quadrature(seed):
     scales = rng.choice([0.5, 1.0, 2.0], size=4)
     kinds = rng.choice(["laplace_cdf", "laplace_sf", "exponential_cdf"], size=3)
     factors = [pw.laplace_pdf_factor(shifts[0], scales[0])] + [pw.Factor(str(k), s, b) for k, s, b in
-                                                               zip(kinds, shifts[1:], scales[1:])]
+                                                               zip(kinds, shifts[1:], scales[1:], strict=True)]
 
     def value(f, r):
         t = (r - f.shift) / f.scale
@@ -110,7 +110,8 @@ def test_noisy_value_densities_integrate_to_one():
     total = sv.output_probability(q, 0.0, (False,) * 3, 1.0, variant="noisy-value")
     for k in range(3):
         pattern = (False,) * k + (True,)
-        total += quad(lambda z: sv.output_probability(q, 0.0, pattern, 1.0, variant="noisy-value", value=z),
+        total += quad(lambda z, pattern=pattern: sv.output_probability(q, 0.0, pattern, 1.0, variant="noisy-value",
+                                                                       value=z),
                       [-1.0, 0.0, 1.0], -150, 150)
     assert math.isclose(total, 1.0, rel_tol=1e-7)
 
@@ -246,10 +247,12 @@ def rnm_by_quadrature(g, epsilon, noise):
     out = []
     for i in range(len(g)):
         if noise == "laplace":
-            f = lambda t: lap_pdf(t - g[i], b) * math.prod(lap_cdf(t - g[j], b) for j in range(len(g)) if j != i)
+            def f(t, i=i):
+                return lap_pdf(t - g[i], b) * math.prod(lap_cdf(t - g[j], b) for j in range(len(g)) if j != i)
         else:
-            f = lambda t: (math.exp(-(t - g[i]) / b) / b if t >= g[i] else 0.0) * math.prod(
-                (1 - math.exp(-(t - g[j]) / b)) if t >= g[j] else 0.0 for j in range(len(g)) if j != i)
+            def f(t, i=i):
+                return (math.exp(-(t - g[i]) / b) / b if t >= g[i] else 0.0) * math.prod(
+                    (1 - math.exp(-(t - g[j]) / b)) if t >= g[j] else 0.0 for j in range(len(g)) if j != i)
         out.append(quad(f, list(g), -300, 300))
     return np.array(out)
 
@@ -381,11 +384,11 @@ def test_stable_release_is_epsilon_delta_dp_exactly():
     (each releases its own value with probability exactly δ)."""
     for eps, delta in ((0.1, 1e-6), (1.0, 1e-3), (2.0, 0.25)):
         T = math.log(1 / (2 * delta)) / eps
-        def passes(d):                                         # P(d + Lap(1/ε) >= T), the survival function
+        def passes(d, T=T, eps=eps):                           # P(d + Lap(1/ε) >= T), the survival function
             s = (T - d) * eps
             return 0.5 * math.exp(-s) if s >= 0 else 1 - 0.5 * math.exp(s)
 
-        def fails(d):                                          # P(d + Lap(1/ε) < T), without cancellation
+        def fails(d, T=T, eps=eps):                            # P(d + Lap(1/ε) < T), without cancellation
             s = (T - d) * eps
             return 1 - 0.5 * math.exp(-s) if s >= 0 else 0.5 * math.exp(s)
         for d in range(0, 200):
@@ -409,7 +412,7 @@ def test_stable_histogram_release_frequencies():
     rng = np.random.default_rng(4)
     releases = [sh.stable_histogram(labels, eps, delta, rng) for _ in range(n)]
     exact = sh.stable_histogram_release_probability([30, 15, 1], eps, delta)
-    for label, p in zip("abc", exact):
+    for label, p in zip("abc", exact, strict=True):
         k = sum(label in r for r in releases)
         assert stats.binomtest(k, n, p).pvalue > P_MIN, label
 
@@ -422,8 +425,8 @@ def test_stable_histogram_is_epsilon_delta_dp_on_a_new_label():
     pxp = sh.stable_histogram_release_probability(counts_xp, eps, delta)
     # events on which labels are released (the noisy values, ε-DP post-processed, are left aside)
     for released in itertools.product((False, True), repeat=3):
-        a = math.prod(p if r else 1 - p for p, r in zip(px, released[:2])) * (0.0 if released[2] else 1.0)
-        b = math.prod(p if r else 1 - p for p, r in zip(pxp, released))
+        a = math.prod(p if r else 1 - p for p, r in zip(px, released[:2], strict=True)) * (0.0 if released[2] else 1.0)
+        b = math.prod(p if r else 1 - p for p, r in zip(pxp, released, strict=True))
         assert a <= math.exp(eps) * b + delta + 1e-15 and b <= math.exp(eps) * a + delta + 1e-15
 
 
@@ -446,7 +449,7 @@ def lyu_algorithm1_probability(q, pattern, epsilon, k_max):
 
     def f(s):
         out = lap_pdf(s, b0)
-        for qi, above in zip(q, pattern):
+        for qi, above in zip(q, pattern, strict=False):    # a run may stop before the last query
             c = lap_cdf(s - qi, b)
             out *= (1 - c) if above else c
         return out
@@ -463,7 +466,7 @@ def test_lyu_algorithm1_keeps_the_threshold_noise_and_is_epsilon_dp():
     p = [lyu_algorithm1_probability(base, o, eps, k_max) for o in outputs]
     assert math.isclose(sum(p), 1.0, rel_tol=1e-9)
     worst = max(abs(math.log(px / lyu_algorithm1_probability(base + np.array(ch), o, eps, k_max)))
-                for ch in itertools.product((-1.0, 0.0, 1.0), repeat=d) for o, px in zip(outputs, p))
+                for ch in itertools.product((-1.0, 0.0, 1.0), repeat=d) for o, px in zip(outputs, p, strict=True))
     assert 0.4 < worst <= eps            # 0.448: far below ε, yet not trivially 0
 
 
@@ -478,12 +481,12 @@ def test_the_figures_numbers_against_independent_quadrature():
                else keep_going_probability(np.zeros(d), o) for o in outs]
         return max(abs(math.log(px / (svt_probability_by_quadrature(np.array(ch, float), 0.0, o, 1.0)
                                        if variant == "correct" else keep_going_probability(np.array(ch, float), o))))
-                   for ch in changes for o, px in zip(outs, ref))
+                   for ch in changes for o, px in zip(outs, ref, strict=True))
 
     def keep_going_probability(q, pattern):
         def f(s):
             out = lap_pdf(s, 2.0)
-            for qi, above in zip(q, pattern):
+            for qi, above in zip(q, pattern, strict=False):    # a run may stop before the last query
                 c = lap_cdf(s - qi, 4.0)
                 out *= (1 - c) if above else c
             return out
@@ -519,7 +522,7 @@ def test_the_explorers_realised_loss_is_far_below_epsilon_in_every_view():
     def run_probability(answers, run):
         def f(s):
             out = lap_pdf(s, b0)
-            for qi, above in zip(answers, run):
+            for qi, above in zip(answers, run, strict=False):    # a run may stop before the last query
                 cdf = lap_cdf(threshold + s - qi, b)
                 out *= (1 - cdf) if above else cdf
             return out

@@ -23,11 +23,11 @@ import pytest
 from scipy import integrate, stats
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
-import dpsens as ds  # noqa: E402
-from dpsens import mechanisms as mech  # noqa: E402
-from dpsens.mechanisms import exponential as em  # noqa: E402
+import dpsens as ds
+from dpsens import mechanisms as mech
+from dpsens.mechanisms import exponential as em
 
 OUTPUTS = [1, 2, 3, 4, 5]
 X = [1, 2, 2, 4, 5]

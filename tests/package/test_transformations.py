@@ -70,7 +70,7 @@ def test_flat_map_bound_over_random_neighbors_and_reached():
     for m in (1, 2, 3):
         pairs = ((x, T.row_neighbor(x, rng, lambda g: T.films_table(g, 1).iloc[0].to_dict()))
                  for x in (T.films_table(rng, 5) for _ in range(60)))
-        assert T.largest_change(lambda d: T.flat_map(d, _split, m), pairs) == m
+        assert T.largest_change(lambda d, m=m: T.flat_map(d, _split, m), pairs) == m
 
 
 # ---------------------------------------------------------------------------

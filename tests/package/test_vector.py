@@ -92,7 +92,7 @@ def test_joint_sensitivity_is_not_the_sum():
 # ------------------------------------------------------------------ one query per group
 
 def brute_grouped(x, groups, query, domain, labels, k, neighbors, norm):
-    records = list(zip(groups, x))
+    records = list(zip(groups, x, strict=True))
     universe = [(lab, v) for lab in labels for v in domain.values.tolist()]
     f = NUMPY[query]
 

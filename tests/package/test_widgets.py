@@ -11,15 +11,15 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import nbformat  # noqa: E402
-import pytest  # noqa: E402
-from kernels import ipc_kernel  # noqa: E402
-from nbclient import NotebookClient  # noqa: E402
-from PIL import Image  # noqa: E402
+import matplotlib.pyplot as plt
+import nbformat
+import pytest
+from kernels import ipc_kernel
+from nbclient import NotebookClient
+from PIL import Image
 
-from dpsens import widgets  # noqa: E402
-from dpsens.widgets.png import figure_png  # noqa: E402
+from dpsens import widgets
+from dpsens.widgets.png import figure_png
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -271,7 +271,7 @@ def test_in_a_kernel_an_explorer_displays_widget_view_and_html(python, tmp_path,
     assert data["application/vnd.jupyter.widget-view+json"]["version_major"] == 2
     assert len(data["application/vnd.jupyter.widget-view+json"]["model_id"]) >= 16
     assert len(parse_html(data["text/html"])["views"]) == 1, "lazy: only the default view in a kernel"
-    major, first, after = nb.cells[1].outputs[0].text, None, nb.cells[2].outputs[0].text
+    major, after = nb.cells[1].outputs[0].text, nb.cells[2].outputs[0].text
     assert major.split()[0] in ("7", "8")
     assert major.split(None, 1)[1].strip() == "[(0,)] [1]"
     assert after.splitlines() == ["[(0,), (2,)] [1, 3] True", "[1, 3]"], "computed when asked, then cached"
