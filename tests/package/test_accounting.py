@@ -345,3 +345,11 @@ def test_the_figure_has_title_labels_and_legend():
     assert fig.legends or ax.get_legend()
     assert fig.get_figwidth() <= 5.0
     plt.close(fig)
+
+
+def test_pld_epsilon_of_one_laplace_release_brackets_its_closed_form():
+    """*Composing releases*: one Laplace release with b = 10 and sensitivity 1 (a = 0.1) has δ(ε) = 1 - e^{(ε - a)/2}
+    for ε <= a, so at δ = 1e-6 its ε is a + 2 ln(1 - δ); the PLD's bracket holds it."""
+    one = pld.pld_epsilon(1e-6, laplace=[(10.0, 1.0)])
+    assert one.lower <= 0.1 + 2 * math.log1p(-1e-6) <= one.upper
+    assert math.isclose(_laplace_delta_one(0.1 + 2 * math.log1p(-1e-6), 0.1), 1e-6, rel_tol=1e-6)

@@ -366,3 +366,40 @@ def test_median_packing_pairs(n):
     x, y = [lo] * n + [hi] * n, [lo] * n + [hi] * (n + 1)
     assert sorted(x)[(len(x) - 1) // 2] == lo and sorted(y)[(len(y) - 1) // 2] == hi
     assert inverse.order_statistic(x, 0.5) == lo and inverse.order_statistic(y, 0.5) == hi
+
+
+def test_the_smooth_sensitivity_mechanism_adds_laplace_noise_of_scale_2s_over_eps():
+    """The accuracy table's smooth-sensitivity row simulates Laplace noise of scale 2 S_β(x)/ε with
+    β = smooth_sensitivity_beta(ε, δ); the mechanism's own ``details`` report that scale (seeded data)."""
+    from dpsens import mechanisms as mech
+    x = np.random.default_rng(3).integers(17, 91, 301).astype(float)
+    for eps, delta in ((0.5, 1e-6), (2.0, 1e-8)):
+        out = mech.smooth_sensitivity_mechanism(x, "median", eps, delta, 0.0, 100.0, np.random.default_rng(0),
+                                                neighbors="unbounded", details=True)
+        s = ds.smooth_sensitivity(x, "median", mech.smooth_sensitivity_beta(eps, delta), 0.0, 100.0, "unbounded")
+        assert math.isclose(out["noise_scale"], 2 * s / eps, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("eps", [0.1, 0.5, 2.0])
+def test_inverse_sensitivity_len_tail_is_at_most_the_candidates_times_exp(eps):
+    """Exercise ex-accuracy-proof-inverse, exactly, on the Adult ages' median over the whole-year candidates
+    0..100: P(len >= t) <= (number of other candidates) e^{-ε t/2}, for t = 1, 5, 50, 500."""
+    ages = ds.load_ages().to_numpy(dtype=float)
+    grid = np.arange(101.0)
+    dist = ism.inverse_sensitivity_distribution(ages, 0.5, eps, 0.0, 100.0, "unbounded", grid)
+    p = np.exp(dist["log_prob"])
+    assert math.isclose(p.sum(), 1.0, rel_tol=1e-9)
+    for t in (1, 5, 50, 500):
+        assert p[dist["len"] >= t].sum() <= (grid.size - 1) * math.exp(-eps * t / 2) + 1e-15, t
+
+
+def test_the_worst_median_pair_costs_both_continuous_mechanisms_half_the_range():
+    """*How accurate is it*: on the worst pair (50 records at each end of [0, 100]; then one more at 100) the
+    exponential-mechanism quantile and the continuous inverse sensitivity output a uniform point of
+    [0, 100] (every interval has the same score): their expected |error| is exactly 50 on either dataset."""
+    for d in ds.figures.accuracy.worst_case_median_pair(50, 0.0, 100.0):
+        fx = inverse.order_statistic(d, 0.5)
+        for eps in (0.1, 1.0):
+            for dist in (em.quantile_exponential_distribution(d, 0.5, eps, 0.0, 100.0, "unbounded"),
+                         ism.inverse_sensitivity_distribution(d, 0.5, eps, 0.0, 100.0, "unbounded")):
+                assert math.isclose(acc.expected_abs_error(dist, fx), 50.0)

@@ -154,3 +154,18 @@ def test_exercise_answers_from_the_chapter():
 def test_laplace_log_ratio_by_hand():
     # f(x) = 1, f(x') = 3, b = 1; at z = 1.5 the loss is (|1.5 - 3| - |1.5 - 1|)/1 = 1
     assert dp.laplace_log_ratio(1.5, 1.0, neighbor_value=3.0, scale=1.0) == 1.0
+
+
+@pytest.mark.parametrize("eps", [0.01, 0.1, 0.5, 1.0, 3.0])
+def test_expected_loss_lemma_on_randomised_response_and_the_laplace_mechanism(eps):
+    """The lemma of *Composing releases* (E[L] <= 2ε tanh(ε/2) <= ε(e^ε - 1) for an ε-DP mechanism),
+    checked where it is tight and where the package computes it: randomised response (probabilities
+    e^ε/(1 + e^ε) and 1/(1 + e^ε), the worst case for the total variation, TV = tanh(ε/2) exactly) and
+    the Laplace mechanism with b = 1/ε, whose E[L] = ε + e^-ε - 1 (the package's value)."""
+    p = np.array([math.exp(eps), 1.0]) / (1 + math.exp(eps))
+    kl_rr = float(np.sum(p * np.log(p / p[::-1])))
+    assert kl_rr <= 2 * eps * math.tanh(eps / 2) + 1e-15 <= eps * math.expm1(eps) + 1e-15
+    assert math.isclose(float(np.sum(np.abs(p - p[::-1]))) / 2, math.tanh(eps / 2))
+    loss = dp.expected_privacy_loss(0.0, 1.0, 1 / eps)
+    assert math.isclose(loss, eps + math.exp(-eps) - 1, rel_tol=1e-9)
+    assert loss <= 2 * eps * math.tanh(eps / 2) <= eps * math.expm1(eps)

@@ -143,3 +143,17 @@ def test_sigma_for_a_rho_equals_opendps_search(sens, rho):
     space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l2_distance(T=float)
     scale = dp.binary_search_param(lambda s: dp.m.make_gaussian(*space, scale=s), d_in=sens, d_out=rho)
     assert scale == pytest.approx(m.gaussian.zcdp_sigma(sens, rho), rel=1e-6)
+
+
+@pytest.mark.parametrize("omega, shift, sd", [(1.5, 1.0, 1.0), (2.7, 1.5, 1.3), (8.0, 0.3, 2.0)])
+def test_rho_is_the_renyi_divergence_of_two_gaussians_over_the_order(omega, shift, sd):
+    """*Many answers at once*: D_ω(N(Δ, σ²) || N(0, σ²)) = ω Δ²/(2σ²), by numerical integration of
+    p^ω p'^(1-ω) (d = 1), and ρ = Δ²/(2σ²) is that divergence over ω (zCDP's definition)."""
+    from scipy import integrate
+
+    def integrand(z):
+        log_ratio_power = (-omega * (z - shift) ** 2 - (1 - omega) * z ** 2) / (2 * sd ** 2)
+        return np.exp(log_ratio_power) / (math.sqrt(2 * math.pi) * sd)
+    divergence = math.log(integrate.quad(integrand, -60, 60)[0]) / (omega - 1)
+    assert math.isclose(divergence, omega * shift ** 2 / (2 * sd ** 2), rel_tol=1e-8)
+    assert math.isclose(m.gaussian_rho(sd, shift) * omega, divergence, rel_tol=1e-8)

@@ -489,3 +489,21 @@ def test_live_explorer_outside_a_kernel_shows_its_first_view():
     assert 'data-views="1"' in page                                    # the first view only
     assert '<div class="dpsens-explorer-html"' in page and "<img" not in page   # a table, not an image
     assert '<option value="0" selected>1, 2, 3, 10, 11</option>' in page     # the text box, as typed so far
+
+
+def test_bounded_global_sensitivity_is_at_most_twice_the_unbounded():
+    """Exercise ex-median_grid-proof-twice: GS bounded <= 2 GS unbounded (a replacement is a removal then an
+    addition), on the chapter's grid (the median of X, n = 3, k = 1) and on 20 seeded random pools, every
+    query.  The other direction has no bound: the count's bounded sensitivity is 0, its unbounded 1."""
+    unb = grid.sensitivity_grid(X, 3, 1, "median", "unbounded")
+    bnd = grid.sensitivity_grid(X, 3, 1, "median", "bounded")
+    assert bnd.global_sensitivity <= 2 * unb.global_sensitivity
+    rng = np.random.default_rng(16)
+    for _ in range(20):
+        pool = ds.Pool(rng.integers(0, 20, size=7))
+        for q in ds.QUERIES:
+            gs_b = ds.global_sensitivity(q, pool, 4, k=1, neighbors="bounded")
+            gs_u = ds.global_sensitivity(q, pool, 4, k=1, neighbors="unbounded")
+            assert gs_b <= 2 * gs_u + 1e-9, (q, gs_b, gs_u)
+    assert ds.global_sensitivity("count", pool, 4, k=1, neighbors="bounded") == 0
+    assert ds.global_sensitivity("count", pool, 4, k=1, neighbors="unbounded") == 1

@@ -216,3 +216,22 @@ def test_bad_method_and_callable():
         ds.local_sensitivity([1, 2, 3], "mean", GRID, method="fast")
     with pytest.raises(TypeError, match="callable is accepted by method='bruteforce' only"):
         ds.local_sensitivity([1, 2, 3], np.mean, GRID)
+
+
+# ------------------------------------------------------------------ group privacy
+@st.composite
+def small_pool(draw):
+    return ds.Pool(draw(st.lists(st.integers(0, 19).map(float), min_size=7, max_size=7))), 4
+
+
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=small_pool(), query=st.sampled_from(QUERIES))
+def test_group_local_sensitivity_is_at_most_k_times_gs1_bounded(case, query):
+    """Exercise ex-local-proof-group: LS_k(x) <= k GS_1 under bounded neighbours, at every release of the pool
+    and k = 2, 3 (pools of 7 values in 0..19, releases of 4; a path of k single replacements, each moving f
+    by at most GS_1)."""
+    pool, n = case
+    gs1 = ds.global_sensitivity(query, pool, n, k=1, neighbors="bounded")
+    for k in (2, 3):
+        for x in ds.releases(pool, n):
+            assert ds.local_sensitivity(x, query, pool, k=k, neighbors="bounded") <= k * gs1 + 1e-9, (x, k)

@@ -232,3 +232,30 @@ def test_checker_leak_pair():
     assert EX.check_proportion_leak_pair(([1, 500, 499], [0, 500, 499])).status == "wrong"
     assert EX.check_proportion_leak_pair(([1, 999], [0, 998])).status == "wrong"  # not neighbours
     assert EX.check_proportion_leak_pair("nonsense").status == "wrong"
+
+
+def test_the_chapters_table_against_brute_force():
+    """*Proportions vs frequencies*' worked table, counts (3, 5, 12), add/remove neighbours: every
+    proportion's largest change, the vector's L1 change and the note's Δ against the neighbours walked here
+    (the note's Δ is the largest single-proportion change on removal)."""
+    counts = (3, 5, 12)
+    per_label, l1 = _brute_changes(counts, "unbounded")
+    assert np.allclose(P.proportion_changes(counts), per_label, atol=1e-15)
+    assert math.isclose(P.proportion_local_sensitivity(counts, norm="l1"), l1, abs_tol=1e-15)
+    assert math.isclose(P.source_proportion_sensitivity(counts), per_label.max(), abs_tol=1e-15)
+    assert math.isclose(per_label.max(), 17 / (20 * 19))          # max(n - k_i, k_i)/(n(n - 1)) at k_i = 3
+
+
+def test_two_label_tables_up_to_25_records_meet_the_global_sensitivities():
+    """Exercise ex-proportions-proof-global, by brute force on every two-label table of 2 to 25 records:
+    add/remove changes a proportion by at most 1/n and at most 1/2 overall (reached, at n = 2); replacing
+    one record's label changes it by at most GS(n) = 1/n."""
+    largest = 0.0
+    for n in range(2, 26):
+        for c in range(n + 1):
+            per_label, _ = _brute_changes((c, n - c), "unbounded")
+            assert per_label.max() <= 1 / n + 1e-12, (c, n)
+            largest = max(largest, per_label.max())
+            bounded, _ = _brute_changes((c, n - c), "bounded")
+            assert bounded.max() <= P.proportion_global_sensitivity(n) + 1e-12, (c, n)
+    assert largest == P.proportion_global_sensitivity(neighbors="unbounded") == 0.5

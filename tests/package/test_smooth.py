@@ -829,3 +829,20 @@ def test_smooth_explorer_axes_stay_readable(epsilon):
     gs = noise.get_lines()[1].get_ydata()
     assert np.all((lo <= gs) & (gs <= hi))                   # and the global one too
     plt.close(fig)
+
+
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+@pytest.mark.parametrize("query", ["mean", "median"])
+def test_distance_to_high_local_sensitivity_moves_by_at_most_one_between_neighbours(relation, query):
+    """Exercise ex-ptr-proof-distance (*Propose-test-release*): |D(x, b) - D(x', b)| <= 1 for neighbours
+    x, x' (new records whole years 0..100), on 15 seeded datasets of 6 to 9 ages, bounds b = 5, 15, 30 and
+    4 random neighbours each; two infinite distances count as equal."""
+    rng = np.random.default_rng(16)
+    ages_0_100 = ds.Domain(range(101))
+    for _ in range(15):
+        x = rng.integers(0, 101, size=rng.integers(6, 10)).astype(float)
+        for b in (5.0, 15.0, 30.0):
+            d = ds.distance_to_high_ls(x, query, b, 0.0, 100.0, neighbors=relation)
+            for y in ds.neighbors.random_neighbors(x, ages_0_100, 4, relation, rng):
+                d_y = ds.distance_to_high_ls(y, query, b, 0.0, 100.0, neighbors=relation)
+                assert (math.isinf(d) and math.isinf(d_y)) or abs(d - d_y) <= 1, (x, y, b)

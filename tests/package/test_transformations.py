@@ -320,3 +320,25 @@ def test_checker_worst_case():
     assert EX.check_worst_case_purchases(good.iloc[:5]).status == "wrong"   # only 3 + 2 rows
     assert EX.check_worst_case_purchases(pd.DataFrame({"user_id": [1], "shop": ["a"]})).status == "wrong"
     assert EX.check_worst_case_purchases([1, 2]).status == "wrong"
+
+
+def test_a_chain_of_flat_maps_and_a_clamped_sum_meet_their_rules_on_random_film_tables():
+    """Exercise ex-transformations-proof-chain, on 200 seeded pairs of neighbouring film tables: a 3-stable
+    flat map then a 2-stable one change at most 3 * 2 rows, and a clamped sum over [l, u] = [-20, 10]
+    moves by at most max(|l|, |u|) = 20."""
+    rng = np.random.default_rng(16)
+    lo, hi = -20, 10
+    pairs = []
+    for _ in range(40):
+        x = T.films_table(rng, n_films=6)
+        for _ in range(5):
+            pairs.append((x, T.row_neighbor(x, rng, lambda g: T.films_table(g, 1).iloc[0].to_dict())))
+
+    def chain(d):
+        return T.flat_map(T.flat_map(d, _split, 3), lambda row: [dict(row), dict(row)], 2)
+
+    def clamped_sum(d):
+        return float(np.clip(d["genres"].str.len().to_numpy() - 15, lo, hi).sum())
+
+    assert 0 < T.largest_change(chain, pairs) <= 3 * 2
+    assert 0 < T.largest_change(clamped_sum, pairs, measure="abs") <= max(abs(lo), abs(hi))
