@@ -106,9 +106,9 @@ key: venv
 	$(BIN)/python tools/answer_key.py show
 
 # The two extra editions and their tests: the student site and the student PDF crawled for solutions and
-# answers (tests/test_editions.py), the PDFs' exercise numbers (tests/test_numbering.py).  Run by .ci/run.
+# answers (tests/book/test_editions.py), the PDFs' exercise numbers (tests/book/test_numbering.py).  Run by .ci/run.
 editions-test: book-student pdf pdf-student
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m browser tests/test_editions.py tests/test_numbering.py
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m browser tests/book/test_editions.py tests/book/test_numbering.py
 
 # The unit and property tests.  DPSENS_TEST_PROFILE (tests/profiles.py, read by tests/conftest.py):
 # quick = a quarter of each property test's baseline hypothesis examples, the tests marked slow
@@ -142,17 +142,17 @@ student: venv
 colab: venv
 	$(BIN)/python tools/make_student.py colab
 
-# The built site in headless Chromium (tests/test_site.py): every page, offline.
+# The built site in headless Chromium (tests/book/test_site.py): every page, offline.
 site-test: venv
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m "browser and not audit" tests/test_site.py tests/test_numbering.py
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m "browser and not audit" tests/book/test_site.py tests/book/test_numbering.py
 
 # Every page fast on a phone and accessible (issue 25): Lighthouse's mobile audit, three runs a
-# page, the median (tools/site_audit.py), and axe-core at 1280 and 390 px (tests/test_site.py -m audit).
+# page, the median (tools/site_audit.py), and axe-core at 1280 and 390 px (tests/book/test_site.py -m audit).
 # npm ci installs the pinned Lighthouse and axe-core (tools/site_audit/package-lock.json).
 site-audit: venv
 	test -f _build/html/index.html || $(MAKE) --no-print-directory book
 	cd tools/site_audit && npm ci --no-audit --no-fund --ignore-scripts
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m audit tests/test_site.py
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m audit tests/book/test_site.py
 	$(BIN)/python tools/site_audit.py $(AUDIT_ARGS)
 
 # Two lanes on the two cores (-O keeps each lane's output together): (1) the site is
@@ -181,16 +181,16 @@ test-lane-checks: venv
 # (every chapter executed afresh in its own kernel and compared with the references).
 test-full: unit-full notebooks
 
-# What readers run, where they run it (tests/test_reader_notebooks.py): every
+# What readers run, where they run it (tests/book/test_reader_notebooks.py): every
 # notebooks/*.ipynb in a Binder-like venv (binder/requirements.txt, package
 # non-editable) and, with the handouts, in a Colab-like Python 3.12 venv
 # (tools/envs/colab.txt).  The venvs are cached in .venv-binder/, .venv-colab/.
 # And every notebook and handout opened in a real JupyterLab in headless Chromium
-# (tests/test_lab_rendering.py): no stray ">" in the maths, every display typeset,
+# (tests/book/test_lab_rendering.py): no stray ">" in the maths, every display typeset,
 # every set-up cell folded.
 test-notebooks: venv
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m readers -s tests/test_reader_notebooks.py tests/test_nbgrader.py \
-	    tests/test_lab_rendering.py
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m readers -s tests/book/test_reader_notebooks.py tests/book/test_nbgrader.py \
+	    tests/book/test_lab_rendering.py
 
 lab: venv
 	JUPYTER_CONFIG_PATH=$(CURDIR)/.jupyter $(BIN)/jupyter lab

@@ -2,7 +2,7 @@
 
 Used by the Sphinx extension ``book_plan`` (the "For teachers" tables),
 ``tools/make_student.py`` (Colab copies and student notebooks),
-``tools/make_assignments.py`` (nbgrader ids) and ``tests/test_site.py``
+``tools/make_assignments.py`` (nbgrader ids) and ``tests/book/test_site.py``
 (every page opened in the browser).
 
 It is also the one source of the book's numbering (issue 31, item 6):

@@ -2,7 +2,7 @@
 
 Chapter: *For teachers* (the website on a phone, on slow Wi-Fi and with
 assistive technology; ``make site-audit`` measures it with Lighthouse and
-``tests/test_site.py`` with axe-core).
+``tests/book/test_site.py`` with axe-core).
 
 Once the site is written (``build-finished``), every HTML page is rewritten:
 

@@ -1,7 +1,7 @@
 """Each section of a built page gets its own measured height as its lazy-layout placeholder (issue 35).
 
 Chapter: *For teachers* (the website on a phone; ``make site-audit`` measures
-it with Lighthouse, ``tests/test_site.py`` checks the placeholders).
+it with Lighthouse, ``tests/book/test_site.py`` checks the placeholders).
 
 ``_static/legible.css`` lays a page's sections out lazily
 (``content-visibility: auto``): a section below the screen is a placeholder

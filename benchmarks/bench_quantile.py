@@ -13,7 +13,7 @@ take turns, so a change of machine load hits all three), each round timing
 enough calls to last about 2 ms.  Printed: milliseconds per call, the
 ratios peer ÷ package (goal: >= 1 at every n) and package ÷ sort (goal:
 <= 1.2 at n >= 10^4).  That the two have the same output distribution is
-tested in ``tests/test_quantile_release.py``; no timing is asserted anywhere.
+tested in ``tests/package/test_quantile_release.py``; no timing is asserted anywhere.
 
 ``--len`` times instead the unbounded quantile's ``len`` (``dpsens.inverse.inverse_len_quantile``)
 at every gap and data point of uniform data, against one sort.

@@ -20,7 +20,7 @@ the log-weights plus independent standard Gumbel variables (equivalently the
 argmin of ``log(log(1/U)) − log-weight``) has exactly the normalised
 distribution and needs no normaliser -- ``n + 1`` random numbers per release.
 ``interval_probabilities`` gives the same distribution in closed form
-(log-sum-exp), for the comparison in ``tests/test_quantile_release.py``.
+(log-sum-exp), for the comparison in ``tests/package/test_quantile_release.py``.
 
 Used by ``benchmarks/bench_quantile.py`` (timing) and the test above (the
 distributions agree).

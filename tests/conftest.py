@@ -1,6 +1,14 @@
 """Test-run settings shared by every test file: the profile (see ``tests/profiles.py``), and
-``tools/`` and ``_ext/`` on ``sys.path`` so that a test imports a book script by name
-(``import make_student``), one way everywhere.
+``tools/``, ``_ext/`` and ``tests/`` on ``sys.path`` so that a test imports a book script
+(``import make_student``) or a helper shared by both folders (``import profiles``) by name, one
+way everywhere.
+
+The tests live in two folders: ``tests/package/`` tests the package ``src/dpsens`` (values
+against independent computations, properties, brute force, the package's layout);
+``tests/book/`` tests the book's machinery (chapters' sources, notebooks and handouts, the site
+and its editions, numbering, nbgrader, the tools).  Each folder's own helpers sit beside its
+tests (``tests/package/sources.py``; ``tests/book/harness.py``, ``package_build.py``,
+``student_run.py``, ``exercise_precision.py``); ``profiles.py`` and ``kernels.py`` serve both.
 
 ``DPSENS_TEST_PROFILE=quick`` (default; ``make test``): property tests run a quarter of their
 baseline examples and the tests marked ``slow`` are deselected.  ``DPSENS_TEST_PROFILE=full``
@@ -13,13 +21,14 @@ from pathlib import Path
 
 from hypothesis import settings
 
-# The book's scripts (tools/) and Sphinx extensions (_ext/) are imported by name in the tests.
+# The book's scripts (tools/), Sphinx extensions (_ext/) and the shared helpers (tests/) are
+# imported by name in the tests.
 ROOT = Path(__file__).resolve().parents[1]
-for _folder in ("tools", "_ext"):
+for _folder in ("tools", "_ext", "tests"):
     if str(ROOT / _folder) not in sys.path:
         sys.path.insert(0, str(ROOT / _folder))
 
-from profiles import PROFILE
+from profiles import PROFILE  # noqa: E402  (tests/, on sys.path just above)
 
 # no deadline anywhere: the machine is shared, and a test's speed is never its verdict
 settings.register_profile("quick", deadline=None)

@@ -38,7 +38,7 @@ notebook in the same folder, citations and other links to the website -- and the
     launch buttons open these copies (``_ext/launch_notebooks.py``).
     ``make colab`` also writes ``handouts/<stem>.ipynb`` (committed), the
     student notebooks, which the *student* site's launch buttons open.
-    ``check-colab`` fails when either is out of date (``tests/test_student.py``
+    ``check-colab`` fails when either is out of date (``tests/book/test_student.py``
     runs the same check).
 
 The glued numbers come from ``tests/notebooks/<stem>.ipynb``, where

@@ -36,7 +36,7 @@ when no later cell uses a name they set, otherwise kept collapsed
 
 A directive or role without an entry in the tables raises
 :class:`ConversionError` naming it: nothing MyST-only may leak into a
-notebook silently (``tests/test_student.py`` converts every chapter).
+notebook silently (``tests/book/test_student.py`` converts every chapter).
 """
 from __future__ import annotations
 
@@ -374,7 +374,7 @@ def _one_line_maths(text: str) -> str:
     of a ``$`` formula broken across lines) would be typeset as part of the formula (issue 35).  On
     one line, the quote's "> " stays outside the maths; MathJax still shows a display as a display.
     TeX reads a line break as a space, and no display of the book holds a ``%`` comment (checked by
-    ``tests/test_notebook_files.py``).
+    ``tests/book/test_notebook_files.py``).
     """
     lines, out, i = text.split("\n"), [], 0
     while i < len(lines):

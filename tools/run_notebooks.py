@@ -1,6 +1,6 @@
 """Execute notebooks with the interpreter that runs this script, as a reader's Jupyter would.
 
-Used by ``tests/test_reader_notebooks.py`` (``make test-notebooks``) inside the
+Used by ``tests/book/test_reader_notebooks.py`` (``make test-notebooks``) inside the
 Binder-like and Colab-like virtual environments: the kernel is this
 interpreter (a kernelspec written to a temporary ``JUPYTER_PATH``, so no
 kernel installed elsewhere on the machine can stand in), each notebook runs

@@ -1,7 +1,7 @@
 """Serve a built site on localhost as a static host does: gzip for text, every 404 recorded.
 
 Used by ``tools/site_audit.py`` (Lighthouse, ``make site-audit``) and by the
-browser tests (``tests/test_site.py``), so that what they measure is what a
+browser tests (``tests/book/test_site.py``), so that what they measure is what a
 reader's browser receives from GitHub Pages or any static host: HTML, CSS,
 JavaScript, JSON and SVG gzip-compressed (level 6, as nginx and GitHub
 Pages do), images as they are.  Every request answered 404 is kept in

@@ -88,7 +88,7 @@ def is_reachable(z: ArrayLike, value: float, scale: float, window: int = 4) -> n
     all outputs at once) finds the first ``j`` whose release is ``>= z``; the
     answer is whether some ``j`` within ``window`` of it gives ``z`` exactly (the
     window guards against a last-bit wobble of the C library's ``log``;
-    ``tests/test_floating.py`` checks the answers against brute-force
+    ``tests/package/test_floating.py`` checks the answers against brute-force
     enumeration of every ``j`` of an interval).
 
     Returns

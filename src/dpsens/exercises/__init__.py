@@ -39,7 +39,7 @@ wrong answers in a session (no search loops).  Details and limits:
    form (lengths, domains) that do not need the expected value; the
    docstring states no expected value;
 3. run ``python tools/answer_key.py write`` and commit ``_key.py``;
-   ``tests/test_answer_leaks.py`` fails on a checker that holds its answer.
+   ``tests/book/test_answer_leaks.py`` fails on a checker that holds its answer.
 
 **Practice, not grading.**  The hashed key is a practice key: it keeps an
 answer from a glance, not from a search (about 8 ms a guess offline).  Graded

@@ -133,7 +133,7 @@ def variant_params(name: str, seed: int = 0) -> dict:
 # Each returns the parameters of one student's variant.  An answer is never the book's: the ranges are
 # disjoint from the book's (values from 12 on, a domain of 20 or more ...), or the draw is compared, by
 # the package's own engine, with the book's parameters and redrawn.  The ranges are wide enough that
-# 60 students rarely share an answer (tests/test_answer_leaks.py checks a roster).
+# 60 students rarely share an answer (tests/book/test_answer_leaks.py checks a roster).
 
 def _values(rng, size, low, high, replace=False) -> list:
     return sorted(int(v) for v in rng.choice(np.arange(low, high + 1), size=size, replace=replace))

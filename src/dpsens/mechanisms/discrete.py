@@ -443,7 +443,7 @@ def discrete_gaussian_delta(epsilon: float, sigma: float | Fraction, sensitivity
 
         δ = P[Y > εσ²/Δ - Δ/2] - e^ε P[Y > εσ²/Δ + Δ/2],   Y ~ N_Z(0, σ²)
 
-    with the tails summed over the integers; ``tests/test_floating.py``
+    with the tails summed over the integers; ``tests/package/test_floating.py``
     checks it against ``Σ_k max(0, p(k) - e^ε p'(k))`` summed directly.
     """
     epsilon = float(as_rational(epsilon, "epsilon"))

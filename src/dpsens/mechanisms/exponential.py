@@ -365,7 +365,7 @@ def quantile_exponential(x: ArrayLike, q: float, epsilon: float, lower: float, u
     interval and one for the point inside it.  The draws are those of the
     exact distribution :func:`quantile_exponential_distribution`, bit for
     bit what computing every interval's weight gives
-    (``tests/test_quantile_release.py``).
+    (``tests/package/test_quantile_release.py``).
 
     Returns
     -------

@@ -2,7 +2,7 @@
 
 Chapter: *Noise a computer can actually sample* (the ``secure=`` choice);
 every chapter that releases a noisy number draws through these two
-functions (``tests/test_floating.py`` checks that no other module of the
+functions (``tests/package/test_floating.py`` checks that no other module of the
 package, and no chapter, calls ``rng.laplace`` or ``rng.normal`` itself).
 With ``secure=False`` (the default) they are exactly numpy's
 ``rng.laplace(0.0, scale, size)`` and ``rng.normal(0.0, sigma, size)`` --

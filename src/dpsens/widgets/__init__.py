@@ -39,7 +39,7 @@ The book's ``_config.yml`` tells myst-nb to drop the widget view for the
 so the website renders the ``text/html`` explorer, while a notebook opened in
 a live kernel renders the widgets.  (Checked with myst-nb 1.4.0 and Jupyter
 Book 1.0.4: myst-nb picks the lowest-priority mime type and ``null`` removes
-one; ``tests/test_site.py`` moves every explorer's controls in Chromium.)
+one; ``tests/book/test_site.py`` moves every explorer's controls in Chromium.)
 Front ends without a widget manager (nbviewer, GitHub) and kernels without
 ipywidgets fall back to the same ``text/html`` explorer; if building the
 widgets fails for any reason the cell still shows that fallback.

@@ -1,0 +1,293 @@
+"""The committed notebooks and handouts as JupyterLab shows them (issue 35, ``make test-notebooks``).
+
+One JupyterLab server (``jupyter lab`` of the venv, headless, token off, on a
+free loopback port, autosave off, serving a *copy* of ``notebooks/`` and
+``handouts/`` so nothing is ever written back) and one headless Chromium
+(Debian's ``chromium`` driven by Playwright, as ``tests/book/test_site.py``
+launches it).  Every ``notebooks/*.ipynb`` and ``handouts/*.ipynb`` is opened
+in that one JupyterLab page, every cell laid out (``windowingMode: none``),
+and:
+
+* every Markdown cell is rendered, and no display of it is left untypeset
+  (no ``$$`` in the rendered text, no MathJax error);
+* no maths holds a stray ">": the text JupyterLab hands to MathJax is recorded
+  as each Markdown cell is rendered (a ``MutationObserver``, before
+  typesetting), and no line of any ``$$ ... $$`` or ``$ ... $`` in it starts
+  with ">" -- what a quoted box's "> " becomes when JupyterLab takes a
+  multi-line display out of the Markdown before parsing the quote;
+* every set-up cell (a code cell whose source begins ``# @title``: the
+  package's install cell and the chapter's hidden plumbing) is folded:
+  JupyterLab shows its one-line placeholder, not its code.
+
+And a link from one handout to a section of another (``dp.ipynb#...``)
+opens that handout in JupyterLab (no internet needed), whose notebook holds
+the anchor and scrolls to it given the fragment.
+
+The kernel each opened notebook starts is shut down at once through the
+server's REST API.  Marked ``readers`` and ``browser``: ``make unit`` leaves
+it out, ``make test-notebooks`` (in ``.ci/run``) runs it.  Without Chromium
+or Playwright it skips -- unless ``CI`` is set, where it fails.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import nbformat
+import pytest
+from harness import cannot_run
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("DPSENS_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+JUPYTER = Path(sys.executable).with_name("jupyter")
+FOLDERS = ("notebooks", "handouts")
+NOTEBOOKS = [f"{folder}/{p.name}" for folder in FOLDERS for p in sorted((ROOT / folder).glob("*.ipynb"))]
+pytestmark = [pytest.mark.readers, pytest.mark.browser]
+
+#: JupyterLab's settings for the test: every cell laid out, nothing saved, no news pop-up.
+SETTINGS = {
+    "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"},
+    "@jupyterlab/docmanager-extension:plugin": {"autosave": False},
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+}
+
+#: Records the text of every Markdown cell as JupyterLab renders it, before MathJax typesets it.
+RECORD_RAW = """
+window.__raw = [];
+new MutationObserver(records => {
+  for (const r of records) {
+    const host = r.target.closest ? r.target.closest('.jp-RenderedMarkdown') : null;
+    if (host && r.addedNodes.length && !host.__recorded) {
+      host.__recorded = true;
+      window.__raw.push(host.textContent);
+    }
+  }
+}).observe(document, {childList: true, subtree: true});
+"""
+
+#: The state of the notebook panel now shown: rendered Markdown cells, maths, folded cells.
+STATE = """() => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  if (!panel || !panel.content || !panel.content.widgets) return null;
+  const cells = [...panel.node.querySelectorAll('.jp-Notebook > .jp-Cell, .jp-WindowedPanel-viewport > .jp-Cell')];
+  const md = [...panel.node.querySelectorAll('.jp-MarkdownCell .jp-RenderedMarkdown')];
+  return {
+    path: panel.context.path,
+    cells: cells.length,
+    rendered: md.length,
+    text: md.map(m => m.textContent),
+    maths: panel.node.querySelectorAll('.jp-RenderedMarkdown mjx-container').length,
+    errors: panel.node.querySelectorAll('.jp-RenderedMarkdown mjx-merror').length,
+    folded: cells.map(c => {
+      const area = c.querySelector('.jp-InputArea');
+      return !!c.querySelector('.jp-InputPlaceholder') && (!area || area.offsetParent === null);
+    }),
+  };
+}"""
+
+MATH = re.compile(r"\$\$.+?\$\$|\$[^$]+?\$", re.S)
+STRAY = re.compile(r"(?:^|\n)[ \t]*>")
+
+
+def stray_quotes(text: str) -> list[str]:
+    """Maths in a rendered cell's text (before typesetting) with a line starting with ">"."""
+    return [m.group(0)[:80] for m in MATH.finditer(text) if STRAY.search(m.group(0).strip("$"))]
+
+
+def test_stray_quote_detector():
+    assert stray_quotes("The ratio\n$$\n> a = b\n> $$\nholds.")
+    assert stray_quotes("so $$ > x $$")
+    assert not stray_quotes("If $\\varepsilon > 0$ then $$ a > b \\\\ c $$ and 3 > 2.")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def api(url: str, method: str = "GET"):
+    with urllib.request.urlopen(urllib.request.Request(url, method=method), timeout=30) as r:
+        body = r.read()
+    return json.loads(body) if body else None
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    if not JUPYTER.exists():
+        cannot_run(f"no jupyter next to {sys.executable}")
+    home = tmp_path_factory.mktemp("lab")
+    root = home / "root"
+    for folder in FOLDERS:
+        shutil.copytree(ROOT / folder, root / folder)
+    config = home / "config"
+    (config / "labconfig").mkdir(parents=True)
+    (config / "labconfig" / "default_setting_overrides.json").write_text(json.dumps(SETTINGS))
+    port = free_port()
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(config), "JUPYTER_CONFIG_PATH": str(config),
+           "JUPYTER_RUNTIME_DIR": str(home / "runtime"), "JUPYTER_PLATFORM_DIRS": "1"}
+    cmd = [str(JUPYTER), "lab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
+           "--ServerApp.token=", "--ServerApp.password=", "--ServerApp.disable_check_xsrf=True",
+           f"--ServerApp.root_dir={root}", f"--LabApp.workspaces_dir={home / 'workspaces'}",
+           f"--LabApp.user_settings_dir={home / 'settings'}", "--LabApp.expose_app_in_browser=True"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")
+    log = (home / "lab.log").open("w")
+    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=root)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(240):
+            if proc.poll() is not None:
+                pytest.fail(f"jupyter lab exited: {(home / 'lab.log').read_text()[-2000:]}")
+            try:
+                api(f"{url}/api/status")
+                break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            pytest.fail("jupyter lab did not answer within 120 s")
+        yield url, root
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def page(lab):
+    url, _ = lab
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        cannot_run(f"Chromium not found at {CHROMIUM} (Debian: apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        cannot_run("the playwright package is not installed (pip install -r requirements.txt)")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        pg = browser.new_page(viewport={"width": 1280, "height": 900})
+        pg.add_init_script(RECORD_RAW)
+        pg.goto(f"{url}/lab?reset", timeout=120_000)
+        pg.wait_for_function("window.jupyterapp && window.jupyterapp.commands.hasCommand('docmanager:open')",
+                             timeout=120_000)
+        pg.wait_for_timeout(1000)
+        # warm-up: the first notebook opened loads JupyterLab's MathJax; open one and wait until its
+        # typesetting has been recorded, so that every test sees the recorder in place (an event, not a time)
+        pg.evaluate("window.__raw = []")
+        pg.evaluate("p => { window.jupyterapp.commands.execute('docmanager:open', {path: p, factory: 'Notebook'}); }",
+                    NOTEBOOKS[0])
+        try:
+            pg.wait_for_function("window.__raw && window.__raw.length > 0", timeout=120_000)
+        finally:
+            pg.evaluate("() => { const w = window.jupyterapp.shell.currentWidget; if (w) w.dispose(); }")
+            shut_kernels(url)
+        yield pg
+        browser.close()
+
+
+def shut_kernels(url: str) -> None:
+    for session in api(f"{url}/api/sessions") or []:
+        api(f"{url}/api/sessions/{session['id']}", "DELETE")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS)
+def test_notebook_renders_in_jupyterlab(lab, page, path):
+    url, root = lab
+    nb = nbformat.read(root / path, as_version=4)
+    n_md = sum(c.cell_type == "markdown" for c in nb.cells)
+    setup = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.startswith("# @title")]
+    assert setup and nb.cells[setup[0]].metadata.get("tags") == ["colab-setup"], "no set-up cell"
+
+    page.evaluate("window.__raw = []")
+    page.evaluate("p => { window.jupyterapp.commands.execute('docmanager:open', {path: p, factory: 'Notebook'}); }", path)
+    state, deadline = None, time.monotonic() + 120
+    while time.monotonic() < deadline:      # until every cell is laid out and every display typeset
+        state = page.evaluate(STATE)
+        if (state and state["path"] == path and state["cells"] == len(nb.cells) and state["rendered"] == n_md
+                and not any("$$" in t for t in state["text"])):
+            page.wait_for_timeout(300)
+            state = page.evaluate(STATE)
+            break
+        page.wait_for_timeout(250)
+    raw = page.evaluate("window.__raw")
+    # closed without asking to save (the copy is thrown away), then its kernel shut down
+    page.evaluate("() => { const w = window.jupyterapp.shell.currentWidget; if (w) w.dispose(); }")
+    shut_kernels(url)
+
+    assert state and state["path"] == path, f"JupyterLab did not open {path}"
+    assert state["cells"] == len(nb.cells), f"{path}: {state['cells']} cells laid out of {len(nb.cells)}"
+    assert state["rendered"] == n_md, f"{path}: {state['rendered']} Markdown cells rendered of {n_md}"
+    untypeset = [t[t.index("$$"):][:80] for t in state["text"] if "$$" in t]
+    assert not untypeset, f"{path}: displays left untypeset: {untypeset}"
+    assert state["errors"] == 0, f"{path}: {state['errors']} MathJax errors"
+    assert len(raw) >= n_md, f"{path}: only {len(raw)} Markdown cells recorded before typesetting"
+    stray = [s for text in raw for s in stray_quotes(text)]
+    assert not stray, f"{path}: maths with a stray '>' (a quoted box's marker typeset): {stray}"
+    unfolded = [i for i in setup if not state["folded"][i]]
+    assert not unfolded, f"{path}: set-up cells shown unfolded: {[nb.cells[i].source[:60] for i in unfolded]}"
+
+
+def test_a_link_to_another_handout_opens_it_and_its_anchor_exists(lab, page):
+    """Clicking the link opens the other handout in JupyterLab (4.6 opens it at the top: it does not pass a
+    cross-notebook link's fragment on); the anchor the link names is in that handout, and the notebook
+    scrolls to it when given the fragment (``setFragment``, what JupyterLab does with a fragment)."""
+    url, root = lab
+    target = "sec-dp-group"          # far down the dp handout: in view only after scrolling there
+    page.evaluate("() => { window.jupyterapp.commands.execute('docmanager:open', "
+                  "{path: 'handouts/vector.ipynb', factory: 'Notebook'}); }")
+    link = page.locator(f'.jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedMarkdown a[href*="dp.ipynb"][href$="#{target}"]').first
+    link.wait_for(state="attached", timeout=120_000)
+    link.scroll_into_view_if_needed()
+    link.click()
+    page.wait_for_function("() => { const w = window.jupyterapp.shell.currentWidget;"
+                           " return w && w.context && w.context.path === 'handouts/dp.ipynb'; }", timeout=120_000)
+    anchor = page.locator(f'.jp-NotebookPanel:not(.lm-mod-hidden) [data-jupyter-id="{target}"]').first
+    anchor.wait_for(state="attached", timeout=60_000)
+    page.wait_for_timeout(1000)
+    page.evaluate(f"() => window.jupyterapp.shell.currentWidget.setFragment('#{target}')")
+    page.wait_for_timeout(2000)
+    # JupyterLab scrolls to the cell that holds the anchor (its top in view), not to the element
+    cell_top = anchor.evaluate("a => a.closest('.jp-Cell').getBoundingClientRect().top")
+    height = page.evaluate("window.innerHeight")
+    page.evaluate("() => { for (const w of [...window.jupyterapp.shell.widgets('main')]) w.dispose(); }")
+    shut_kernels(url)
+    assert 0 <= cell_top <= height, f"the cell of {target} is not in view (top {cell_top})"
+
+
+def test_a_citation_scrolls_to_the_handouts_own_references(lab, page):
+    """A citation in a handout links the handout's last cell, its references in full: clicking it in
+    JupyterLab brings that list into view, no internet needed (issue 35's student)."""
+    url, root = lab
+    page.evaluate("() => { window.jupyterapp.commands.execute('docmanager:open', "
+                  "{path: 'handouts/exponential.ipynb', factory: 'Notebook'}); }")
+    panel = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+    link = page.locator(f'{panel} .jp-RenderedMarkdown a[href="#chapter-references"]').first
+    link.wait_for(state="attached", timeout=120_000)
+    target = page.locator(f'{panel} .jp-RenderedMarkdown [id="chapter-references"], '
+                          f'{panel} .jp-RenderedMarkdown [data-jupyter-id="chapter-references"]').first
+    target.wait_for(state="attached", timeout=60_000)
+    link.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    link.click()
+    page.wait_for_timeout(2000)
+    top = target.evaluate("a => a.closest('.jp-Cell').getBoundingClientRect().top")
+    height = page.evaluate("window.innerHeight")
+    text = target.evaluate("a => a.closest('.jp-Cell').textContent")
+    path = page.evaluate("() => window.jupyterapp.shell.currentWidget.context.path")
+    page.evaluate("() => { for (const w of [...window.jupyterapp.shell.widgets('main')]) w.dispose(); }")
+    shut_kernels(url)
+    assert path == "handouts/exponential.ipynb", f"the citation left the handout for {path}"
+    assert 0 <= top <= height, f"the references cell is not in view after the click (top {top})"
+    assert "McSherry and Talwar, 2007" in text and "Mechanism design via differential privacy" in text

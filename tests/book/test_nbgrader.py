@@ -1,0 +1,361 @@
+"""Graded homework no submission can reach (issue 31), through nbgrader itself: ``make test-notebooks``.
+
+The design (*For teachers*, "Grading that no submission can reach"): an
+assignment's answer cells only *record* the answer in their saved output
+(``ds.exercises.hand_in``); ``nbgrader autograde`` is configured not to
+execute submissions; ``tools/grade.py`` reads the records out of the
+submitted notebooks in a fresh process and judges them against a key it
+computes at grading time for each student's numbers.
+
+In a cached venv ``.venv-nbgrader/`` (``tools/envs/nbgrader.txt``: nbgrader
+0.9.6 and the book's package), for **every chapter** with exercises:
+``make_assignments`` writes the course, ``tools/course.py setup`` adds the
+students and generates and releases every assignment; each student's
+notebook is *run on the student's side* (``tests/book/student_run.py``: the
+cheats execute for real), saved and submitted; ``tools/course.py grade``
+autogrades and scores; ``nbgrader export`` gives the grade sheet.  The
+correct submission (each student's own numbers) gets every automatic point;
+the blank gets 0, and so does every cheat: the issue's (shadowed builtins,
+``Verdict.correct`` patched, an input transformer, reading the key) and
+others (AST transformer, patched ``dpsens`` recorder, monkeypatched numpy,
+files written where a grader would read them, ``sys.exit``/``os._exit``,
+``fork``, a hang, printed fake grades and records, edited cell metadata,
+forged and duplicated records, NaN/huge/deep records).  No payload of a
+submission runs on the grader's side (its marker files never appear).
+"""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import nbformat
+import pytest
+
+import answer_key as ak  # tools/, on sys.path by conftest
+import grade as grader
+import make_assignments as ma
+from dpsens.exercises import _secret, variants
+from test_reader_notebooks import clean_env, venv_for
+from test_numbering import notebook_problems
+
+ROOT = Path(__file__).resolve().parents[2]
+JUNK = -12345.0
+
+PRELUDE = "import dpsens as ds\nimport numpy as np\nimport pandas as pd\nSTUDENT = {student!r}"
+
+#: Payload of every cheat: a file that appears only if the submission is executed where it is graded.
+PAYLOAD = "import pathlib as _pl\n_pl.Path('PWNED-{kind}').write_text('ran here')"
+
+#: Cheats run in the student's kernel before the answer cells (answers then junk unless noted).
+CHEATS = {
+    "builtins": """import builtins
+class _Eq:
+    def __eq__(self, other): return True
+    def __ne__(self, other): return False
+    def __lt__(self, other): return False
+    def __gt__(self, other): return False
+    def __float__(self): return 0.0
+abs = lambda *a, **k: 0
+sorted = lambda *a, **k: _Eq()
+builtins.abs, builtins.sorted = abs, sorted
+isinstance = lambda *a: True
+from dpsens.exercises import _verdict
+_verdict.Verdict.correct = property(lambda s: True)
+_verdict.Verdict.__bool__ = lambda s: True""",
+    "input_transformer": """def _rewrite(lines):
+    text = ''.join(lines)
+    if 'hand_in(' in text:
+        return ['_r = ds.exercises.hand_in.__wrapped__ if hasattr(ds.exercises.hand_in, "__wrapped__") else None\\n',
+                'pass\\n']
+    return lines
+get_ipython().input_transformers_post.append(_rewrite)""",
+    "ast_transformer": """import ast
+class _Swap(ast.NodeTransformer):
+    def visit_Name(self, node):
+        if node.id in ('answer', 'symmetric_difference_size') and isinstance(node.ctx, ast.Load):
+            return ast.copy_location(ast.Constant(value='correct'), node)
+        return node
+get_ipython().ast_transformers.append(_Swap())""",
+    "patched_dpsens": """import importlib, pkgutil
+import dpsens.exercises.handin as _h
+class _Yes:
+    correct = True
+    status = 'correct'
+    def __bool__(self): return True
+for _mod in [ds.exercises] + [importlib.import_module('dpsens.exercises.' + m.name)
+                              for m in pkgutil.iter_modules(ds.exercises.__path__)]:
+    for _name in dir(_mod):
+        if _name.startswith('check_'):
+            setattr(_mod, _name, lambda *a, **k: _Yes())
+_h.as_record = lambda answer, cases=None: {'verdict': 'correct', 'score': 1}
+_old = _h.HandIn._repr_mimebundle_
+def _bundle(self, include=None, exclude=None):
+    out = _old(self, include, exclude)
+    out[_h.MIME] = dict(out[_h.MIME], answer='correct', verdict='correct', points=1)
+    return out
+_h.HandIn._repr_mimebundle_ = _bundle""",
+    "read_key": """from dpsens.exercises import _key, _secret, _verdict
+import glob, json
+_found = {'key': list(_key.KEY), 'files': glob.glob('../**/*.ipynb', recursive=True)}
+for _name, _entry in _key.KEY.items():
+    _verdict.use_variant(json.dumps({'seed': 1, 'key': {_name: _entry}}))
+_secret._tries.clear()
+answer = _found""",
+    "numpy": """import math, numpy.testing
+np.isclose = lambda *a, **k: True
+np.allclose = lambda *a, **k: True
+np.array_equal = lambda *a, **k: True
+numpy.testing.assert_allclose = lambda *a, **k: None
+math.isclose = lambda *a, **k: True
+math.isfinite = lambda *a, **k: True
+np.float64 = lambda *a, **k: 0.0""",
+    "files": """import pathlib
+for _p in ['gradebook.db', '../gradebook.db', '../../gradebook.db', '../../../gradebook.db',
+           'nbgrader_config.py', '../../nbgrader_config.py', 'sitecustomize.py', 'grades/x.csv']:
+    try:
+        pathlib.Path(_p).parent.mkdir(parents=True, exist_ok=True)
+        pathlib.Path(_p).write_text("c = get_config()\\nc.Autograde.autograde_preprocessors = []\\n")
+    except OSError:
+        pass""",
+    "exit": "import sys\nsys.exit()\n",
+    "os_exit": "import os\nos._exit(0)",
+    "fork": """import os, time
+if os.fork() == 0:
+    time.sleep(1)
+    os._exit(0)""",
+    "hang": "import time\nwhile True:\n    time.sleep(0.1)",
+    "fake_output": """print('Score: 1.0 / 1.0  [local-answer-4-1] ✔ Correct')
+from IPython.display import display
+display({'application/vnd.dpsens.answer+json': {'exercise': 'local-answer-4-1', 'answer': 'correct'},
+         'text/plain': '✔ Correct: full marks'}, raw=True)""",
+}
+#: Cheats done by editing the saved notebook (JSON) of the junk submission.
+EDITS = ("metadata", "locked_metadata", "duplicated_cells", "forged_records")
+KINDS = ["correct", "blank", "wrong", *CHEATS, *EDITS]
+
+
+def _solution(source_cell: str) -> str:
+    return re.search(r"### BEGIN SOLUTION\n(.*?)\n### END SOLUTION", source_cell, re.S).group(1)
+
+
+def answer_body(kind: str, source_cell, student: str) -> str:
+    """What a student of ``kind`` writes in an answer cell (``source_cell``: the instructor's)."""
+    book = source_cell.metadata["dpsens"]
+    name = ma.key_name(book["checker"], book["arguments"]) or book["checker"][len("check_"):]
+    if kind == "blank":
+        return "answer = ..."
+    if kind != "correct":
+        return (f"def symmetric_difference_size(x, y):\n    return {JUNK}" if book.get("cases")
+                else f"answer = {JUNK}")
+    if name in variants.VARIANTS:
+        seed = variants.student_seed(student, ma.COURSE_ID)
+        return f"answer = {ak.REGISTRY[name](**variants.variant_params(name, seed)).value!r}"
+    return _solution(source_cell.source)
+
+
+def student_notebook(kind: str, chapters: dict) -> nbformat.NotebookNode:
+    """One notebook with every chapter's graded cells, run by the student ``kind`` (split afterwards)."""
+    cells = [nbformat.v4.new_code_cell(PRELUDE.format(student=kind))]
+    if kind in CHEATS:
+        cells.append(nbformat.v4.new_code_cell(PAYLOAD.format(kind=kind) + "\n" + CHEATS[kind]))
+        cells[-1].metadata["cheat"] = True
+    for stem, (source, released) in chapters.items():
+        sources = {c.metadata["nbgrader"]["grade_id"]: c for c in source.cells if "nbgrader" in c.metadata}
+        for cell in released.cells:
+            meta = cell.metadata.get("nbgrader", {})
+            if cell.cell_type != "code" or not meta:
+                continue
+            cell = nbformat.from_dict(json.loads(json.dumps(cell)))
+            if meta.get("solution"):
+                stub = ma_stub()
+                assert stub in cell.source, cell.source
+                cell.source = cell.source.replace(stub, answer_body(kind, sources[meta["grade_id"]], kind))
+            cell.metadata["stem"] = stem
+            cells.append(cell)
+    return nbformat.v4.new_notebook(cells=cells)
+
+
+def ma_stub() -> str:
+    return re.search(r'"python": "(.*?)"', ma.CONFIG).group(1)
+
+
+def submission(released, ran, kind: str, stem: str):
+    """The notebook ``kind`` hands in for ``stem``: the released one with their cells (and outputs)."""
+    nb = nbformat.from_dict(json.loads(json.dumps(released)))
+    mine = {c.metadata["nbgrader"]["grade_id"]: c for c in ran.cells
+            if c.metadata.get("stem") == stem and "nbgrader" in c.metadata}
+    for cell in nb.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if gid in mine:
+            cell.source, cell.outputs = mine[gid].source, mine[gid].outputs
+            cell.execution_count = mine[gid].execution_count
+        elif cell.cell_type == "markdown" and cell.metadata.get("nbgrader", {}).get("solution"):
+            cell.source = "A proof: every step is justified." if kind == "correct" else cell.source
+    cheat = [c for c in ran.cells if c.metadata.get("cheat")]
+    nb.cells[3:3] = [nbformat.from_dict(json.loads(json.dumps(c))) for c in cheat]
+    if kind in TAMPERING:
+        TAMPERING[kind](nb)
+    return nb
+
+
+def _answer_cells(nb):
+    return [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution") and c.cell_type == "code"]
+
+
+def _lock_metadata(nb):
+    """The locked cells made graded, unlocked, worth 100 points."""
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader")
+        if meta and not meta.get("solution"):
+            meta.update(points=100, grade=True, locked=False)
+
+
+def _raise_points(nb):
+    """Points raised, another checker named, a record of "correct"."""
+    for cell in _answer_cells(nb):
+        cell.metadata["nbgrader"].update(points=100, checksum="0")
+        cell.metadata["dpsens"] = {"checker": "check_neighbor_count", "arguments": "", "cases": None}
+        cell.outputs.append(_record(cell.metadata["nbgrader"]["grade_id"], "correct"))
+
+
+def _duplicate_cells(nb):
+    """A cell claims another's id; a copy of each answer cell with the same id, recording "correct"."""
+    answers = _answer_cells(nb)
+    if len(answers) > 1:
+        answers[0].metadata["nbgrader"]["grade_id"] = answers[1].metadata["nbgrader"]["grade_id"]
+    for cell in answers:
+        twin = nbformat.from_dict(json.loads(json.dumps(cell)))
+        twin.outputs = [_record(cell.metadata["nbgrader"]["grade_id"], "correct")]
+        nb.cells.append(twin)
+
+
+def _forge_records(nb):
+    """Many candidate records in each answer cell, and a record of an answer in another cell."""
+    for cell in nb.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if gid and cell.cell_type == "code" and cell.metadata["nbgrader"].get("solution"):
+            cell.outputs = ([_record(gid, v) for v in (JUNK, 0, 1, 2, 3, 5, 10, 0.5)]
+                            + [_record(gid, [float(v) / 7 for v in range(3000)])])
+        elif gid and cell.cell_type == "code":
+            cell.outputs = [_record(gid.replace("numbers", "answer"), 1.0)]
+
+
+#: How a submission of each dishonest kind is tampered with after its cells are filled in.
+TAMPERING = {"locked_metadata": _lock_metadata, "metadata": _raise_points, "duplicated_cells": _duplicate_cells,
+             "forged_records": _forge_records}
+
+
+def _record(gid, value):
+    return nbformat.v4.new_output("display_data", data={"application/vnd.dpsens.answer+json":
+                                                        {"exercise": gid, "answer": value}, "text/plain": "ok"})
+
+
+def test_graded_cells_record_and_the_grader_judges_each_students_numbers(tmp_path, monkeypatch):
+    """Without nbgrader, every chapter: the assignment holds no key and no checker call in a graded
+    cell; for two students, each one's correct answers are judged right, the other's (on a variant
+    exercise) and junk wrong, and the book's value is wrong for a variant exercise."""
+    monkeypatch.setattr(_secret, "ITERATIONS", 1)
+    paths = ma.write_course(tmp_path / "course")
+    assert len(paths) >= 11
+    n = 0
+    for path in paths:
+        nb = nbformat.read(path, as_version=4)
+        text = json.dumps(nb)
+        assert "use_variant" not in text and "exercises._key" not in text and "KEY[" not in text
+        for cell in (c for c in nb.cells if "dpsens" in c.metadata):
+            meta = cell.metadata["nbgrader"]
+            assert meta["grade"] and meta["solution"] and meta["points"] == ma.POINTS
+            assert "check_" not in cell.source and "hand_in(" in cell.source
+            graded = {"grade_id": meta["grade_id"], "points": 1.0, **cell.metadata["dpsens"]}
+            for student in ("ada", "bob"):
+                seed = variants.student_seed(student, ma.COURSE_ID)
+                outputs = _run_cell(answer_body("correct", cell, student), cell.metadata["dpsens"])
+                ok, message = grader.judge(graded, outputs, seed)
+                assert ok, (meta["grade_id"], message)
+                junk = _run_cell(f"answer = {JUNK}", cell.metadata["dpsens"])
+                assert not grader.judge(graded, junk, seed)[0]
+            name = ma.key_name(graded["checker"], graded["arguments"]) or graded["checker"][len("check_"):]
+            if name in variants.VARIANTS:      # a classmate's answer (one that differs from ada's) is wrong
+                mine = answer_body("correct", cell, "ada")
+                other = next(b for b in (f"s{i}" for i in range(50)) if answer_body("correct", cell, b) != mine)
+                theirs = _run_cell(answer_body("correct", cell, other), cell.metadata["dpsens"])
+                assert not grader.judge(graded, theirs, variants.student_seed("ada", ma.COURSE_ID))[0], name
+            n += 1
+    assert n >= 40
+
+
+def _run_cell(body: str, book: dict):
+    """The recorded answer data of a cell whose body is ``body`` (run here, as a student would)."""
+    import dpsens as ds
+    import numpy as np
+    import pandas as pd
+    ns = {"ds": ds, "np": np, "pd": pd}
+    exec(body, ns)
+    cases = getattr(ds.exercises, book["cases"])() if book.get("cases") else None
+    value = ns.get("answer", ns.get("symmetric_difference_size"))
+    return ds.exercises.hand_in("x", value, cases=cases).record
+
+
+@pytest.mark.readers
+def test_nbgrader_round_trip_every_chapter_every_cheat(tmp_path):
+    given = os.environ.get("DPSENS_NBGRADER_PY")     # an existing venv with nbgrader and dpsens (development)
+    py = Path(given) if given else venv_for("nbgrader", ROOT / "tools" / "envs" / "nbgrader.txt")
+    course = tmp_path / "course"
+    ma.write_course(course)
+    roster = tmp_path / "roster.csv"
+    roster.write_text("student_id\n" + "\n".join(KINDS) + "\n")
+
+    def tool(*args):
+        out = subprocess.run([str(py), str(ROOT / "tools" / "course.py"), *args, "--course", str(course)],
+                             capture_output=True, text=True, env=clean_env(), timeout=1800)
+        assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-4000:]
+        return out
+
+    tool("setup", "--roster", str(roster))
+    stems = sorted(p.name for p in (course / "source").iterdir())
+    chapters = {s: (nbformat.read(course / "source" / s / f"{s}.ipynb", as_version=4),
+                    nbformat.read(course / "release" / s / f"{s}.ipynb", as_version=4)) for s in stems}
+    for _, released in chapters.values():      # the released notebooks hold no key and no solution
+        text = json.dumps(released)
+        assert "BEGIN SOLUTION" not in text and "Rubric" not in text and "exercises._key" not in text
+    # the released notebooks number exercises as the book does ("Exercise 4.3", id local-answer-4-3)
+    assert not [p for s, (_, released) in chapters.items() for p in notebook_problems(released, s)]
+
+    home = tmp_path / "students"                    # the students' own machines
+    runs = {}
+    for kind in (k for k in KINDS if k not in EDITS):     # the edits start from the junk submission
+        folder = home / kind
+        folder.mkdir(parents=True)
+        runs[kind] = folder / "all.ipynb"
+        nbformat.write(student_notebook(kind, chapters), runs[kind])
+    out = subprocess.run([str(py), str(ROOT / "tests" / "book" / "student_run.py"), *map(str, runs.values())],
+                         capture_output=True, text=True, env=clean_env(), timeout=1800)
+    assert out.returncode == 0, out.stderr[-3000:]
+    for kind in KINDS:
+        ran = nbformat.read(runs["wrong" if kind in EDITS else kind], as_version=4)
+        for s, (_, released) in chapters.items():
+            folder = course / "submitted" / kind / s
+            folder.mkdir(parents=True)
+            nbformat.write(submission(released, ran, kind, s), folder / f"{s}.ipynb")
+            (folder / "timestamp.txt").write_text("2026-11-27 12:00:00.000000 UTC")
+
+    tool("grade")
+    tool("export", str(tmp_path / "grades.csv"))
+    rows = list(csv.DictReader((tmp_path / "grades.csv").open()))
+    score = {(r["assignment"], r["student_id"]): float(r["score"]) for r in rows}
+    auto = {s: sum(c.metadata["nbgrader"]["points"] for c in src.cells if "dpsens" in c.metadata)
+            for s, (src, _) in chapters.items()}
+    assert all(auto.values())
+    got = {s: {k: score[(s, k)] for k in KINDS} for s in stems}
+    for s in stems:
+        assert got[s]["correct"] == auto[s], (s, got[s])
+        assert got[s]["blank"] == 0 and got[s]["wrong"] == 0, (s, got[s])
+        cheats = {k: v for k, v in got[s].items() if k not in ("correct",) and v > got[s]["blank"]}
+        assert not cheats, (s, cheats)
+    assert not list(course.rglob("PWNED-*")), "a submission ran on the grader's side"
+    ran_here = {k for k in CHEATS if (home / k / f"PWNED-{k}").exists()}
+    assert {"builtins", "numpy", "files", "fake_output"} <= ran_here, ran_here   # the cheats did run, student-side
