@@ -42,6 +42,10 @@ import numpy as np
 
 from ._validate import as_data, as_int, check_relation, check_rng
 
+__all__ = ["Pool", "Domain", "check_universe", "check_release", "submultisets", "count_submultisets", "additions",
+           "iter_neighbors", "enumerate_neighbors", "random_neighbors", "format_multiset", "count_neighbors",
+           "releases", "count_releases"]
+
 
 class _Universe:
     kind = "universe"

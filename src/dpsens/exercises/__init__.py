@@ -69,3 +69,12 @@ from .accuracy import *  # noqa: F401,F403
 from .accounting import *  # noqa: F401,F403
 from .stability import *  # noqa: F401,F403
 from .floating import *  # noqa: F401,F403
+
+from . import (accounting, accuracy, dp, exponential, floating, globalsens, leak, local, median_grid,  # noqa: E402
+               neighbors, proportions, ptr, sample_aggregate, smooth, stability, transformations, vector)
+
+#: every checker, and what a notebook uses from the modules above (``ds.exercises.<name>``)
+__all__ = ["Verdict", "is_placeholder", "use_variant", "VARIANTS", "student_seed", "variant_params", "variant_text",
+           "your_numbers", "hand_in"] + [name for chapter in (
+               dp, neighbors, proportions, leak, median_grid, globalsens, local, transformations, sample_aggregate, ptr,
+               smooth, exponential, vector, accuracy, accounting, stability, floating) for name in chapter.__all__]

@@ -38,5 +38,4 @@ from . import style  # noqa: F401  (first: the other modules draw with it)
 from . import (accuracy, audit, composition, dp, exponential, floating, glyphs, grid, proportions, ptr,  # noqa: F401
                sample_aggregate, sensitivity, smooth, stability, transformations, vector)
 
-__all__ = ["style", "dp", "sensitivity", "grid", "glyphs", "audit", "ptr", "smooth", "sample_aggregate", "proportions",
-           "transformations", "exponential", "vector", "accuracy", "composition", "stability", "floating"]
+__all__: list[str] = []     # the figures are used from their modules (ds.figures.<module>.plot_...)
