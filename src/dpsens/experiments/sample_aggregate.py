@@ -29,7 +29,7 @@ __all__ = ["source_chunks", "pct_error", "source_chunk_means", "source_saa_avg_a
            "positional_median_counterexample"]
 
 #: a query: a name of :data:`dpsens.QUERIES` or a function of a 1-D array
-Query = str | Callable[[np.ndarray], float]
+_Query = str | Callable[[np.ndarray], float]
 
 
 def source_chunks(x: ArrayLike, k: int) -> list[np.ndarray]:
@@ -160,7 +160,7 @@ def source_plot_results(x: ArrayLike, k: int, epsilon: float, rng: np.random.Gen
     return np.array(saa), np.array(gs)
 
 
-def partition_aggregates(x: ArrayLike, func: Query, n_chunks: int, lower: float, upper: float,
+def partition_aggregates(x: ArrayLike, func: _Query, n_chunks: int, lower: float, upper: float,
                          rng: np.random.Generator, n_partitions: int = 40) -> np.ndarray:
     """Noiseless sample-and-aggregate answers ``mean(clip(func(chunk)))`` for independent random partitions.
 
@@ -176,7 +176,7 @@ def partition_aggregates(x: ArrayLike, func: Query, n_chunks: int, lower: float,
                      for _ in range(n_partitions)])
 
 
-def saa_error_profile(x: ArrayLike, func: Query, ks: Sequence[int], lower: float, upper: float, epsilon: float,
+def saa_error_profile(x: ArrayLike, func: _Query, ks: Sequence[int], lower: float, upper: float, epsilon: float,
                       rng: np.random.Generator, n_partitions: int = 40, truth: float | None = None) -> pd.DataFrame:
     """Bias, partition spread, noise and root-mean-square error of sample-and-aggregate for each chunk count.
 
