@@ -15,7 +15,8 @@ The rules are stated in the docstring of ``dpsens/__init__.py`` and in
   ``ds.<name>``; every ``ds.<name>`` (and ``mech.<name>``) the chapters,
   handouts, notebooks, README and guide use exists;
 * the chapters import the package one way: ``import dpsens as ds`` and
-  ``from dpsens import mechanisms as mech``, nothing else.
+  ``from dpsens import mechanisms as mech``, nothing else;
+* experiments import mechanisms, never the reverse; figures may import experiments.
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ import pytest
 
 import dpsens as ds
 from dpsens import mechanisms as mech
+from test_architecture import import_graph
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PKG = ROOT / "src" / "dpsens"
@@ -199,3 +201,11 @@ def test_the_checks_catch_each_form():
     assert _resolve(ds, ["vector", "histogram_sensitivity"]) and not _resolve(ds, ["vector", "no_such_name"])
     assert _resolve(ds, ["Pool", "anything"])          # past the first object that is no module: not checked
     assert "mean" in _defined(PKG / "queries.py") and "np" not in _defined(PKG / "queries.py")
+
+
+def test_experiments_sit_above_the_mechanisms():
+    """Experiments import mechanisms, never the reverse; of the rest only the figures (and the root) import them."""
+    importers = sorted(m for m, targets in import_graph().items()
+                       if any(t == "dpsens.experiments" or t.startswith("dpsens.experiments.") for t in targets))
+    assert [m for m in importers if not m.startswith(("dpsens.experiments", "dpsens.figures")) and m != "dpsens"] == []
+    assert "dpsens.mechanisms" in import_graph()["dpsens.experiments.head_to_head"]
