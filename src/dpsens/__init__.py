@@ -1,43 +1,43 @@
 """dpsens -- the helper package of *Sensitivity, from scratch to smooth*.
 
-Every chapter imports it as ``ds``; this module re-exports the names the
-chapters use most.  The rest lives in one module per concept (the module map
-is in ``CONTRIBUTING.md``, *Layout*), and every function's docstring names the
-chapter that explains it.
+Every chapter imports it as ``ds`` (``import dpsens as ds``) and reaches the
+rest through it; the chapter *For teachers* and ``CONTRIBUTING.md`` (*Layout*,
+the module map) describe the package.  One module per concept; every
+function's docstring names the chapter that explains it.
+
+Two rules say what the package exports:
+
+* **Names** a reader imports are in ``__all__``: here, the names the chapters,
+  handouts and exercise statements call as ``ds.<name>`` (the datasets and
+  their neighbours, the queries, the sensitivities, the first mechanisms);
+  in every module, the names it defines.  Only this module and a package's
+  ``__init__`` list names defined in their submodules, each name once.
+* **Modules** are attributes, never in an ``__all__``: every public module is
+  imported here, so ``ds.vector.histogram_sensitivity`` or
+  ``ds.experiments.head_to_head.quantile_head_to_head`` works after
+  ``import dpsens as ds``.  The chapters use that and one alias only,
+  ``from dpsens import mechanisms as mech`` (``tests/package/test_exports.py``).
 """
-from . import data, exercises, figures, neighbors, queries, widgets  # ds.figures.*, ds.exercises.*, ds.widgets.*
+# the modules: every public one, so that ds.<module> always works (see above)
+from . import (accounting, accuracy, audit, bruteforce, clipping, data, dp, exercises, experiments,  # noqa: F401
+               figures, floating_point, globalsens, grid, groupsens, inverse, inverse_variance, local, mechanisms,
+               neighbors, pld, privatesize, proportions, queries, relation, sensitivity, smooth, timing,
+               transformations, vector, widgets)
+# the names
 from .data import load_adult, load_ages
-from .neighbors import Domain, Pool, count_neighbors, count_releases, enumerate_neighbors, releases
 from .figures.style import use_style
+from .mechanisms import gaussian_mechanism, laplace_mechanism, ptr_threshold, sample_and_aggregate
+from .neighbors import Domain, Pool, count_neighbors, count_releases, enumerate_neighbors, releases
 from .queries import QUERIES, evaluate
 from .relation import Relation
-from . import mechanisms  # ds.mechanisms.*
-from .mechanisms import (gaussian_mechanism, laplace_mechanism, propose_test_release, ptr_threshold,
-                         sample_and_aggregate, smooth_sensitivity_mechanism)
-
-from . import proportions, transformations  # ds.proportions.*, ds.transformations.*
-from . import clipping, vector  # ds.vector.*: L1/L2 sensitivity, histograms; ds.clipping.*
-from . import grid  # ds.grid.*: the sensitivity grid
-from . import smooth  # ds.smooth.*: A(t), distance, smooth sensitivity
-from . import dp  # ds.dp.*: privacy loss, composition, group privacy
-from . import inverse  # ds.inverse.*: exact inverse sensitivity len(x; z)
-from . import accuracy  # ds.accuracy.*: accuracy bounds, lower bounds
-from . import accounting, pld  # ds.accounting.*: composition theorems; ds.pld.*: exact accounting
-from .smooth import distance_to_high_ls, ls_at_distance, smooth_sensitivity
-from . import bruteforce, globalsens, groupsens, local, privatesize, sensitivity  # exact engine + oracle
 from .sensitivity import global_sensitivity, local_sensitivity
-from .bruteforce import bruteforce_global_sensitivity, bruteforce_local_sensitivity
+from .smooth import distance_to_high_ls, ls_at_distance, smooth_sensitivity
 
 __version__ = "0.2.1.dev0"   # the one place the version is set: pyproject, pages, handouts and PDFs read it
 
 __all__ = [
     "QUERIES", "Domain", "Pool", "Relation", "count_neighbors", "count_releases", "enumerate_neighbors",
     "evaluate", "load_adult", "load_ages", "releases", "use_style",
-    "mechanisms", "laplace_mechanism", "gaussian_mechanism", "propose_test_release", "ptr_threshold",
-    "smooth_sensitivity_mechanism", "sample_and_aggregate",
-    "proportions", "transformations", "grid", "vector", "clipping",
-    "figures", "dp", "smooth", "inverse", "accuracy", "ls_at_distance", "distance_to_high_ls", "smooth_sensitivity",
-    "local_sensitivity", "global_sensitivity", "bruteforce_local_sensitivity", "bruteforce_global_sensitivity",
-    "bruteforce", "local", "globalsens", "groupsens", "privatesize", "sensitivity", "accounting", "pld",
-    "data", "exercises", "neighbors", "queries", "widgets",
+    "laplace_mechanism", "gaussian_mechanism", "ptr_threshold", "sample_and_aggregate",
+    "ls_at_distance", "distance_to_high_ls", "smooth_sensitivity", "local_sensitivity", "global_sensitivity",
 ]

@@ -14,6 +14,10 @@ from numpy.typing import ArrayLike
 
 from .relation import RELATIONS, Relation, as_relation
 
+__all__ = ["SAFE_EXPONENT", "as_data", "as_int", "as_positive", "as_nonnegative", "as_probability", "as_bounds",
+           "as_quantile", "check_in_bounds", "check_relation", "check_rng", "check_result", "power_of_two_scale",
+           "scale_back", "rescaled_rounding"]
+
 #: the types accepted as real numbers without the (slower) abstract-base-class check
 _PLAIN_REALS = (float, int)
 

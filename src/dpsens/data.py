@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pandas as pd
 
+__all__ = ["ADULT_COLUMNS", "N_AGES", "data_dir", "load_adult", "load_ages"]
+
 ADULT_COLUMNS = [
     "age", "workclass", "fnlwgt", "education", "education-num", "marital-status",
     "occupation", "relationship", "race", "sex", "capital-gain", "capital-loss",

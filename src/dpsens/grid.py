@@ -32,6 +32,9 @@ from .neighbors import (Domain, Pool, additions, check_release, check_universe, 
 from .queries import check_query
 from .relation import Relation
 
+__all__ = ["SOURCE_UNIVERSE", "UNIVERSE_PRESETS", "MAX_ROWS", "MAX_COLS", "MAX_VALUES", "SensitivityGrid",
+           "resolve_universe", "grid_size", "sensitivity_grid", "source_bounded_local", "parse_values"]
+
 #: The source's universe for the median grid, X = {1, 2, 3, 10, 11} (a pool:
 #: releases are 3-subsets, so there are ten of them).
 SOURCE_UNIVERSE = (1, 2, 3, 10, 11)
@@ -90,8 +93,7 @@ class SensitivityGrid:
         The neighbour relation, ``Relation.UNBOUNDED`` or ``Relation.BOUNDED``
         (equal to the strings ``"unbounded"``, ``"bounded"``).
     neighbor_datasets : tuple of tuple of tuple
-        The neighbour datasets ``x'`` of each row, in the order of the cells
-        (called ``neighbours`` before; that name still works, with a warning).
+        The neighbour datasets ``x'`` of each row, in the order of the cells.
     cells : numpy.ndarray
         ``|f(x) - f(x')|``, shape ``(rows, max neighbours)``; rows with fewer
         neighbours are padded with NaN.

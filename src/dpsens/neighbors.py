@@ -44,6 +44,10 @@ from numpy.typing import ArrayLike
 from ._validate import as_data, as_int, check_relation, check_rng
 from .relation import Relation
 
+__all__ = ["Pool", "Domain", "check_universe", "check_release", "submultisets", "count_submultisets", "additions",
+           "iter_neighbors", "enumerate_neighbors", "random_neighbors", "format_multiset", "count_neighbors",
+           "releases", "count_releases"]
+
 
 class _Universe:
     kind = "universe"

@@ -30,6 +30,9 @@ from ._validate import SAFE_EXPONENT, as_data, check_result, power_of_two_scale
 #: A query: a name from :data:`QUERIES`, or (where a function is allowed) a function of the data.
 Query = str | Callable[[np.ndarray], float]
 
+__all__ = ["QUERIES", "PERCENTILES", "SCALING_DEGREE", "mean", "median", "count", "sum_", "std", "var",
+           "check_query", "evaluate", "evaluate_safely", "scaling_degree", "rescale_exponent"]
+
 PERCENTILES = {"percentile_25": 25, "percentile_50": 50, "percentile_75": 75, "percentile_90": 90}
 
 

@@ -164,13 +164,13 @@ def test_the_dp_chapter_comes_before_neighbours_and_defines_what_they_use():
 
 def test_figures_label_distance_t_chunks_m_and_the_proposed_bound():
     import dpsens as ds
-    from dpsens.mechanisms import sample_aggregate as saa
+    from dpsens.experiments import sample_aggregate as saa_exp
 
     fig = ds.figures.smooth.plot_smooth_curve(np.arange(5), {"curve": np.ones(5)}, title="t")
     assert fig.axes[0].get_xlabel() == "distance t (records changed)"
     fig2 = ds.figures.ptr.plot_ptr_tradeoff([0.1, 1.0], {"d": [0, 5]}, 1.0, 3.0, title="x")
     assert "Δ̂" in fig2.axes[-1].get_xlabel()              # stacked panels: the shared x axis, labelled below
-    prof = saa.saa_error_profile(np.arange(20.0, 80.0), "mean", [2, 4], 20.0, 80.0, 1.0,
+    prof = saa_exp.saa_error_profile(np.arange(20.0, 80.0), "mean", [2, 4], 20.0, 80.0, 1.0,
                                  np.random.default_rng(0), n_partitions=2)
     fig3 = ds.figures.sample_aggregate.plot_saa_tradeoff({"mean": prof}, 1.0)
     assert "chunks m" in fig3.axes[0].get_xlabel()

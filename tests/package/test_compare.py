@@ -1,4 +1,4 @@
-"""The seeded comparisons of the mechanisms (dpsens.mechanisms.compare).
+"""The seeded comparisons of the mechanisms (dpsens.experiments.head_to_head).
 
 Each is checked against the loop its chapter ran before it moved into the
 package (written out here with the same seeded Generator: the same numbers
@@ -13,8 +13,8 @@ import pytest
 
 import dpsens as ds
 from dpsens import mechanisms as mech
-from dpsens.mechanisms import compare
-from dpsens.mechanisms import sample_aggregate as saa
+from dpsens.experiments import head_to_head
+from dpsens.experiments import sample_aggregate as saa_exp
 
 #: small integer "ages": the engines and the mechanisms run in a fraction of a second on them
 AGES = np.random.default_rng(11).integers(17, 91, size=400).astype(float)
@@ -48,7 +48,7 @@ def _smooth_chapter_loop(ages, eps_grid, delta, lower, upper, rng, setting, runs
 
 def test_rmse_across_epsilon_is_the_chapters_loop():
     eps_grid, delta = [0.1, 1.0, 4.0], 1e-4
-    got = compare.rmse_across_epsilon(AGES, eps_grid, delta, 0.0, 100.0, np.random.default_rng(2007),
+    got = head_to_head.rmse_across_epsilon(AGES, eps_grid, delta, 0.0, 100.0, np.random.default_rng(2007),
                                       settings=SETTINGS, runs=30)
     err, refused, dist = _smooth_chapter_loop(AGES, eps_grid, delta, 0.0, 100.0, np.random.default_rng(2007),
                                               SETTINGS, 30)
@@ -62,7 +62,7 @@ def test_rmse_across_epsilon_is_the_chapters_loop():
 def test_rmse_across_epsilon_matches_the_noise_scales():
     """With many runs each RMSE is the standard deviation its noise scale implies."""
     eps, delta, runs = 2.0, 1e-4, 4000
-    got = compare.rmse_across_epsilon(AGES, [eps], delta, 0.0, 100.0, np.random.default_rng(1),
+    got = head_to_head.rmse_across_epsilon(AGES, [eps], delta, 0.0, 100.0, np.random.default_rng(1),
                                       settings=SETTINGS, runs=runs)["rmse"]
     # the median by the Laplace mechanism with GS = 100: sd sqrt(2) * 100 / eps
     assert got["median"]["global sensitivity"][0] == pytest.approx(math.sqrt(2) * 100 / eps, rel=0.05)
@@ -73,15 +73,15 @@ def test_rmse_across_epsilon_matches_the_noise_scales():
 
 def test_rmse_across_epsilon_counts_refusals_and_checks_its_arguments():
     # PTR cannot pass when the threshold ln(1/δ)/(ε/2) exceeds the distance: every run refuses
-    got = compare.rmse_across_epsilon(AGES, [0.01], 1e-6, 0.0, 100.0, np.random.default_rng(3),
+    got = head_to_head.rmse_across_epsilon(AGES, [0.01], 1e-6, 0.0, 100.0, np.random.default_rng(3),
                                       settings=SETTINGS, runs=20)
     assert got["distance"]["median"] < mech.ptr_threshold(0.005, 1e-6)
     assert got["refused"]["median"] == [20] and np.isnan(got["rmse"]["median"]["PTR"][0])
     with pytest.raises(ValueError, match="settings"):
-        compare.rmse_across_epsilon(AGES, [1.0], 1e-4, 0.0, 100.0, np.random.default_rng(3),
+        head_to_head.rmse_across_epsilon(AGES, [1.0], 1e-4, 0.0, 100.0, np.random.default_rng(3),
                                     settings={"mean": ("unbounded", 0.05)})
     with pytest.raises(ValueError, match="epsilons"):
-        compare.rmse_across_epsilon(AGES, [0.0], 1e-4, 0.0, 100.0, np.random.default_rng(3), settings=SETTINGS)
+        head_to_head.rmse_across_epsilon(AGES, [0.0], 1e-4, 0.0, 100.0, np.random.default_rng(3), settings=SETTINGS)
 
 
 def _saa_chapter_loop(ages, best, epsilon, delta, rng, runs, lower, upper):
@@ -107,7 +107,7 @@ def _saa_chapter_loop(ages, best, epsilon, delta, rng, runs, lower, upper):
                                                details=True)
         errors[(q, "smooth sensitivity, Laplace")] = np.abs(rng.laplace(0, sm["noise_scale"], runs))
         for k in sorted({600, best[q]}):
-            agg = saa.partition_aggregates(ages, q, k, lower, upper, rng, n_partitions=50)
+            agg = saa_exp.partition_aggregates(ages, q, k, lower, upper, rng, n_partitions=50)
             rel = agg[rng.integers(0, agg.size, runs)] + rng.laplace(0, (upper - lower) / (k * epsilon), runs)
             errors[(q, f"sample and aggregate, m = {k}")] = np.abs(rel - true[q])
     return errors, failures
@@ -116,7 +116,7 @@ def _saa_chapter_loop(ages, best, epsilon, delta, rng, runs, lower, upper):
 def test_release_errors_is_the_chapters_loop():
     ages = np.random.default_rng(5).integers(17, 91, size=1300).astype(float)
     best = {"mean": 650, "median": 40}
-    got, refused = compare.release_errors(ages, {q: {600, best[q]} for q in best}, 1.0, 1e-4,
+    got, refused = head_to_head.release_errors(ages, {q: {600, best[q]} for q in best}, 1.0, 1e-4,
                                           np.random.default_rng(2025), ptr_bounds={"mean": 0.005, "median": 0.01},
                                           runs=25, data_bounds=(0, 100), chunk_bounds=(20.0, 80.0))
     want, failures = _saa_chapter_loop(ages, best, 1.0, 1e-4, np.random.default_rng(2025), 25, 20.0, 80.0)
@@ -128,12 +128,12 @@ def test_release_errors_is_the_chapters_loop():
 
 def test_release_errors_global_sensitivity_baseline_and_arguments():
     # the median's Laplace release with GS = (100 - 0)/2: mean absolute error b = 50/ε
-    errors, _ = compare.release_errors(AGES, {"mean": [2], "median": [2]}, 2.0, 1e-3, np.random.default_rng(8),
+    errors, _ = head_to_head.release_errors(AGES, {"mean": [2], "median": [2]}, 2.0, 1e-3, np.random.default_rng(8),
                                        ptr_bounds={"mean": 1.0, "median": 1.0}, runs=4000)
     assert np.mean(errors[("median", "global sensitivity: Laplace, GS = 50")]) == pytest.approx(25.0, rel=0.05)
     with pytest.raises(ValueError, match="ptr_bounds"):
-        compare.release_errors(AGES, {"mean": [2], "median": [2]}, 1.0, 1e-3, np.random.default_rng(8),
+        head_to_head.release_errors(AGES, {"mean": [2], "median": [2]}, 1.0, 1e-3, np.random.default_rng(8),
                                ptr_bounds={"mean": 1.0})
     with pytest.raises(ValueError, match="chunk_counts"):
-        compare.release_errors(AGES, {"mean": [0], "median": [2]}, 1.0, 1e-3, np.random.default_rng(8),
+        head_to_head.release_errors(AGES, {"mean": [0], "median": [2]}, 1.0, 1e-3, np.random.default_rng(8),
                                ptr_bounds={"mean": 1.0, "median": 1.0})

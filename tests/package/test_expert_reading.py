@@ -17,7 +17,7 @@ import matplotlib.pyplot as plt
 
 import dpsens as ds
 from dpsens import mechanisms as m
-from dpsens.mechanisms import compare
+from dpsens.experiments import head_to_head
 from dpsens.mechanisms import exponential as em
 
 
@@ -89,7 +89,7 @@ def test_ptr_pass_probability_is_the_pass_probability_at_any_distance(distance):
 
 def test_sample_and_aggregate_names_its_relation():
     x = np.arange(20.0)
-    with pytest.raises(ValueError, match="neighbors must be 'bounded'.*'unbounded'"):
+    with pytest.raises(ValueError, match=r"neighbors must be one of \('unbounded', 'bounded'\)"):
         m.sample_and_aggregate(x, "mean", 4, 0, 20, 1.0, np.random.default_rng(0), neighbors="add-remove")
     with pytest.raises(ValueError, match="partition='balanced' is epsilon-DP for neighbors='bounded' only"):
         m.sample_and_aggregate(x, "mean", 4, 0, 20, 1.0, np.random.default_rng(0), partition="balanced",
@@ -153,17 +153,17 @@ def test_saa_explorer_cache_tells_apart_datasets_with_the_same_moments():
 # ------------------------------------------------------------------ the head-to-head: one target, refusals named
 
 def test_format_error_names_a_total_refusal():
-    assert compare.format_error(float("nan")) == "refused (all runs)" == compare.REFUSED_ALL
-    assert compare.format_error(0.01234) == "0.012"
+    assert head_to_head.format_error(float("nan")) == "refused (all runs)" == head_to_head.REFUSED_ALL
+    assert head_to_head.format_error(0.01234) == "0.012"
 
 
 def test_head_to_head_prints_refused_where_ptr_refused_every_run():
     x = np.random.default_rng(3).uniform(0, 100, 41)         # continuous data: LS > 1e-9 at distance 0
-    _, table = compare.quantile_head_to_head(x, [0.5], [1.0], 1e-6, np.random.default_rng(0), runs=50,
+    _, table = head_to_head.quantile_head_to_head(x, [0.5], [1.0], 1e-6, np.random.default_rng(0), runs=50,
                                              ptr_bound=1e-9, n_chunks=5, n_partitions=2)
-    ptr = table[table["mechanism"] == compare.HEAD_TO_HEAD_MECHANISMS[0]].iloc[0]
+    ptr = table[table["mechanism"] == head_to_head.HEAD_TO_HEAD_MECHANISMS[0]].iloc[0]
     assert ptr["refused"] == 1.0
-    assert compare.format_error(ptr["median |error|"]) == "refused (all runs)"
+    assert head_to_head.format_error(ptr["median |error|"]) == "refused (all runs)"
 
 
 def test_head_to_head_measures_every_error_against_the_interpolated_quantile():
@@ -171,7 +171,7 @@ def test_head_to_head_measures_every_error_against_the_interpolated_quantile():
     uniform on (0, 100) there (25 records below every point: the best rank), so its mean |error| against 50
     is 25 -- against 0 it would be 50."""
     x = np.array([0.0] * 25 + [100.0] * 25)
-    errors, _ = compare.quantile_head_to_head(x, [0.5], [1.0], 1e-6, np.random.default_rng(0), runs=2000,
+    errors, _ = head_to_head.quantile_head_to_head(x, [0.5], [1.0], 1e-6, np.random.default_rng(0), runs=2000,
                                               n_chunks=5, n_partitions=2)
     err = errors[(0.5, 1.0, "exponential mechanism (ε)")]
     assert abs(err.mean() - 25) < 4.5 * (100 / math.sqrt(48)) / math.sqrt(err.size)
@@ -332,10 +332,10 @@ def test_the_books_quantile_is_numpys_linear_one_and_inverse_sensitivity_the_low
 def test_the_comparisons_refuse_a_laplace_smooth_release_outside_the_proved_region():
     x = ages()[:201]
     with pytest.raises(ValueError, match="outside the proved region"):
-        compare.quantile_head_to_head(x, [0.5], [20.0], 0.01, np.random.default_rng(0), runs=5, n_chunks=5,
+        head_to_head.quantile_head_to_head(x, [0.5], [20.0], 0.01, np.random.default_rng(0), runs=5, n_chunks=5,
                                       n_partitions=1)
     with pytest.raises(ValueError, match="outside the proved region"):
-        compare.rmse_across_epsilon(x, [20.0], 0.01, 0, 100, np.random.default_rng(0),
+        head_to_head.rmse_across_epsilon(x, [20.0], 0.01, 0, 100, np.random.default_rng(0),
                                     settings={"mean": ("unbounded", 0.005), "median": ("bounded", 0.01)}, runs=5)
 
 

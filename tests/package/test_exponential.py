@@ -171,21 +171,21 @@ def test_bad_input(f):
 
 
 def test_head_to_head_is_seeded_and_sane():
-    from dpsens.mechanisms import compare
+    from dpsens.experiments import head_to_head
 
     rng_data = np.random.default_rng(9)
     x = np.clip(np.round(rng_data.normal(40, 12, size=3000)), 17, 90)
     kw = dict(runs=200, n_chunks=50, n_partitions=3)
-    e1, t1 = compare.quantile_head_to_head(x, [0.5], [0.5, 2.0], 1e-6, np.random.default_rng(1), **kw)
-    e2, t2 = compare.quantile_head_to_head(x, [0.5], [0.5, 2.0], 1e-6, np.random.default_rng(1), **kw)
+    e1, t1 = head_to_head.quantile_head_to_head(x, [0.5], [0.5, 2.0], 1e-6, np.random.default_rng(1), **kw)
+    e2, t2 = head_to_head.quantile_head_to_head(x, [0.5], [0.5, 2.0], 1e-6, np.random.default_rng(1), **kw)
     assert t1.equals(t2)
-    assert set(t1["mechanism"]) == set(compare.HEAD_TO_HEAD_MECHANISMS)
+    assert set(t1["mechanism"]) == set(head_to_head.HEAD_TO_HEAD_MECHANISMS)
     # on whole-number data the continuous mechanisms land in a gap next to the answer: error < 1 mostly
     em_err = e1[(0.5, 2.0, "exponential mechanism (ε)")]
     assert np.median(em_err) < 1
     assert np.all((t1["refused"] >= 0) & (t1["refused"] <= 1))
     with pytest.raises(ValueError, match="quantiles"):
-        compare.quantile_head_to_head(x, [0.3], [1.0], 1e-6, np.random.default_rng(1), **kw)
+        head_to_head.quantile_head_to_head(x, [0.3], [1.0], 1e-6, np.random.default_rng(1), **kw)
 
 
 def test_monotone_counting_score_needs_no_factor_two_exactly():

@@ -175,8 +175,8 @@ ENTRY_POINTS = {
     "ds.local_sensitivity": (lambda r: ds.local_sensitivity(X, "median", DOMAIN, neighbors=r), EXACT_RELATIONS),
     "ds.global_sensitivity": (lambda r: ds.global_sensitivity("median", DOMAIN, 4, neighbors=r), EXACT_RELATIONS),
     "ds.enumerate_neighbors": (lambda r: ds.enumerate_neighbors(X, DOMAIN, neighbors=r), RELATIONS),
-    "ds.bruteforce_global_sensitivity": (
-        lambda r: ds.bruteforce_global_sensitivity("median", POOL, 3, neighbors=r), RELATIONS),
+    "ds.bruteforce.bruteforce_global_sensitivity": (
+        lambda r: ds.bruteforce.bruteforce_global_sensitivity("median", POOL, 3, neighbors=r), RELATIONS),
     "vector_local_sensitivity": (
         lambda r: vector.vector_local_sensitivity(X, ["mean"], DOMAIN, neighbors=r), RELATIONS),
     "proportion_changes": (lambda r: proportions.proportion_changes([1, 2], r), RELATIONS),
@@ -185,11 +185,11 @@ ENTRY_POINTS = {
         lambda r: ds.mechanisms.quantile_exponential(AGES, 0.5, 1.0, 0.0, 100.0, _rng(), r), RELATIONS),
     "ds.sample_and_aggregate": (
         lambda r: ds.sample_and_aggregate(AGES, np.median, 3, 0.0, 100.0, 1.0, _rng(), neighbors=r), RELATIONS),
-    "ds.smooth_sensitivity_mechanism": (
-        lambda r: ds.smooth_sensitivity_mechanism(AGES, "median", 1.0, 1e-6, 0.0, 100.0, _rng(), neighbors=r),
+    "ds.mechanisms.smooth_sensitivity_mechanism": (
+        lambda r: ds.mechanisms.smooth_sensitivity_mechanism(AGES, "median", 1.0, 1e-6, 0.0, 100.0, _rng(), neighbors=r),
         RELATIONS),
-    "ds.propose_test_release": (
-        lambda r: ds.propose_test_release(AGES, "median", 10.0, 1.0, 1e-6, 0.0, 100.0, _rng(), neighbors=r),
+    "ds.mechanisms.propose_test_release": (
+        lambda r: ds.mechanisms.propose_test_release(AGES, "median", 10.0, 1.0, 1e-6, 0.0, 100.0, _rng(), neighbors=r),
         RELATIONS),
 }
 

@@ -1,4 +1,5 @@
-"""Tests for dpsens.mechanisms.sample_aggregate (the chapter *Sample and aggregate*) and its checkers."""
+"""Tests for sample-and-aggregate (the chapter *Sample and aggregate*): the mechanism
+(dpsens.mechanisms.sample_aggregate), its experiments (dpsens.experiments.sample_aggregate) and its checkers."""
 from __future__ import annotations
 
 import math
@@ -11,28 +12,28 @@ from scipy import stats
 matplotlib.use("Agg")
 
 from dpsens import mechanisms as mech
-from dpsens.figures import sample_aggregate as saa_figures
-from dpsens.mechanisms import sample_aggregate as saa
 from dpsens.exercises import sample_aggregate as sa
+from dpsens.experiments import sample_aggregate as saa_exp
+from dpsens.figures import sample_aggregate as saa_figures
 
 N_AGES = 32561
 
 
 def test_source_chunks_reproduce_the_source():
     x = np.arange(N_AGES, dtype=float)
-    chunks = saa.source_chunks(x, 600)
+    chunks = saa_exp.source_chunks(x, 600)
     # by hand: ceil(32561/600) = 55 rows per chunk; 592 * 55 = 32560, so 593 chunks, the last with 1 row
     assert len(chunks[0]) == 55 and len(chunks) == 593 and len(chunks[-1]) == 1
     assert np.array_equal(np.concatenate(chunks), x)
-    assert len(saa.source_chunks(x[:-1], 600)) == 592
-    assert len(saa.source_chunks(x, 6000)) == 5427
+    assert len(saa_exp.source_chunks(x[:-1], 600)) == 592
+    assert len(saa_exp.source_chunks(x, 6000)) == 5427
 
 
 def test_error_profile_decomposition_matches_simulated_releases():
     rng = np.random.default_rng(0)
     x = rng.integers(17, 91, size=2000).astype(float)
     k, eps = 50, 0.5
-    prof = saa.saa_error_profile(x, "median", [k], 20, 80, eps, np.random.default_rng(1), n_partitions=200)
+    prof = saa_exp.saa_error_profile(x, "median", [k], 20, 80, eps, np.random.default_rng(1), n_partitions=200)
     row = prof.iloc[0]
     assert row["noise_sd"] == pytest.approx(math.sqrt(2) * 60 / (k * eps))
     # direct simulation of the full mechanism
@@ -41,13 +42,13 @@ def test_error_profile_decomposition_matches_simulated_releases():
     rmse = math.sqrt(np.mean((rel - np.median(x)) ** 2))
     assert rmse == pytest.approx(row["rmse"], rel=0.08)
     # the mean of equal-sized chunk means is the overall mean: no bias, no spread
-    prof = saa.saa_error_profile(x, "mean", [40], -1e9, 1e9, 1.0, np.random.default_rng(3), n_partitions=10)
+    prof = saa_exp.saa_error_profile(x, "mean", [40], -1e9, 1e9, 1.0, np.random.default_rng(3), n_partitions=10)
     assert abs(prof.iloc[0]["bias"]) < 1e-9 and prof.iloc[0]["partition_sd"] < 1e-9
 
 
 def test_bootstrap_multiplicity_against_a_loop():
     n, k, m = 500, 300, 7
-    fast = saa.bootstrap_multiplicity(n, k, m, np.random.default_rng(9))
+    fast = saa_exp.bootstrap_multiplicity(n, k, m, np.random.default_rng(9))
     idx = np.random.default_rng(9).integers(0, n, size=(k, m))
     slow = np.zeros(n, dtype=int)
     for row in idx:
@@ -58,7 +59,7 @@ def test_bootstrap_multiplicity_against_a_loop():
 
 
 def test_positional_counterexample_breaks_the_bound_random_chunks_do_not():
-    x, xp = saa.positional_median_counterexample(50)
+    x, xp = saa_exp.positional_median_counterexample(50)
     assert len(x) == len(xp) == 300
     # x' is x with one 80 replaced by a 20 (as multisets)
     assert np.sum(x == 80) - np.sum(xp == 80) == 1 and np.sum(xp == 20) - np.sum(x == 20) == 1
@@ -90,7 +91,7 @@ def test_noisy_mean_sum_count_distribution():
 
 def test_figures():
     x = np.random.default_rng(0).integers(17, 91, size=3000).astype(float)
-    prof = saa.saa_error_profile(x, "median", [10, 100, 1000], 20, 80, 1.0, np.random.default_rng(1), 5)
+    prof = saa_exp.saa_error_profile(x, "median", [10, 100, 1000], 20, 80, 1.0, np.random.default_rng(1), 5)
     for fig in (saa_figures.plot_saa_tradeoff({"median": prof}, 1.0, marker_k=100),
                 saa_figures.plot_saa_explorer(x, 100, 0.5, "median", profile=prof, n_partitions=5, draws=4),
                 saa_figures.plot_saa_explorer(x, 100, 0.5, "mean", n_partitions=5, draws=4),
@@ -111,7 +112,7 @@ def test_saa_checkers():
     assert sa.check_saa_source_epsilon(1.0).status == "wrong"
     assert sa.check_saa_source_epsilon(5427 / 6000).status == "wrong"
 
-    worked = float(saa.bootstrap_multiplicity(N_AGES, 6000, 55, np.random.default_rng(2023)).max())
+    worked = float(saa_exp.bootstrap_multiplicity(N_AGES, 6000, 55, np.random.default_rng(2023)).max())
     assert sa.check_saa_overlap_epsilon(worked).correct
     assert sa.check_saa_overlap_epsilon(...).status == "not yet"
     assert sa.check_saa_overlap_epsilon(10.13).status == "wrong"        # the mean multiplicity
@@ -176,28 +177,28 @@ def test_pct_histograms_labels_and_counts():
 
 def test_source_chunks_cut_the_data_as_the_source_does():
     # by hand: ceil(100/7) = 15 rows per chunk, so six chunks of 15 and one of 10
-    assert [len(c) for c in saa.source_chunks(np.arange(100.0), 7)] == [15] * 6 + [10]
+    assert [len(c) for c in saa_exp.source_chunks(np.arange(100.0), 7)] == [15] * 6 + [10]
 
 
 def test_source_chunk_means_are_the_means_of_the_source_chunks():
     x = np.random.default_rng(4).integers(17, 91, size=3257).astype(float)
     for k in (1, 10, 600, 999, 3257):
-        want = np.clip([c.mean() for c in saa.source_chunks(x, k)], 20, 80)
-        np.testing.assert_allclose(saa.source_chunk_means(x, k, 20, 80), want, rtol=1e-12)
+        want = np.clip([c.mean() for c in saa_exp.source_chunks(x, k)], 20, 80)
+        np.testing.assert_allclose(saa_exp.source_chunk_means(x, k, 20, 80), want, rtol=1e-12)
     # clipping: chunks of one record each, every mean is the record itself, clipped to [20, 80]
-    np.testing.assert_array_equal(saa.source_chunk_means(x, len(x), 20, 80), np.clip(x, 20, 80))
+    np.testing.assert_array_equal(saa_exp.source_chunk_means(x, len(x), 20, 80), np.clip(x, 20, 80))
 
 
 def test_source_plot_results_ignores_k_and_draws_like_the_source():
     x = np.random.default_rng(6).integers(17, 91, size=1200).astype(float)
-    calls = [saa.source_plot_results(x, k, 1.0, np.random.default_rng(93), 20.0, 80.0) for k in (10, 1000, 6000)]
+    calls = [saa_exp.source_plot_results(x, k, 1.0, np.random.default_rng(93), 20.0, 80.0) for k in (10, 1000, 6000)]
     assert all(np.array_equal(c[i], calls[0][i]) for c in calls for i in (0, 1))   # the same lists, whatever k
     saa_list, gs_list = calls[0]
     assert saa_list.shape == gs_list.shape == (999,)
     # the source's functions written out with explicit chunks, the same seeded draws in the same order
     g = np.random.default_rng(93)
     truth = x.mean()
-    want_saa = [abs(truth - (np.clip([c.mean() for c in saa.source_chunks(x, m)], 20, 80).mean()
+    want_saa = [abs(truth - (np.clip([c.mean() for c in saa_exp.source_chunks(x, m)], 20, 80).mean()
                              + g.laplace(0.0, 60 / m / 1.0))) / truth * 100 for m in range(1, 1000)]
     want_gs = [abs(truth - (np.minimum(x, u).sum() + g.laplace(0.0, u / 0.5)) / (len(x) + g.laplace(0.0, 2.0)))
                / truth * 100 for u in range(1, 1000)]
@@ -205,13 +206,13 @@ def test_source_plot_results_ignores_k_and_draws_like_the_source():
     np.testing.assert_allclose(gs_list, want_gs, rtol=1e-9)
     # the public one-release functions draw the same numbers
     g1, g2 = np.random.default_rng(1), np.random.default_rng(1)
-    assert saa.source_saa_avg_age(x, 7, 1.0, g1, 20, 80) == pytest.approx(
-        np.clip([c.mean() for c in saa.source_chunks(x, 7)], 20, 80).mean() + g2.laplace(0.0, 60 / 7))
-    assert saa.source_gs_avg(x, 50, 1.0, g1) == pytest.approx(
+    assert saa_exp.source_saa_avg_age(x, 7, 1.0, g1, 20, 80) == pytest.approx(
+        np.clip([c.mean() for c in saa_exp.source_chunks(x, 7)], 20, 80).mean() + g2.laplace(0.0, 60 / 7))
+    assert saa_exp.source_gs_avg(x, 50, 1.0, g1) == pytest.approx(
         (np.minimum(x, 50).sum() + g2.laplace(0.0, 100.0)) / (len(x) + g2.laplace(0.0, 2.0)))
-    assert saa.pct_error(50.0, np.array([45.0, 55.0])).tolist() == [10.0, 10.0]
+    assert saa_exp.pct_error(50.0, np.array([45.0, 55.0])).tolist() == [10.0, 10.0]
     with pytest.raises(ValueError, match="999"):
-        saa.source_plot_results(x[:500], 10, 1.0, np.random.default_rng(0), 20, 80)
+        saa_exp.source_plot_results(x[:500], 10, 1.0, np.random.default_rng(0), 20, 80)
 
 
 def test_pct_histograms_width_for_a_box():

@@ -49,9 +49,9 @@ instructor's ``tools/grade.py`` judges the records after the deadline, with
 a key computed then for each student's own numbers (:mod:`.variants`:
 :func:`your_numbers`, :func:`student_seed`).
 """
-from ._verdict import Verdict, is_placeholder, use_variant  # noqa: F401
-from .variants import VARIANTS, student_seed, variant_params, variant_text, your_numbers  # noqa: F401
-from .handin import hand_in  # noqa: F401
+from ._verdict import Verdict, is_placeholder, use_variant
+from .variants import VARIANTS, student_seed, variant_params, variant_text, your_numbers
+from .handin import hand_in
 from .dp import *  # noqa: F403
 from .neighbors import *  # noqa: F403  (check_... functions of the chapter)
 from .proportions import *  # noqa: F403
@@ -69,3 +69,12 @@ from .accuracy import *  # noqa: F403
 from .accounting import *  # noqa: F403
 from .stability import *  # noqa: F403
 from .floating import *  # noqa: F403
+
+from . import (accounting, accuracy, dp, exponential, floating, globalsens, leak, local, median_grid,
+               neighbors, proportions, ptr, sample_aggregate, smooth, stability, transformations, vector)
+
+#: every checker, and what a notebook uses from the modules above (``ds.exercises.<name>``)
+__all__ = ["Verdict", "is_placeholder", "use_variant", "VARIANTS", "student_seed", "variant_params", "variant_text",
+           "your_numbers", "hand_in"] + [name for chapter in (
+               dp, neighbors, proportions, leak, median_grid, globalsens, local, transformations, sample_aggregate, ptr,
+               smooth, exponential, vector, accuracy, accounting, stability, floating) for name in chapter.__all__]

@@ -47,6 +47,8 @@ from typing import Any
 
 import numpy as np
 
+__all__ = ["ITERATIONS", "MAX_TRIES", "SUBDIVISIONS", "ZERO", "digest", "token", "tokens_near", "judge"]
+
 #: PBKDF2 rounds per hashed token: about 25 ms on a laptop, so a checker
 #: answers at once while guessing 10,000 candidates offline costs minutes.
 ITERATIONS = 10_000

@@ -29,6 +29,10 @@ import numpy as np
 from . import _secret
 from ._key import KEY
 
+__all__ = ["NOT_YET", "CORRECT", "WRONG", "EXACT", "THREE_DIGITS", "ABS_FLOOR", "LIMIT_MESSAGE", "ANSWER_ERRORS",
+           "NON_FINITE_HINT", "Verdict", "is_placeholder", "not_yet", "correct", "wrong", "format_answer",
+           "as_number", "as_whole_number", "close", "use_variant", "key_entry", "check_key", "precision", "checker"]
+
 NOT_YET = "not yet"
 CORRECT = "correct"
 WRONG = "wrong"

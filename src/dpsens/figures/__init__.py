@@ -34,9 +34,9 @@ module                                      figures of
 :mod:`~dpsens.figures.floating`             *Noise a computer can actually sample*
 ==========================================  =====================================================
 """
-from . import style  # first: the other modules draw with it
-from . import (accuracy, audit, composition, dp, exponential, floating, glyphs, grid, proportions, ptr,
-               sample_aggregate, sensitivity, smooth, stability, transformations, vector)
+from . import style  # noqa: F401  (first: the other modules draw with it)
+from . import (  # noqa: F401  (ds.figures.<module>)
+    accuracy, audit, composition, dp, exponential, floating, glyphs, grid, proportions, ptr,
+    sample_aggregate, sensitivity, smooth, stability, transformations, vector)
 
-__all__ = ["style", "dp", "sensitivity", "grid", "glyphs", "audit", "ptr", "smooth", "sample_aggregate", "proportions",
-           "transformations", "exponential", "vector", "accuracy", "composition", "stability", "floating"]
+__all__: list[str] = []     # the figures are used from their modules (ds.figures.<module>.plot_...)

@@ -4,7 +4,7 @@ Chapter: *The exponential mechanism and inverse sensitivity*.
 
 The probabilities come from :mod:`dpsens.mechanisms.exponential` and
 :mod:`dpsens.mechanisms.inverse_sensitivity`, the errors from
-:func:`dpsens.mechanisms.compare.quantile_head_to_head`.
+:func:`dpsens.experiments.head_to_head.quantile_head_to_head`.
 """
 from __future__ import annotations
 
@@ -159,7 +159,7 @@ def plot_head_to_head(table: pd.DataFrame, title: str) -> Figure:
     """Median absolute error against ε, one line per mechanism, one panel per quantile.
 
     Chapter: *The exponential mechanism and inverse sensitivity* (which mechanism for a median?).
-    ``table`` is the DataFrame of :func:`dpsens.mechanisms.compare.quantile_head_to_head`;
+    ``table`` is the DataFrame of :func:`dpsens.experiments.head_to_head.quantile_head_to_head`;
     errors below :data:`ERROR_FLOOR` (many are exactly 0) are drawn at it;
     a mechanism that refused every time has no point.
     """

@@ -2,7 +2,7 @@
 
 Chapter: *Sample and aggregate*.
 
-The measurements come from :mod:`dpsens.mechanisms.sample_aggregate`; :func:`plot_saa_explorer`
+The measurements come from :mod:`dpsens.experiments.sample_aggregate`; :func:`plot_saa_explorer`
 keeps the chunk answers of its last settings in a small cache, so moving the
 explorer's ε slider does not split the data again.
 """
@@ -22,7 +22,7 @@ from numpy.typing import ArrayLike
 
 from .._validate import as_data, as_int, as_positive
 from ..mechanisms.noise import laplace_noise
-from ..mechanisms.sample_aggregate import partition_aggregates
+from ..experiments.sample_aggregate import partition_aggregates
 from ..queries import check_query
 from .style import MAX_WIDTH_IN, PALETTE, legend_below, line_style
 
@@ -38,7 +38,7 @@ def plot_saa_tradeoff(profiles: dict, epsilon: float, marker_k: int | None = Non
     Parameters
     ----------
     profiles : dict
-        ``label -> DataFrame`` from :func:`saa_error_profile`.
+        ``label -> DataFrame`` from :func:`dpsens.experiments.sample_aggregate.saa_error_profile`.
     epsilon : float
         Only for the title.
     marker_k : int, optional

@@ -6,7 +6,7 @@ sensitivity leaks*, *Propose-test-release*, *Smooth sensitivity*, *Sample and
 aggregate*), *The exponential mechanism and inverse sensitivity*, and
 *Testing privately, and releasing what is stable* (sparse vector, the stable
 histogram, private selection: used as modules, e.g.
-``from dpsens.mechanisms import sparse_vector``); each
+``mech.sparse_vector.above_threshold``); each
 module's docstring names its own.
 
 Every mechanism takes a seeded :class:`numpy.random.Generator` as ``rng`` and
@@ -25,8 +25,8 @@ module                              holds
                                     pure-ε smooth sensitivity
 :mod:`~dpsens.mechanisms.ptr`       propose-test-release
 :mod:`~dpsens.mechanisms.smooth_noise`  smooth-sensitivity noise (β, the mechanism, each noise's error)
-:mod:`~dpsens.mechanisms.sample_aggregate`  sample-and-aggregate, and what its chapter measures
-                                    about it (the source's chunking, error profiles, figures)
+:mod:`~dpsens.mechanisms.sample_aggregate`  sample-and-aggregate (its chapter's measurements are in
+                                    :mod:`dpsens.experiments.sample_aggregate`)
 :mod:`~dpsens.mechanisms.exponential`  the exponential mechanism; the private quantile with the
                                     rank utility (exact sampling over intervals)
 :mod:`~dpsens.mechanisms.inverse_sensitivity`  the inverse sensitivity mechanism for quantiles
@@ -41,16 +41,17 @@ module                              holds
                                     ``rounded_laplace_noise``: numpy's samplers or, with
                                     ``secure=True``, exact integer noise
 :mod:`~dpsens.mechanisms.checks`    argument checks, ``check_rng``, the shared ``add_noise``
-:mod:`~dpsens.mechanisms.compare`   the mechanisms side by side: the seeded error simulations of
-                                    *Smooth sensitivity* and *Sample and aggregate*
 ==================================  ==========================================================
 
 The mechanisms themselves, and the few names the chapters call as
 ``mech.<name>`` (``from dpsens import mechanisms as mech``) or
 ``ds.mechanisms.<name>``, are imported here; everything else -- the argument
 checks, the samplers, the exact distributions -- is used from its own module
-(``from dpsens.mechanisms import sample_aggregate as saa``,
-``dpsens.mechanisms.heavy_tailed.polynomial_tail_cdf``).
+(``mech.stable_histogram.stable_histogram``,
+``ds.mechanisms.heavy_tailed.polynomial_tail_cdf``).  What the chapters
+measure about the mechanisms -- seeded simulations of their errors, a
+source's code reproduced -- is in :mod:`dpsens.experiments`, which imports
+this package (never the reverse).
 
 Summary of the privacy guarantees (one record added or removed, or replaced,
 according to the ``neighbors`` argument of the sensitivity functions):
@@ -76,7 +77,7 @@ function                                guarantee
 """
 from __future__ import annotations
 
-from . import (checks, compare, exponential, gaussian, heavy_tailed, inverse_sensitivity, laplace, ptr,  # noqa: F401
+from . import (checks, exponential, gaussian, heavy_tailed, inverse_sensitivity, laplace, ptr,  # noqa: F401
                sample_aggregate, smooth_noise)
 from . import noisy_max, piecewise, sparse_vector, stable_histogram  # noqa: F401
 from . import discrete, noise, snapping  # noqa: F401

@@ -85,6 +85,8 @@ import numpy as np
 
 from ._common import log_ratio
 
+__all__ = ["VarBound"]
+
 
 def _sqrt_drop(W, L):
     """``sqrt(W) - sqrt(W - L)`` for ``0 <= L <= W``, never below the exact value through rounding.

@@ -1,54 +1,62 @@
-"""The mechanisms of the part side by side: seeded simulations of their errors on one dataset.
+"""The mechanisms of the part head to head: seeded simulations of their errors on one dataset.
 
 Chapters: *Smooth sensitivity* (one comparison across ε:
 :func:`rmse_across_epsilon`), *Sample and aggregate* (against the other
 mechanisms: :func:`release_errors`) and *The exponential mechanism and
-inverse sensitivity* (which mechanism for a median: :func:`quantile_head_to_head`).  Each function is one experiment of its
-chapter, written once and tested: which mechanisms release the mean and the
-median, with which budget split and which bounds, and in which order they
-draw from the one seeded :class:`numpy.random.Generator` (so a chapter's
-numbers are reproduced exactly).  Propose-test-release may refuse (⊥); its
-refusals are counted, and its error is over the answers it gives.
+inverse sensitivity* (which mechanism for a median:
+:func:`quantile_head_to_head`, printed with :func:`format_error`).  Each
+function is one experiment of its chapter, written once and tested: which
+mechanisms release the mean and the median, with which budget split and
+which bounds, and in which order they draw from the one seeded
+:class:`numpy.random.Generator` (so a chapter's numbers are reproduced
+exactly).  Propose-test-release may refuse (⊥); its refusals are counted,
+and its error is over the answers it gives.
 """
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from .._validate import (as_bounds, as_data, as_int, as_positive, as_probability, as_quantile,
                          check_in_bounds, check_relation, check_rng)
+from ..mechanisms.exponential import quantile_exponential
+from ..mechanisms.heavy_tailed import sample_polynomial_tail
+from ..mechanisms.inverse_sensitivity import inverse_sensitivity_quantile
+from ..mechanisms.laplace import laplace_mechanism, noisy_mean_sum_count
+from ..mechanisms.noise import laplace_noise
+from ..mechanisms.ptr import propose_test_release, ptr_from_distance
+from ..mechanisms.sample_aggregate import chunk_answers
+from ..mechanisms.smooth_noise import check_laplace_smooth_region, smooth_sensitivity_beta, smooth_sensitivity_mechanism
 from ..smooth import distance_to_high_ls, smooth_sensitivity
-from .exponential import quantile_exponential
-from .heavy_tailed import sample_polynomial_tail
-from .inverse_sensitivity import inverse_sensitivity_quantile
-from .laplace import laplace_mechanism, noisy_mean_sum_count
-from .noise import laplace_noise
-from .ptr import propose_test_release, ptr_from_distance
-from .sample_aggregate import chunk_answers, partition_aggregates
-from .smooth_noise import check_laplace_smooth_region, smooth_sensitivity_beta, smooth_sensitivity_mechanism
+from .sample_aggregate import partition_aggregates
 
-__all__ = ["rmse_across_epsilon", "release_errors", "quantile_head_to_head", "HEAD_TO_HEAD_MECHANISMS"]
+__all__ = ["rmse_across_epsilon", "release_errors", "quantile_head_to_head", "HEAD_TO_HEAD_MECHANISMS",
+           "REFUSED_ALL", "format_error"]
 
 #: the two queries the comparisons release
 QUERIES = ("mean", "median")
 
 
-def _check_per_query(mapping, name: str) -> dict:
+def _check_per_query(mapping: object, name: str) -> dict:
     """``mapping`` with exactly the keys "mean" and "median", or a ValueError naming the argument."""
     if not isinstance(mapping, dict) or set(mapping) != set(QUERIES):
         raise ValueError(f"{name} must be a dict with the keys 'mean' and 'median', got {mapping!r}")
     return {q: mapping[q] for q in QUERIES}
 
 
-def _ptr_releases(value, distance, bound, epsilon, delta, rng, runs: int) -> np.ndarray:
+def _ptr_releases(value: float, distance: int, bound: float, epsilon: float, delta: float, rng: np.random.Generator,
+                  runs: int) -> np.ndarray:
     """The answers of ``runs`` propose-test-release calls that pass the test (⊥ left out)."""
     released = [ptr_from_distance(value, distance, bound, epsilon, delta, rng) for _ in range(runs)]
     return np.array([r for r in released if r is not None])
 
 
-def rmse_across_epsilon(x, epsilons, delta, lower, upper, rng, settings, runs: int = 400) -> dict:
+def rmse_across_epsilon(x: ArrayLike, epsilons: Sequence[float], delta: float, lower: float, upper: float,
+                        rng: np.random.Generator, settings: dict, runs: int = 400) -> dict:
     """Root-mean-square error of three releases of the mean and the median, for each ε.
 
     Chapter: *Smooth sensitivity* (one comparison across ε).
@@ -57,12 +65,12 @@ def rmse_across_epsilon(x, epsilons, delta, lower, upper, rng, settings, runs: i
     releases of:
 
     * **global sensitivity**: the mean as a noisy sum over a noisy count
-      (:func:`~dpsens.mechanisms.noisy_mean_sum_count`, ``ε/2`` each); the
+      (:func:`~dpsens.mechanisms.laplace.noisy_mean_sum_count`, ``ε/2`` each); the
       median by the Laplace mechanism with the global sensitivity
       ``upper − lower`` (one record replaced can move it across the range);
     * **smooth sensitivity**: ``Lap(2S/ε)`` with ``S`` the exact β-smooth
       sensitivity, ``β = ε / (2 ln(2/δ))``;
-    * **PTR**: :func:`~dpsens.mechanisms.ptr_from_distance` with the proposed
+    * **PTR**: :func:`~dpsens.mechanisms.ptr.ptr_from_distance` with the proposed
       bound, ``ε/2`` for the test and for the release, and the distance to
       high local sensitivity computed once (it depends on the data only).
 
@@ -93,7 +101,7 @@ def rmse_across_epsilon(x, epsilons, delta, lower, upper, rng, settings, runs: i
     check_in_bounds(x, lower, upper)
     epsilons = [as_positive(e, "epsilons") for e in epsilons]
     delta = as_probability(delta, "delta")
-    rng = check_rng(rng)
+    check_rng(rng)
     settings = _check_per_query(settings, "settings")
     for relation, bound in settings.values():
         check_relation(relation)
@@ -101,8 +109,9 @@ def rmse_across_epsilon(x, epsilons, delta, lower, upper, rng, settings, runs: i
     runs = as_int(runs, "runs", minimum=1)
     true = {"mean": x.mean(), "median": float(np.median(x))}
     dist = {q: distance_to_high_ls(x, q, settings[q][1], lower, upper, settings[q][0]) for q in true}
-    err = {q: {"global sensitivity": [], "PTR": [], "smooth sensitivity": []} for q in true}
-    refused = {q: [] for q in true}
+    err: dict[str, dict[str, list[float]]] = {q: {"global sensitivity": [], "PTR": [], "smooth sensitivity": []}
+                                              for q in true}
+    refused: dict[str, list[int]] = {q: [] for q in true}
     for eps in epsilons:
         check_laplace_smooth_region(eps, delta)         # the Laplace calibration is proved only there
         beta = smooth_sensitivity_beta(eps, delta)
@@ -122,8 +131,10 @@ def rmse_across_epsilon(x, epsilons, delta, lower, upper, rng, settings, runs: i
     return {"rmse": err, "refused": refused, "distance": dist}
 
 
-def release_errors(x, chunk_counts, epsilon, delta, rng, ptr_bounds, runs: int = 1000,
-                   data_bounds=(0.0, 100.0), chunk_bounds=(20.0, 80.0), n_partitions: int = 50):
+def release_errors(x: ArrayLike, chunk_counts: dict, epsilon: float, delta: float, rng: np.random.Generator,
+                   ptr_bounds: dict, runs: int = 1000, data_bounds: tuple[float, float] = (0.0, 100.0),
+                   chunk_bounds: tuple[float, float] = (20.0, 80.0),
+                   n_partitions: int = 50) -> tuple[dict[tuple[str, str], np.ndarray], dict[str, int]]:
     """Absolute errors of ``runs`` releases of the mean and the median by four kinds of mechanism.
 
     Chapter: *Sample and aggregate* (against the other mechanisms).
@@ -136,7 +147,7 @@ def release_errors(x, chunk_counts, epsilon, delta, rng, ptr_bounds, runs: int =
       mechanism with its global sensitivity ``(upper − lower)/2``;
     * **propose-test-release** with the proposed bound of ``ptr_bounds``,
       ``ε/2`` for the test and for the release: one full
-      :func:`~dpsens.mechanisms.propose_test_release` gives the distance,
+      :func:`~dpsens.mechanisms.ptr.propose_test_release` gives the distance,
       then ``runs`` releases from it;
     * **smooth sensitivity**, ``Lap(2S/ε)``: the mechanism once for its noise
       scale, then ``runs`` Laplace draws;
@@ -174,7 +185,7 @@ def release_errors(x, chunk_counts, epsilon, delta, rng, ptr_bounds, runs: int =
     chunk_lower, chunk_upper = as_bounds(*chunk_bounds)
     epsilon = as_positive(epsilon, "epsilon")
     delta = as_probability(delta, "delta")
-    rng = check_rng(rng)
+    check_rng(rng)
     chunk_counts = {q: sorted({as_int(m, "chunk_counts", minimum=1) for m in ms})
                     for q, ms in _check_per_query(chunk_counts, "chunk_counts").items()}
     ptr_bounds = {q: as_positive(b, "ptr_bounds") for q, b in _check_per_query(ptr_bounds, "ptr_bounds").items()}
@@ -213,9 +224,12 @@ HEAD_TO_HEAD_MECHANISMS = (
 )
 
 
-def quantile_head_to_head(x, quantiles, epsilons, delta, rng, runs: int = 1000, bounds=(0.0, 100.0),
-                          ptr_bound: float = 0.01, n_chunks: int = 600, chunk_bounds=(20.0, 80.0),
-                          n_partitions: int = 20, neighbors: str = "unbounded", grid=None):
+def quantile_head_to_head(x: ArrayLike, quantiles: Sequence[float], epsilons: Sequence[float], delta: float,
+                          rng: np.random.Generator, runs: int = 1000, bounds: tuple[float, float] = (0.0, 100.0),
+                          ptr_bound: float = 0.01, n_chunks: int = 600,
+                          chunk_bounds: tuple[float, float] = (20.0, 80.0), n_partitions: int = 20,
+                          neighbors: str = "unbounded", grid: ArrayLike | None = None,
+                          ) -> tuple[dict[tuple[float, float, str], np.ndarray], pd.DataFrame]:
     """Absolute errors of six mechanisms releasing quantiles of ``x``, for each ε (seeded).
 
     Chapter: *The exponential mechanism and inverse sensitivity* (which
@@ -270,7 +284,7 @@ def quantile_head_to_head(x, quantiles, epsilons, delta, rng, runs: int = 1000, 
             raise ValueError(f"quantiles must be among {sorted(names)} (the book's query names), got {q!r}")
     epsilons = [as_positive(e, "epsilons") for e in epsilons]
     delta = as_probability(delta, "delta")
-    rng = check_rng(rng)
+    check_rng(rng)
     runs = as_int(runs, "runs", minimum=1)
     ptr_bound = as_positive(ptr_bound, "ptr_bound")
     n_chunks = as_int(n_chunks, "n_chunks", minimum=1)
@@ -313,7 +327,7 @@ def quantile_head_to_head(x, quantiles, epsilons, delta, rng, runs: int = 1000, 
 REFUSED_ALL = "refused (all runs)"
 
 
-def format_error(value, spec: str = ".2g") -> str:
+def format_error(value: float, spec: str = ".2g") -> str:
     """An error of :func:`quantile_head_to_head`'s table as text: ``REFUSED_ALL`` for NaN (PTR refused every run).
 
     Chapter: *The exponential mechanism and inverse sensitivity* (the head-to-head table).
