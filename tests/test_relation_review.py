@@ -27,7 +27,7 @@ import pkgutil
 from collections import Counter
 from itertools import combinations, combinations_with_replacement
 
-import matplotlib
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
@@ -42,9 +42,6 @@ from dpsens.figures import sensitivity as fig_sensitivity
 from dpsens.figures import smooth as fig_smooth
 from dpsens.mechanisms import (compare, exponential, inverse_sensitivity, ptr, sample_aggregate, smooth_noise)
 from dpsens.relation import EXACT_RELATIONS, RELATIONS, Relation
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 
 X = [1.0, 2.0, 3.0, 7.0, 9.0]
 DOMAIN = ds.Domain(range(10))
@@ -281,14 +278,15 @@ NEVER_RAISES = {"dpsens.figures.grid.grid_table", "dpsens.figures.grid.grid_tabl
                 "dpsens.figures.grid.grid_explorer"}
 
 
+@pytest.mark.parametrize("wrong", ["replace", "Bounded", None], ids=repr)
 @pytest.mark.parametrize("name", [n for n in CASES if n not in NEVER_RAISES])
-def test_a_wrong_relation_is_a_value_error_naming_the_argument(name):
+def test_a_wrong_relation_is_a_value_error_naming_the_argument(name, wrong):
     function, allowed = CASES[name]
     with pytest.raises(ValueError) as info:
-        function("replace")
+        function(wrong)
     message = str(info.value)
     argument = "relation" if name.endswith("plot_local_global_log") else "neighbors"
-    assert argument in message and "'replace'" in message
+    assert argument in message and repr(wrong) in message
     for relation in allowed:
         assert repr(relation.value) in message, message
 
@@ -419,15 +417,15 @@ def test_vector_and_grouped_sensitivity_against_neighbours_by_hand(relation):
     records = [("a", 1), ("a", 2), ("b", 5), ("b", 7)]
     labelled = [(g, v) for g in "ab" for v in values]
     for form in (relation, relation.value):
-        for norm, order in (("l1", 1), ("l2", 2), ("linf", np.inf)):
+        for (norm, order), k in ((("l1", 1), 1), (("l2", 2), 1), (("linf", np.inf), 1), (("l2", 2), 2)):
             fx = np.array([np.sum([v for g, v in records if g == lab]) for lab in "ab"])
             best = 0.0
-            for y in _neighbours_by_hand(records, labelled, 1, relation.value):
+            for y in _neighbours_by_hand(records, labelled, k, relation.value):
                 fy = np.array([np.sum([v for g, v in y if g == lab]) for lab in "ab"])
                 best = max(best, float(np.linalg.norm(fy - fx, order)))
             got = vector.grouped_local_sensitivity([v for _, v in records], [g for g, _ in records], "sum",
-                                                   ds.Domain(values), neighbors=form, norm=norm)
-            assert got == pytest.approx(best, rel=1e-12), (norm, form)
+                                                   ds.Domain(values), k=k, neighbors=form, norm=norm)
+            assert got == pytest.approx(best, rel=1e-12), (norm, k, form)
 
 
 @pytest.mark.parametrize("relation", RELATIONS, ids=str)
@@ -455,3 +453,11 @@ def test_inverse_len_quantile_against_a_breadth_first_search(relation):
                 seen |= frontier
             for form in (relation, relation.value):
                 assert inverse.inverse_len_quantile(list(x), q, t, lower, upper, form) == steps, (q, t, form)
+
+
+def test_inverse_len_of_the_count_by_hand():
+    # the count of 5 records moves only by adding or removing: |t - 5| steps; replacing never moves it
+    for form in (Relation.UNBOUNDED, "unbounded"):
+        assert inverse.inverse_len(X, "count", [5.0, 3.0, 8.0], 0.0, 10.0, form).tolist() == [0.0, 2.0, 3.0]
+    for form in (Relation.BOUNDED, "bounded"):
+        assert inverse.inverse_len(X, "count", [5.0, 3.0, 8.0], 0.0, 10.0, form).tolist() == [0.0, np.inf, np.inf]
