@@ -461,3 +461,19 @@ def test_inverse_len_of_the_count_by_hand():
         assert inverse.inverse_len(X, "count", [5.0, 3.0, 8.0], 0.0, 10.0, form).tolist() == [0.0, 2.0, 3.0]
     for form in (Relation.BOUNDED, "bounded"):
         assert inverse.inverse_len(X, "count", [5.0, 3.0, 8.0], 0.0, 10.0, form).tolist() == [0.0, np.inf, np.inf]
+
+
+@pytest.mark.parametrize("relation", RELATIONS, ids=str)
+def test_the_rank_utility_sensitivity_against_neighbours_by_hand(relation):
+    """``U(x, z) = -|#{x_i < z} - q n|``: its largest change over neighbours, every release of 3 values of a
+    small domain and every candidate ``z``, equals the sensitivity the exponential mechanism uses."""
+    values, zs = [0, 1, 2, 3], [-0.5, 0.5, 1.0, 1.5, 2.5, 3.5]
+
+    def u(y, z, q):
+        return -abs(sum(v < z for v in y) - q * len(y))
+
+    for q in (0.3, 0.5, 0.9):
+        expected = max(abs(u(x, z, q) - u(y, z, q)) for x in combinations_with_replacement(values, 3)
+                       for y in _neighbours_by_hand(x, values, 1, relation.value) for z in zs)
+        for form in (relation, relation.value):
+            assert exponential.rank_utility_sensitivity(q, form) == pytest.approx(expected, rel=1e-12), (q, form)
