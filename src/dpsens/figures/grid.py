@@ -197,7 +197,10 @@ def _grids(universe, n, k, query, neighbors) -> tuple:
     try:
         universe = resolve_universe(universe)
         for r in relations:
-            check_relation(r)
+            try:
+                check_relation(r)
+            except ValueError:
+                raise ValueError(f"neighbors must be one of ('both', 'unbounded', 'bounded'), got {r!r}") from None
         check_query(query)
         problems = [p for p in (_too_big(universe, n, k, r) for r in relations) if p]
     except (TypeError, ValueError) as exc:

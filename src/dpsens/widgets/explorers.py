@@ -265,8 +265,11 @@ class Explorer:
 
 
 def _same(a, b) -> bool:
+    """``a`` is the control value ``b``: equal and of one type, or two equal numbers, or two equal texts
+    (a ``str`` subclass such as a :class:`dpsens.Relation` member is its text)."""
     try:
-        return bool(a == b) and type(a) is type(b) or (_is_number(a) and _is_number(b) and a == b)
+        return bool(a == b) and type(a) is type(b) or (_is_number(a) and _is_number(b) and a == b) or \
+            (isinstance(a, str) and isinstance(b, str) and a == b)
     except (TypeError, ValueError):
         return a is b
 
