@@ -3,24 +3,22 @@
 Chapters: *Propose-test-release* and *Smooth sensitivity* (through :mod:`dpsens.smooth`).  The ground of
 the engines: :class:`Data` (the sorted, checked records, the query and the bounds, which every engine of
 :mod:`dpsens.smooth._engines` is built from), the finite candidate lists ``A(t) = max{value : cost <= t}``
-(:class:`Candidates`, :class:`Constant`, :class:`PerDistance`), the positions of the order statistics in
+(:class:`Candidates`, :class:`Constant`), the positions of the order statistics in
 the padded sorted data (:func:`quantile_position`, :func:`padded`, :func:`percentile_windows`) and
 :func:`first_positive`, where the reach search of :mod:`dpsens.smooth._engines` starts.  The derivations
 are in the docstring of :mod:`dpsens.smooth._engines`.
 """
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from ..queries import PERCENTILES
 
-__all__ = ["Data", "Candidates", "Constant", "PerDistance", "quantile_position", "padded", "Window",
+__all__ = ["Data", "Candidates", "Constant", "quantile_position", "padded", "Window",
            "percentile_windows", "first_positive", "log_ratio"]
 
 
@@ -31,7 +29,6 @@ def log_ratio(a: float, b: float) -> float:
     return math.log(r) if r < math.inf else math.log(a) - math.log(b)
 
 
-@dataclass(frozen=True, eq=False)
 class Data:
     """What every engine is built from: sorted, checked records ``xs`` in ``[lower, upper]`` and the query.
 
@@ -39,18 +36,24 @@ class Data:
     or removed.
     """
 
-    xs: np.ndarray
-    query: str
-    lower: float
-    upper: float
+    __slots__ = ("xs", "query", "lower", "upper", "_mirrored")
 
-    @functools.cached_property
+    def __init__(self, xs: np.ndarray, query: str, lower: float, upper: float) -> None:
+        self.xs, self.query, self.lower, self.upper = xs, query, lower, upper
+        self._mirrored: tuple[int, np.ndarray, float, float] | None = None
+
+    @property
     def mirrored(self) -> tuple[int, np.ndarray, float, float]:
         """``(P, X, lower, upper)``: the data mirrored so that the percentile ``P > 50``, and padded.
 
         ``X[k + 2]`` is the padded ``X_k`` for ``k`` in ``[-2, n + 1]``; shared by the engines of several
         reaches and the dense pass, so that the ``O(n)`` copies are made once.
         """
+        if self._mirrored is None:
+            self._mirrored = self._mirror()
+        return self._mirrored
+
+    def _mirror(self) -> tuple[int, np.ndarray, float, float]:
         xs, lower, upper = self.xs, self.lower, self.upper
         P = PERCENTILES[self.query]
         n = len(xs)
@@ -187,20 +190,3 @@ def first_positive(U: Callable[[np.ndarray], np.ndarray], t_max: int) -> int:
             lo = mid
     t = np.arange(lo + 1, hi + 1)
     return int(t[np.argmax(U(t) > 0)])
-
-
-
-class PerDistance:
-    """An engine that computes ``A(t)`` one distance at a time (``_A1``); ``A`` maps it over an array of t."""
-
-    def _A1(self, t: int) -> float:
-        """``A(t)`` at one distance: each engine of this kind defines it."""
-        raise NotImplementedError
-
-    def A(self, t: ArrayLike) -> np.ndarray:
-        t = np.asarray(t, dtype=np.int64)
-        out = np.empty(t.shape)
-        flat = out.reshape(-1)
-        for k, tk in enumerate(t.reshape(-1)):
-            flat[k] = self._A1(int(tk))
-        return out

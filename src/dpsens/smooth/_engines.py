@@ -276,13 +276,14 @@ CASES: dict[tuple[str, Relation], Case] = {
 }
 
 
-def case(name: str, neighbors: Relation) -> Case:
-    """The case engine of a query (``"median"``, ``"percentile_90"``, ...) and a relation, from :data:`CASES`.
+#: The family of each query in :data:`CASES` (the others are their own): the median and ``"percentile_50"``
+#: are one family, the other percentiles another.
+_FAMILY = {"median": "median", **{p: "median" if p == "percentile_50" else "percentile" for p in PERCENTILES}}
 
-    The median and ``"percentile_50"`` are one family (``"median"``), the other percentiles another.
-    """
-    family = "median" if name in ("median", "percentile_50") else "percentile" if name in PERCENTILES else name
-    return CASES[family, neighbors]
+
+def case(name: str, neighbors: Relation) -> Case:
+    """The case engine of a query (``"median"``, ``"percentile_90"``, ...) and a relation, from :data:`CASES`."""
+    return CASES[_FAMILY.get(name, name), neighbors]
 
 
 def engine(name: str, xs: np.ndarray, lower: float, upper: float, neighbors: Relation) -> Engine:

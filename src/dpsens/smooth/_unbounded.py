@@ -12,7 +12,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._candidates import Candidates, Data, PerDistance, log_ratio, padded, percentile_windows
+from ._candidates import Candidates, Data, log_ratio, padded, percentile_windows
 from ._pairs import pair_smooth_nodes, suffix_blocks
 
 __all__ = ["median_unbounded", "median_reach", "MedianReach", "PercentileUnbounded"]
@@ -89,7 +89,7 @@ def median_reach(data: Data, reach: int) -> MedianReach:
     return MedianReach(cost, value, val, data.lower, data.upper, n)
 
 
-class PercentileUnbounded(PerDistance):
+class PercentileUnbounded:
     """Exact A(t) and smooth sensitivity of ``percentile_p`` (p != 50), one record added or removed.
 
     See the docstring of :mod:`dpsens.smooth._engines` for the argument.  Data are mirrored so that
@@ -193,6 +193,15 @@ class PercentileUnbounded(PerDistance):
         return self.val(self.c + 2 * t + 5) - self.val(self.c - 2 * t - 5)
 
     # ------------------------------------------------------------------ A(t)
+    def A(self, t: ArrayLike) -> np.ndarray:
+        """``A`` at an array of ``t``, one distance at a time (:meth:`_A1`)."""
+        t = np.asarray(t, dtype=np.int64)
+        out = np.empty(t.shape)
+        flat = out.reshape(-1)
+        for k, tk in enumerate(t.reshape(-1)):
+            flat[k] = self._A1(int(tk))
+        return out
+
     def _A1(self, t):
         n, X = self.n, self.X
         if t >= n + 1:
