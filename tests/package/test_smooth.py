@@ -39,8 +39,9 @@ import pytest
 
 import dpsens as ds
 from dpsens import smooth as sm
-from dpsens.smooth import _common as common
+from dpsens.relation import Relation
 from dpsens.smooth import _engines as engines
+from dpsens.smooth import _oracles as oracles
 
 QUANTILES = ["median", "percentile_25", "percentile_50", "percentile_75", "percentile_90"]
 
@@ -271,7 +272,7 @@ def test_pair_divide_and_conquer_against_all_pairs():
         beta = float(rng.choice([0.01, 0.3, 2.0]))
         cost = Rpos[None, :] - Lpos[:, None] - 1
         allp = np.exp(-beta * cost) * (Rval[None, :] - Lval[:, None])
-        got, c = common.pair_smooth(Lval, Lpos, Rval, Rpos, beta)
+        got, c = oracles.pair_smooth(Lval, Lpos, Rval, Rpos, beta)
         want = allp.max()
         if want <= 0:
             assert got == -np.inf or got <= 0
@@ -537,7 +538,7 @@ def test_unbounded_percentiles_with_bounds_far_larger_than_the_data():
 def _full_engine_smooth(x, name, beta, lo, up, relation):
     """The smooth sensitivity from the full (unrestricted) engine: every candidate pair considered."""
     xs = np.sort(np.asarray(x, dtype=float))
-    return engines.engine(name, xs, float(lo), float(up), relation).smooth(beta)[0]
+    return engines.engine(name, xs, float(lo), float(up), Relation(relation)).smooth(beta)[0]
 
 
 @pytest.mark.parametrize("relation", ["bounded", "unbounded"])
@@ -669,7 +670,7 @@ def test_var_std_bound_at_distance_zero_is_the_exact_local_sensitivity(relation)
     for trial in range(30):
         n = int(rng.integers(1, 9))
         x = np.sort(rng.uniform(0, 1, n) if trial % 3 else rng.choice([0.0, 0.5, 1.0], n))
-        ls_var, ls_std = VarBound(x, 0.0, 1.0, "var", relation).exact_ls()
+        ls_var, ls_std = VarBound(x, 0.0, 1.0, "var", Relation(relation)).exact_ls()
         assert ls_var == pytest.approx(_ls_var_std_definition(x, 0, 1, relation, "var"), abs=2e-6)
         assert ls_std == pytest.approx(_ls_var_std_definition(x, 0, 1, relation, "std"), abs=2e-3 if n > 1 else 1e-9)
         assert ls_std >= _ls_var_std_definition(x, 0, 1, relation, "std") - 1e-12    # never below the grid
@@ -689,7 +690,7 @@ def test_var_std_bound_is_above_the_neighbor_graph_search(relation):
         for name in ("var", "std"):
             a = brute_A(x, name, t_max, lower, upper, relation)
             xs = np.sort(np.asarray(x, dtype=float))
-            b = VarBound(xs, lower, upper, name, relation).B(np.arange(t_max + 1)) * (upper - lower) ** (2 if name == "var" else 1)
+            b = VarBound(xs, lower, upper, name, Relation(relation)).B(np.arange(t_max + 1)) * (upper - lower) ** (2 if name == "var" else 1)
             assert np.all(b >= a - 1e-12), (relation, name, x, upper, a, b)
             for beta in (0.1, 1.0):
                 s = sm.smooth_sensitivity_bound(x, name, beta, lower, upper, relation)
@@ -713,11 +714,11 @@ def test_var_std_bound_is_smooth_over_neighbors(relation):
         else:
             xp = np.delete(x, int(rng.integers(n)))
         for name in ("var", "std"):
-            bx = VarBound(np.sort(x), 0.0, 1.0, name, relation).B(np.arange(0, 12))
-            bxp = VarBound(np.sort(xp), 0.0, 1.0, name, relation).B(np.arange(1, 13))
+            bx = VarBound(np.sort(x), 0.0, 1.0, name, Relation(relation)).B(np.arange(0, 12))
+            bxp = VarBound(np.sort(xp), 0.0, 1.0, name, Relation(relation)).B(np.arange(1, 13))
             assert np.all(bx <= bxp * (1 + 1e-12) + 1e-15), (name, relation, trial)
-            bxp0 = VarBound(np.sort(xp), 0.0, 1.0, name, relation).B(np.arange(0, 12))
-            bx1 = VarBound(np.sort(x), 0.0, 1.0, name, relation).B(np.arange(1, 13))
+            bxp0 = VarBound(np.sort(xp), 0.0, 1.0, name, Relation(relation)).B(np.arange(0, 12))
+            bx1 = VarBound(np.sort(x), 0.0, 1.0, name, Relation(relation)).B(np.arange(1, 13))
             assert np.all(bxp0 <= bx1 * (1 + 1e-12) + 1e-15)
             for beta in (0.05, 0.5):
                 s, sp = (sm.smooth_sensitivity_bound(v, name, beta, 0, 1, relation) for v in (x, xp))

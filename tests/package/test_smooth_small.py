@@ -17,7 +17,9 @@ import pytest
 from dpsens import smooth as sm
 from dpsens.data import load_ages
 from dpsens.queries import PERCENTILES
+from dpsens.relation import Relation
 from dpsens.smooth import _engines as engines
+from dpsens.smooth._candidates import Data
 from dpsens.smooth import _small as small
 
 QUANTILES = ["median", *PERCENTILES]
@@ -37,14 +39,14 @@ def _data(kind, n, rng):
 
 def _check(xs, name, beta, lo, up, relation, curve_too):
     """The dense pass (if it answers) equals the full engine, and the definition on the curve."""
-    fn = small.small_engine(name, relation)
+    fn = engines.case(name, Relation(relation)).dense
     if fn is None:
         return False
-    got = fn(xs, name, float(lo), float(up), beta)
+    got = fn(Data(xs, name, float(lo), float(up)), beta)
     if got is None:
         return False
     s, t = got
-    full, _ = engines.engine(name, xs, float(lo), float(up), relation).smooth(beta)
+    full, _ = engines.engine(name, xs, float(lo), float(up), Relation(relation)).smooth(beta)
     full = max(float(full), 0.0)
     assert s == pytest.approx(full, rel=1e-12, abs=0.0), (name, relation, beta, lo, up, len(xs))
     if full == 0.0:
@@ -112,7 +114,7 @@ def test_public_functions_take_the_dense_pass_and_keep_their_values():
     for name in QUANTILES:
         for relation in ("bounded", "unbounded"):
             s, t = sm.smooth_sensitivity_argmax(ages, name, b, 0, 125, relation)
-            full, _ = engines.engine(name, ages, 0.0, 125.0, relation).smooth(b)
+            full, _ = engines.engine(name, ages, 0.0, 125.0, Relation(relation)).smooth(b)
             assert s == pytest.approx(full, rel=1e-12)
 
 
@@ -130,14 +132,14 @@ def test_pairs_with_a_right_at_upper_decide_many_cases_and_are_exact(monkeypatch
     got = []
     for xs, beta, (lo, up) in cases:
         for name in ("percentile_25", "percentile_75", "percentile_90"):
-            s = small.percentile_unbounded_small(xs, name, lo, up, beta)
+            s = small.percentile_unbounded_small(Data(xs, name, lo, up), beta)
             assert s is not None
-            full = max(engines.engine(name, xs, lo, up, "unbounded").smooth(beta)[0], 0.0)
+            full = max(engines.engine(name, xs, lo, up, Relation.UNBOUNDED).smooth(beta)[0], 0.0)
             assert s[0] == pytest.approx(full, rel=1e-12, abs=0.0), (name, beta, len(xs))
             got.append(s[0])
     none = tuple(np.array([], dtype=v.dtype) for v in small._top_pairs(90, 10, 11))
     monkeypatch.setattr(small, "_top_pairs", lambda P, n, cap: none)
-    without = [small.percentile_unbounded_small(xs, name, lo, up, beta)[0]
+    without = [small.percentile_unbounded_small(Data(xs, name, lo, up), beta)[0]
                for xs, beta, (lo, up) in cases for name in ("percentile_25", "percentile_75", "percentile_90")]
     assert sum(a != b for a, b in zip(got, without, strict=True)) >= 10
 
@@ -172,7 +174,7 @@ def test_dense_pass_equals_the_full_engine_above_small_n(relation):
         for name in ("median", "percentile_25", "percentile_90"):
             used += _check(xs, name, beta, lo, up, relation, False)
             s = sm.smooth_sensitivity(xs, name, beta, lo, up, relation)
-            full = max(float(engines.engine(name, xs, float(lo), float(up), relation).smooth(beta)[0]), 0.0)
+            full = max(float(engines.engine(name, xs, float(lo), float(up), Relation(relation)).smooth(beta)[0]), 0.0)
             assert s == pytest.approx(full, rel=1e-12, abs=0.0)
     assert used >= 3                         # (the unbounded median has no dense pass: O(n) candidates)
 
@@ -185,7 +187,7 @@ def test_dense_pass_equals_the_full_engine_above_small_n_many_cases(relation):
         for name in QUANTILES:
             _check(xs, name, beta, lo, up, relation, False)
             s = sm.smooth_sensitivity(xs, name, beta, lo, up, relation)
-            full = max(float(engines.engine(name, xs, float(lo), float(up), relation).smooth(beta)[0]), 0.0)
+            full = max(float(engines.engine(name, xs, float(lo), float(up), Relation(relation)).smooth(beta)[0]), 0.0)
             assert s == pytest.approx(full, rel=1e-12, abs=0.0)
 
 
@@ -195,9 +197,9 @@ def test_tied_data_with_a_long_reach_take_the_dense_pass_above_small_n():
     engine's value at a distance beyond the first reach."""
     xs = np.sort(np.random.default_rng(0).choice(ds_ages(), 30_000))
     beta = 1 / (2 * math.log(2 * 30_000 ** 2))
-    got = small.percentile_unbounded_small(xs, "percentile_25", 0.0, 125.0, beta)
+    got = small.percentile_unbounded_small(Data(xs, "percentile_25", 0.0, 125.0), beta)
     assert got is not None and got[1] > 256
-    full = engines.engine("percentile_25", xs, 0.0, 125.0, "unbounded").smooth(beta)
+    full = engines.engine("percentile_25", xs, 0.0, 125.0, Relation.UNBOUNDED).smooth(beta)
     assert got[0] == pytest.approx(full[0], rel=1e-12, abs=0.0)
 
 
@@ -209,7 +211,7 @@ def test_a_subnormal_smooth_value_far_inside_a_run_is_exact(relation):
     xs = np.repeat([29.0, 43.0, 45.0], [100, 5000, 900])
     for name in ("percentile_75", "percentile_90"):
         s, t = sm.smooth_sensitivity_argmax(xs, name, 1.2, 0, 100, relation)
-        full = max(float(engines.engine(name, xs, 0.0, 100.0, relation).smooth(1.2)[0]), 0.0)
+        full = max(float(engines.engine(name, xs, 0.0, 100.0, Relation(relation)).smooth(1.2)[0]), 0.0)
         assert s == pytest.approx(full, rel=1e-9, abs=0.0)
     s, _ = sm.smooth_sensitivity_argmax(xs, "percentile_75", 1.2, 0, 100, "bounded")
     assert 0 < s < 2.2e-308

@@ -1,10 +1,16 @@
-"""The engines behind :mod:`dpsens.smooth`, and the derivation of each: exact ``A(t)`` and smooth maxima.
+"""The engines of :mod:`dpsens.smooth`: one interface, one dispatch table, the reach search, the derivations.
 
 Chapters: *Propose-test-release* and *Smooth sensitivity* (through the
 public functions of :mod:`dpsens.smooth`, which check the arguments and call
 :func:`engine` and :func:`smooth_and_distance`).  Each engine gives ``A(t)``
 for an array of ``t``, ``sup A`` with a ``t`` reaching it, and the smooth
-maximum ``max_t e^{-beta t} A(t)`` with its maximising ``t``.
+maximum ``max_t e^{-beta t} A(t)`` with its maximising ``t`` (:class:`Engine`).
+Every case engine is built from one :class:`~dpsens.smooth._candidates.Data`
+(the sorted data, the query, the bounds) and is chosen by one table,
+:data:`CASES` (query family and relation -> :class:`Case`); the calls go one
+way, from here down: the case engines (``_quantile``, ``_unbounded``,
+``_mean``) and the dense pass (``_small``) use the pairs' divide and conquer
+(``_pairs``) and the candidates (``_candidates``), and nothing calls back up.
 
 The neighbour graph
 -------------------
@@ -63,7 +69,7 @@ records at the ends (``max(0, |p - (n-1-b)| - 1)`` more steps).  For a fixed
 ``O(n)`` pairs can be optimal; the curve, the distance and the smooth
 sensitivity come from that list in ``O(n)`` after sorting.
 
-*Other percentiles, unbounded* (:class:`_PercentileUnbounded`).  Let
+*Other percentiles, unbounded* (:class:`~dpsens.smooth._unbounded.PercentileUnbounded`).  Let
 ``q = p/100``.  Mirroring the data (``v -> lower + upper - v``) maps the
 ``q`` percentile to the ``1 - q`` one and leaves ``A`` unchanged, so take
 ``q > 1/2``.  For ``y`` of size ``m`` let ``h = q(m-1)`` and ``Q_y`` the
@@ -123,11 +129,11 @@ to beat a lower bound (``e^{-beta t} A(t)`` on a grid of ``t``) are dropped.
 
 *Mean, sum, count.*  Closed forms (bounded), and for the unbounded mean an
 exact search over how many records are removed and how many added (see
-:class:`_MeanUnbounded`).
+:class:`~dpsens.smooth._mean.MeanUnbounded`).
 
 *Variance and standard deviation* raise ``ValueError`` here: no exact
 algorithm is implemented, and this package does not return approximations
-silently.  :func:`smooth_sensitivity_bound` gives a provable beta-smooth
+silently.  :func:`dpsens.smooth.smooth_sensitivity_bound` gives a provable beta-smooth
 *upper bound* for them (see :mod:`dpsens.smooth._variance` for the proof).
 
 *Speed.*  ``smooth_sensitivity`` of the order statistics and percentiles
@@ -201,56 +207,175 @@ pairs of exactly equal value).
 """
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+from typing import NamedTuple, Protocol
+
+import numpy as np
+
 from ..queries import PERCENTILES
-from ._common import SMALL_N, Constant, smooth_by_reach
-from ._mean import MeanUnbounded
+from ..relation import Relation
+from ._candidates import Data, first_positive, log_ratio
+from ._mean import MeanUnbounded, count_bounded, count_unbounded, mean_bounded, sum_bounded, sum_unbounded
 from ._quantile import QuantileBounded
-from ._small import small_engine
-from ._unbounded import PercentileUnbounded, median_unbounded
+from ._small import SMALL_N, percentile_unbounded_small, quantile_bounded_small
+from ._unbounded import PercentileUnbounded, median_reach, median_unbounded
 
-__all__ = ["engine", "smooth_and_distance"]
+__all__ = ["Engine", "ReachEngine", "Case", "CASES", "case", "engine", "smooth_and_distance"]
 
 
-def smooth_and_distance(name, xs, lower, upper, neighbors, beta):
+class Engine(Protocol):
+    """What every case engine gives: ``A(t)`` for an array of ``t``, ``sup A`` with a ``t_sup`` reaching it,
+    and the smooth maximum ``max_t e^{-beta t} A(t)`` with its maximising ``t``."""
+
+    sup: float
+    t_sup: int
+
+    def A(self, t: np.ndarray) -> np.ndarray: ...
+
+    def smooth(self, beta: float) -> tuple[float, int]: ...
+
+
+class ReachEngine(Engine, Protocol):
+    """An engine restricted to the candidates of cost ``<= reach``, for the reach search: ``smooth(beta,
+    t_max)`` is the maximum over real candidates including every one of cost ``<= reach`` (a lower bound
+    on ``S``), ``U(t) >= A(t)`` a cheap non-decreasing upper bound, ``sup`` and ``t_sup`` bounds."""
+
+    def U(self, t: np.ndarray) -> np.ndarray: ...
+
+    def smooth(self, beta: float, t_max: int | None = None) -> tuple[float, int]: ...
+
+
+class Case(NamedTuple):
+    """How one query and relation is computed: the one interface every case engine implements.
+
+    ``build(data)`` is the full engine.  For the order statistics and percentiles, ``restrict(data,
+    reach)`` is the engine restricted to the pairs of cost ``<= reach`` (the reach search) and ``dense(data,
+    beta)`` the dense pass of :mod:`dpsens.smooth._small` (``(S, t*)``, or ``None`` where it declines).
+    """
+
+    build: Callable[[Data], Engine]
+    restrict: Callable[[Data, int], ReachEngine] | None = None
+    dense: Callable[[Data, float], tuple[float, int] | None] | None = None
+
+
+_QUANTILE_BOUNDED = Case(QuantileBounded, QuantileBounded, quantile_bounded_small)
+
+#: The one dispatch table: (family of the query, relation) -> its case engine.
+CASES: dict[tuple[str, Relation], Case] = {
+    ("count", Relation.BOUNDED): Case(count_bounded),
+    ("count", Relation.UNBOUNDED): Case(count_unbounded),
+    ("sum", Relation.BOUNDED): Case(sum_bounded),
+    ("sum", Relation.UNBOUNDED): Case(sum_unbounded),
+    ("mean", Relation.BOUNDED): Case(mean_bounded),
+    ("mean", Relation.UNBOUNDED): Case(MeanUnbounded),
+    ("median", Relation.BOUNDED): _QUANTILE_BOUNDED,
+    ("percentile", Relation.BOUNDED): _QUANTILE_BOUNDED,
+    ("median", Relation.UNBOUNDED): Case(median_unbounded, median_reach),
+    ("percentile", Relation.UNBOUNDED): Case(PercentileUnbounded, PercentileUnbounded, percentile_unbounded_small),
+}
+
+
+#: The family of each query in :data:`CASES` (the others are their own): the median and ``"percentile_50"``
+#: are one family, the other percentiles another.
+_FAMILY = {"median": "median", **{p: "median" if p == "percentile_50" else "percentile" for p in PERCENTILES}}
+
+
+def case(name: str, neighbors: Relation) -> Case:
+    """The case engine of a query (``"median"``, ``"percentile_90"``, ...) and a relation, from :data:`CASES`."""
+    return CASES[_FAMILY.get(name, name), neighbors]
+
+
+def engine(name: str, xs: np.ndarray, lower: float, upper: float, neighbors: Relation) -> Engine:
+    """The full engine of one query and relation on sorted, checked ``xs`` in ``[lower, upper]``.
+
+    Chapters: *Propose-test-release* and *Smooth sensitivity*.
+    """
+    return case(name, neighbors).build(Data(xs, name, lower, upper))
+
+
+def smooth_and_distance(name: str, xs: np.ndarray, lower: float, upper: float, neighbors: Relation,
+                        beta: float) -> tuple[float, int]:
     """``(S, t*)``: the smooth sensitivity of sorted, checked ``xs`` and a distance ``t*`` attaining it.
 
-    Chapter: *Smooth sensitivity*.  The quantiles through :func:`smooth_by_reach`, the rest directly.
+    Chapter: *Smooth sensitivity*.  The dense pass first where the case has one, then the reach search
+    where it has a restricted engine, else the full engine.
     """
-    n = len(xs)
-    if name in PERCENTILES or name == "median":
-        small = small_engine(name, neighbors)
-        got = small(xs, name, lower, upper, beta) if small is not None else None
+    how = case(name, neighbors)
+    data = Data(xs, name, lower, upper)
+    if how.dense is not None:
+        got = how.dense(data, beta)
         if got is not None:
             return got
-        if neighbors == "bounded":
-            return smooth_by_reach(lambda r: QuantileBounded(xs, name, lower, upper, reach=r), n, beta)
-        if name in ("median", "percentile_50"):
-            return smooth_by_reach(lambda r: median_unbounded(xs, lower, upper, reach=r), n, beta)
-        prep = PercentileUnbounded.prepare(xs, name, lower, upper)
-        return smooth_by_reach(lambda r: PercentileUnbounded(xs, name, lower, upper, reach=r, prepared=prep), n, beta)
-    return engine(name, xs, lower, upper, neighbors).smooth(beta)
+    if how.restrict is not None:
+        return smooth_by_reach(how.build, how.restrict, data, beta)
+    return how.build(data).smooth(beta)
 
 
-def engine(name, xs, lower, upper, neighbors):
-    """The engine of one query and relation on sorted, checked ``xs`` in ``[lower, upper]``.
+# ---------------------------------------------------------------------------------------------- reach search
 
-    Chapters: *Propose-test-release* and *Smooth sensitivity*.  It has ``A(t)`` (an array of
-    ``t``), ``sup``, ``t_sup`` and ``smooth(beta)``.
+def needed_reach(eng: ReachEngine, beta: float, best: float, reach: int) -> int:
+    """Largest ``t > reach`` at which ``e^{-beta t} min(U(t), sup)`` exceeds ``best`` (``reach`` if none).
+
+    Beyond ``ln(sup/best)/beta`` the factor ``e^{-beta t} sup`` alone is at most ``best``, and beyond
+    ``t_sup`` A is constant, so only distances up to the smaller of the two are looked at.
     """
-    n = len(xs)
-    width = upper - lower
-    if name == "count":
-        return Constant(0.0, 0.0) if neighbors == "bounded" else Constant(1.0, 1.0)
-    if name in ("sum", "mean"):
-        if neighbors == "bounded":
-            scale = 1.0 if name == "sum" else 1.0 / n
-            return Constant(max(upper - xs[0], xs[-1] - lower) * scale, width * scale)
-        if name == "sum":
-            m = max(abs(lower), abs(upper))
-            return Constant(m, m)
-        return MeanUnbounded(xs, lower, upper)
-    if neighbors == "bounded":
-        return QuantileBounded(xs, name, lower, upper)
-    if name in ("median", "percentile_50"):
-        return median_unbounded(xs, lower, upper)
-    return PercentileUnbounded(xs, name, lower, upper)
+    t_hi = eng.t_sup
+    if best > 0:
+        t_hi = min(t_hi, int(math.ceil(log_ratio(eng.sup, best) / beta)) + 1)
+    if t_hi <= reach:
+        return reach
+    t = np.arange(reach + 1, t_hi + 1)
+    with np.errstate(under="ignore"):
+        bound = np.exp(-beta * t) * np.minimum(eng.U(t), eng.sup)
+    over = np.nonzero(bound > best)[0]
+    return int(t[over[-1]]) if over.size else reach
+
+
+def first_reach(eng: ReachEngine, n: int, beta: float, reach: int) -> int:
+    """The reach of the search's first pass, from the engine of reach ``reach``: one pass usually suffices.
+
+    On tied data ``A(t) <= U(t) = 0`` up to the distance ``t0`` at which ``U`` leaves 0 (the nearest change
+    of value): nothing below ``t0`` counts, so the search starts from there.  Otherwise a cheap lower bound
+    (``A`` on a few distances) says how far a distance could beat it (:func:`needed_reach`).
+    """
+    t0 = first_positive(eng.U, n + 1)
+    if t0 > reach // 2:
+        return t0 + reach                        # straight to the search
+    grid = np.unique(np.round(1.3 ** np.arange(0, 1 + int(math.log(reach) / math.log(1.3)))).astype(np.int64))
+    with np.errstate(under="ignore"):
+        floor = float(np.max(np.exp(-beta * np.concatenate(([0], grid))) * eng.A(np.concatenate(([0], grid)))))
+    # with no positive value yet, the bound only says where e^{-beta t} U(t) underflows: double instead
+    return max(reach, needed_reach(eng, beta, floor, reach)) if floor > 0 else 2 * reach
+
+
+def smooth_by_reach(build: Callable[[Data], Engine], restrict: Callable[[Data, int], ReachEngine], data: Data,
+                    beta: float, reach: int = 64) -> tuple[float, int]:
+    """The smooth sensitivity from engines restricted to the pairs of cost ``<= reach``.
+
+    ``restrict(data, reach)`` is a restricted engine (``build(data)`` the full one) whose ``smooth(beta,
+    t_max)`` returns the maximum over a set of *real* candidates (so a lower bound on ``S``) that contains
+    every candidate of cost ``<= reach``, and whose ``U(t) >= A(t)``.  If no ``t > reach`` can beat it
+    (:func:`needed_reach`), it is ``S``: exact.  Otherwise the reach grows to the largest distance that
+    could, and beyond an eighth of ``n`` the full engine is used.
+    """
+    n = len(data.xs)
+    if n <= SMALL_N:
+        return build(data).smooth(beta)          # small data: one pass of the full engine is cheapest
+    if reach < n // 8:
+        reach = first_reach(restrict(data, reach), n, beta, reach)
+    while reach < n // 8:
+        eng = restrict(data, reach)
+        best, cost = eng.smooth(beta, t_max=reach)
+        if best <= 0:
+            # only where e^{-beta t} U(t) underflows is known to be beyond reach: double instead
+            t_far = min(eng.t_sup, int(745.2 / beta) + 1)          # e^{-beta t} is 0.0 in floats beyond 745.2/beta
+            if t_far <= reach or float(eng.U(np.array([t_far]))[0]) <= 0:
+                return best, cost                                   # U non-decreasing: nothing beyond reach
+            reach *= 2
+            continue
+        need = needed_reach(eng, beta, best, reach)
+        if need <= reach:
+            return best, cost
+        reach = max(2 * reach, need)
+    return build(data).smooth(beta)

@@ -1,18 +1,49 @@
-"""The engine of the mean with one record added or removed (unbounded).
+"""The engines of the mean, the sum and the count: closed forms, and the exact search of the unbounded mean.
 
 Chapters: *Propose-test-release* and *Smooth sensitivity* (through :mod:`dpsens.smooth`).  The bounded
-mean, the sum and the count have closed forms (:class:`dpsens.smooth._common.Constant`).
+mean, the sum and the count have a constant ``A`` from ``t = 1`` on (:class:`~dpsens.smooth._candidates.Constant`:
+one replacement reaches the widest spread); with records added or removed the sum and the count do too,
+and :class:`MeanUnbounded` searches how many records are removed and how many added.
 """
 from __future__ import annotations
 
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from ._common import log_ratio
+from ._candidates import Constant, Data, log_ratio
+
+__all__ = ["count_bounded", "count_unbounded", "sum_bounded", "sum_unbounded", "mean_bounded", "MeanUnbounded"]
 
 
-__all__ = ["MeanUnbounded"]
+def count_bounded(data: Data) -> Constant:
+    """The count, one record replaced: the size never changes, ``A = 0``."""
+    return Constant(0.0, 0.0)
+
+
+def count_unbounded(data: Data) -> Constant:
+    """The count, one record added or removed: ``A = 1``."""
+    return Constant(1.0, 1.0)
+
+
+def sum_bounded(data: Data) -> Constant:
+    """The sum, one record replaced: ``A(0)`` the farthest a record can move, ``upper - lower`` from ``t = 1``."""
+    xs, lower, upper = data.xs, data.lower, data.upper
+    return Constant(max(upper - xs[0], xs[-1] - lower), upper - lower)
+
+
+def sum_unbounded(data: Data) -> Constant:
+    """The sum, one record added or removed: ``A = max(|lower|, |upper|)``."""
+    m = max(abs(data.lower), abs(data.upper))
+    return Constant(m, m)
+
+
+def mean_bounded(data: Data) -> Constant:
+    """The mean, one record replaced: the sum's ``A`` over ``n``."""
+    xs, lower, upper = data.xs, data.lower, data.upper
+    scale = 1.0 / len(xs)
+    return Constant(max(upper - xs[0], xs[-1] - lower) * scale, (upper - lower) * scale)
 
 
 class MeanUnbounded:
@@ -33,7 +64,8 @@ class MeanUnbounded:
     the mirror image.
     """
 
-    def __init__(self, xs, lower, upper):
+    def __init__(self, data: Data) -> None:
+        xs, lower, upper = data.xs, data.lower, data.upper
         self.n = n = len(xs)
         self.lower, self.upper = lower, upper
         # P[k]: the sum of the k smallest; Pr[k] that of the mirror image -xs[::-1] (sorted, on [-upper, -lower]):
@@ -66,11 +98,11 @@ class MeanUnbounded:
             v2 = np.where((keep >= 1) & (m >= 2), (m - 1) * top - so2, -np.inf) / (m * np.maximum(m - 1, 1))
         return np.maximum(best, np.maximum(v1, v2))
 
-    def G(self, r, a):
+    def G(self, r: np.ndarray, a: np.ndarray) -> np.ndarray:
         return np.maximum(self._G_side(r, a, self.P, self.top, self.lower, self.upper),
                           self._G_side(r, a, self.Pr, self.top_r, -self.upper, -self.lower))
 
-    def A(self, t):
+    def A(self, t: ArrayLike) -> np.ndarray:
         """``A`` at an array of ``t``: the maximum of ``G(r, tt - r)`` over ``tt`` in ``{t - 1, t}`` and
         ``0 <= r <= min(tt, n - 1)``, every ``(t, tt, r)`` of a batch in one vectorised pass."""
         t = np.asarray(t, dtype=np.int64)
@@ -99,7 +131,7 @@ class MeanUnbounded:
         np.maximum.at(best, owner, per)
         return best
 
-    def smooth(self, beta):
+    def smooth(self, beta: float) -> tuple[float, int]:
         """Best-first over t: every dataset of size m >= 2 has LS <= (upper-lower)/m (add: /(m+1);
         remove: |mean - extreme|/(m-1) <= (upper-lower)(m-1)/m/(m-1)), and within t steps m >= n - t,
         so e^{-beta t} A(t) <= e^{-beta t} (upper-lower)/max(n-t, 2).  Distances are evaluated in order

@@ -6,10 +6,11 @@ percentiles, bounded").
 """
 from __future__ import annotations
 
-
 import numpy as np
+from numpy.typing import ArrayLike
 
-from ._common import PairProblem, padded, quantile_position, smooth_of_problems
+from ._candidates import Data, padded, quantile_position
+from ._pairs import PairProblem, smooth_of_problems
 
 __all__ = ["QuantileBounded"]
 
@@ -20,10 +21,11 @@ class QuantileBounded:
     With ``reach`` set, only the lefts and rights that a pair of cost ``<= reach`` can use are kept (a
     pair's indices are within ``reach + 2`` of the window): ``A(t)`` is then exact for ``t <= reach``
     and a lower bound beyond, ``smooth`` a lower bound that includes every pair of cost ``<= reach``
-    (see :func:`smooth_by_reach`); ``sup`` is then only an upper bound.
+    (see the reach search of :mod:`dpsens.smooth._engines`); ``sup`` is then only an upper bound.
     """
 
-    def __init__(self, xs, name, lower, upper, reach=None):
+    def __init__(self, data: Data, reach: int | None = None) -> None:
+        xs, name, lower, upper = data.xs, data.query, data.lower, data.upper
         n = len(xs)
         self.n = n
         i, g = quantile_position(name, n)
@@ -48,13 +50,13 @@ class QuantileBounded:
         self.sup = float(self.A(np.array([n]))[0]) if reach is None else float(upper - lower)
         self.t_sup = n
 
-    def U(self, t):
+    def U(self, t: ArrayLike) -> np.ndarray:
         """An upper bound on ``A(t)``: every pair of cost ``<= t`` lies in the padded indices
         ``[i - t - 2, i + t + 2]`` and its value is at most the spread of its indices."""
         t = np.asarray(t, dtype=np.int64)
         return self.val(self.i + t + 3) - self.val(self.i - t - 3)
 
-    def A(self, t):
+    def A(self, t: ArrayLike) -> np.ndarray:
         t = np.asarray(t, dtype=np.int64)
         flat = np.minimum(t.reshape(-1), self.n)
         out = np.zeros(flat.shape)
@@ -62,7 +64,7 @@ class QuantileBounded:
             out = np.maximum(out, pr.A(flat))
         return out.reshape(t.shape)
 
-    def smooth(self, beta, t_max=None):
+    def smooth(self, beta: float, t_max: int | None = None) -> tuple[float, int]:
         # a cheap lower bound first, to skip pairs too long to matter
         t_max = self.n if t_max is None else min(self.n, t_max)
         ts = np.concatenate(([0], 1 << np.arange(int(t_max).bit_length())))

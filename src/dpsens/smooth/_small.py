@@ -37,14 +37,18 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import NamedTuple
 
 import numpy as np
 
-from ..queries import PERCENTILES
-from ._common import SMALL_N, first_positive, log_ratio, quantile_position
-from ._unbounded import PercentileUnbounded, percentile_windows
+from ._candidates import Data, first_positive, log_ratio, percentile_windows, quantile_position
 
-__all__ = ["SMALL_PAIRS", "SMALL_REACH", "LARGE_REACH", "quantile_bounded_small", "percentile_unbounded_small", "small_engine", "clear_tables"]
+__all__ = ["SMALL_N", "SMALL_PAIRS", "SMALL_REACH", "LARGE_REACH", "quantile_bounded_small",
+           "percentile_unbounded_small", "clear_tables"]
+
+#: Up to this many records the dense pass is tried first, and where it declines the full engine is used
+#: directly (the reach search of :mod:`dpsens.smooth._engines` costs more than it saves).
+SMALL_N = 2048
 
 #: At most this many pairs are listed in one pass, and the reach is at most ``SMALL_REACH`` (beyond, the
 #: divide and conquer of the general engines is faster) or, above ``SMALL_N`` records, ``LARGE_REACH``
@@ -111,6 +115,77 @@ def _window_index(n, c, P, grid):
     return ih, il
 
 
+class _Best:
+    """The best candidate of :func:`_search` so far: its smooth value ``w``, value ``v`` and cost ``c``
+    (``v`` is ``None`` while it is ``single``, the candidate outside the pairs)."""
+
+    def __init__(self, single: tuple[float, int]) -> None:
+        self.single = single
+        self.v: float | None = None
+        self.w, self.c = single[0], single[1]
+
+    def offer(self, w: float, v: float, c: int) -> None:
+        if w > self.w:
+            self.w, self.v, self.c = w, v, c
+
+    def result(self, beta: float) -> tuple[float, int]:
+        return self.single if self.v is None else (self.v * math.exp(-beta * self.c), self.c)
+
+
+class _Pass(NamedTuple):
+    """The pair problems of one reach ``K`` (see :func:`_search`), with the cost ``c0`` of every left's
+    cheapest pair and the table ``E`` of ``e^{-beta t}``, ``t <= K``."""
+
+    Rt: np.ndarray
+    base: np.ndarray
+    L: np.ndarray
+    lam: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    c0: np.ndarray
+    E: np.ndarray
+
+
+def _floor_pass(lefts, K, beta, slope, limit, best, t_max):
+    """The pair problems of reach ``K``, their cheapest pairs offered to ``best`` (real candidates, the
+    floor for the rest); ``None`` to decline (``e^{-beta K}`` could underflow, ``K`` beyond the limit, or
+    nothing positive within reach at a small size)."""
+    if beta * K > _EXP_SAFE or K > limit:
+        return None
+    got = lefts(K)
+    if got is None:
+        return None
+    Rt, b0, row, L, lam, lo, hi = got
+    base = row * Rt.shape[1] - b0
+    E = np.exp(-beta * np.arange(K + 1))
+    v0 = Rt.reshape(-1)[base + lo] - L
+    c0 = slope * lo + lam
+    w0 = v0 * E[c0]
+    i0 = int(np.argmax(w0))
+    best.offer(float(w0[i0]), float(v0[i0]), int(c0[i0]))
+    if best.w <= 0 and t_max <= SMALL_N + 1:
+        return None
+    return _Pass(Rt, base, L, lam, lo, hi, c0, E)
+
+
+def _weak_floor(pas, U, W, beta, t_max, sup, slope, K, limit, best):
+    """Above ``SMALL_N`` records, when the bound points beyond the limit: every pair of cost ``<= K`` is
+    offered for a better floor (on tied data the cheapest pairs lie inside runs).  Returns the distance the
+    bound then names, or ``None`` to decline: too many pairs, or a floor far below the bound beyond the limit
+    that is merely too low (small beta; left to the general engines), not nil (pairs inside runs)."""
+    got = _score(*pas, beta, slope, K, max(best.w, 0.0))
+    if got is None:
+        return None
+    best.offer(*got)
+    need = _needed(W, U, beta, best.w, K, t_max, sup, limit) if best.w > 0 else t_max
+    if need > limit:
+        with np.errstate(under="ignore"):
+            far = math.exp(-beta * (limit + 1)) * min(float(U(np.array([limit + 1]))[0]), sup)
+        if best.w > 1e-6 * far:
+            return None
+    return need
+
+
 def _search(lefts, U, W, beta, t_max, sup, slope, single=(0.0, 0)):
     """``(S, t*)``, or ``None`` to leave it to the general engines.
 
@@ -121,71 +196,48 @@ def _search(lefts, U, W, beta, t_max, sup, slope, single=(0.0, 0)):
     raised (once) to the largest distance that ``W`` says could beat it; then every pair that could is
     scored once.  Above ``SMALL_N`` records, when the bound points beyond the limit, every pair of cost
     ``<= K`` is scored for a better floor, and while that floor is nil (tied data) the reach doubles.
-    ``single`` is a candidate outside the pairs (value, cost).  ``U`` and ``W`` are upper bounds on
+    ``single`` is a candidate outside the pairs (value, cost), ``sup > 0`` a bound on every ``A(t)``
+    (the callers answer ``sup = 0`` themselves).  ``U`` and ``W`` are upper bounds on
     ``A(t)``, both non-decreasing: ``U`` cheap (the spread of the indices within reach, used to skip the
     distances where every pair is 0), ``W`` tight (the widest spread of a window of the indices a pair
     of cost ``t`` spans, used to bound the reach).
     """
-    if sup <= 0:
-        return 0.0, 0
     t0 = first_positive(U, t_max)                       # below t0 every pair is worth 0 (U = 0)
     K = min(t_max, -(-(t0 + _FIRST_REACH) // 16) * 16)
     limit = SMALL_REACH if t_max <= SMALL_N + 1 else LARGE_REACH
-    best, bv, bc = single[0], None, single[1]
+    best = _Best(single)
     final = False
     while True:
-        if beta * K > _EXP_SAFE or K > limit:
-            return None
-        got = lefts(K)
-        if got is None:
-            return None
-        Rt, b0, row, L, lam, lo, hi = got
-        base = row * Rt.shape[1] - b0
-        E = np.exp(-beta * np.arange(K + 1))
-        # the cheapest pair of every left: real candidates, the floor for the rest
-        v0 = Rt.reshape(-1)[base + lo] - L
-        c0 = slope * lo + lam
-        w0 = v0 * E[c0]
-        i0 = int(np.argmax(w0))
-        if w0[i0] > best:
-            best, bv, bc = float(w0[i0]), float(v0[i0]), int(c0[i0])
-        if best <= 0 and t_max <= SMALL_N + 1:
+        pas = _floor_pass(lefts, K, beta, slope, limit, best, t_max)
+        if pas is None:
             return None
         if final:
             break                            # the floor can only have grown: K is still enough
-        need = _needed(W, U, beta, best, K, t_max, sup, limit) if best > 0 else t_max
+        need = _needed(W, U, beta, best.w, K, t_max, sup, limit) if best.w > 0 else t_max
         if need <= K:
             break
         if need > limit and t_max > SMALL_N + 1:
-            # a weak floor (on tied data the cheapest pairs lie inside runs): every pair of cost <= K gives a
-            # better one; while the bound still points beyond the limit, the reach doubles
-            got = _score(Rt, base, L, lam, lo, hi, c0, E, beta, slope, K, max(best, 0.0))
-            if got is None:
+            need = _weak_floor(pas, U, W, beta, t_max, sup, slope, K, limit, best)
+            if need is None:
                 return None
-            if got[0] > best:
-                best, bv, bc = got
-            need = _needed(W, U, beta, best, K, t_max, sup, limit) if best > 0 else t_max
             if need <= K:
-                return single if bv is None else (bv * math.exp(-beta * bc), bc)
+                return best.result(beta)     # every pair of cost <= K that could beat the floor is scored
             if need > limit:
-                # double only while there is no floor to speak of (pairs inside runs); a floor far below the
-                # bound beyond the limit that is merely too low (small beta) is left to the general engines
-                with np.errstate(under="ignore"):
-                    far = math.exp(-beta * (limit + 1)) * min(float(U(np.array([limit + 1]))[0]), sup)
-                if best > 1e-6 * far:
-                    return None
-                K = min(t_max, 2 * K)
+                K = min(t_max, 2 * K)        # no floor yet: the reach doubles
                 continue
         K = min(t_max, -(-need // 16) * 16)     # a multiple of 16: the tables of a size are reused
         final = True
-    got = _score(Rt, base, L, lam, lo, hi, c0, E, beta, slope, K, best)
+    return _finish(pas, beta, slope, K, best)
+
+
+def _finish(pas, beta, slope, K, best):
+    """``(S, t*)`` once every pair that could beat ``best`` has cost ``<= K``: they are scored (``None`` if
+    too many)."""
+    got = _score(*pas, beta, slope, K, best.w)
     if got is None:
         return None
-    if got[0] > best:
-        best, bv, bc = got
-    if bv is None:
-        return single
-    return bv * math.exp(-beta * bc), bc
+    best.offer(*got)
+    return best.result(beta)
 
 
 def _score(Rt, base, L, lam, lo, hi, c0, E, beta, slope, K, best):
@@ -226,26 +278,27 @@ def _score(Rt, base, L, lam, lo, hi, c0, E, beta, slope, K, best):
 
 # ---------------------------------------------------------------------------------------------- bounded
 
-def quantile_bounded_small(xs, name, lower, upper, beta):
+def quantile_bounded_small(data: Data, beta: float) -> tuple[float, int] | None:
     """``(S, t*)`` of the median or a percentile, one record replaced, or ``None`` (see the module docstring).
 
     The pair problems of :class:`dpsens.smooth._quantile.QuantileBounded`: for each window start ``j`` in
     ``{i - 1, i}`` the lefts ``l <= j`` and rights ``r > j`` (and, when ``gamma > 0``, the lefts
     ``a <= j + 1`` and rights ``q > j + 1``), cost ``r - l - 1``.
     """
+    xs, lower, upper = data.xs, data.lower, data.upper
     n = len(xs)
-    i, g = quantile_position(name, n)
+    i, g = quantile_position(data.query, n)
     alpha, gamma = 1.0 - g, g
     X = np.concatenate(([lower, lower], xs, [upper, upper]))        # X[k + 2] = padded X_k, k in [-2, n + 1]
-    first, fam = [], []
+    firsts, fam = [], []
     for j in sorted({i - 1, i}):
         if -1 <= j <= n - 1:
-            first.append(j + 1)
+            firsts.append(j + 1)
             fam.append(False)
             if gamma > 0 and j + 2 <= n:
-                first.append(j + 2)
+                firsts.append(j + 2)
                 fam.append(True)
-    first = np.array(first, dtype=np.int64)[:, None]           # each problem's first right
+    first = np.array(firsts, dtype=np.int64)[:, None]           # each problem's first right
     f = np.array(fam, dtype=bool)[:, None]
 
     def U(t):
@@ -272,7 +325,10 @@ def quantile_bounded_small(xs, name, lower, upper, beta):
         Rt = np.where(f, gamma * Xb, alpha * Xb + gamma * (Xb1 - Xb))
         return Rt, b0, row, L, -left - 1, first[row, 0], np.minimum(n, K + left + 1)
 
-    return _search(lefts, U, W, beta, n, float(upper - lower), 1)
+    sup = float(upper - lower)
+    if sup <= 0:
+        return 0.0, 0
+    return _search(lefts, U, W, beta, n, sup, 1)
 
 
 # ---------------------------------------------------------------------------------------------- unbounded
@@ -308,7 +364,7 @@ def _rows(P):
         for k, off, al, ga in percentile_windows(P, g100):
             for fam, bplus in (((0, 0),) if k == 2 else ((1, 1), (2, 0))):
                 rows.append((k, al / 100.0, ga / 100.0, m0, i0 + off, fam, bplus))
-    cols = list(zip(*rows))
+    cols = list(zip(*rows, strict=True))
     ints = [np.array(cols[j], dtype=np.int64)[:, None] for j in (0, 3, 4, 5, 6)]
     k, m0, rho0, fam, bplus = ints
     return T, P // gcd, k, np.array(cols[1])[:, None], np.array(cols[2])[:, None], m0, rho0, fam, bplus
@@ -359,7 +415,7 @@ def _top_pairs(P, n, cap):
         cost = 2 * b + lam
         row, col = np.nonzero(fam_ok & allowed & (lo <= b) & (cost <= min(cap, n + 1)))
         parts.append((cost[row, col], np.full(row.size, b), p[0, col], row))
-    cost, b, pp, row = (np.concatenate(v) for v in zip(*parts))
+    cost, b, pp, row = (np.concatenate(v) for v in zip(*parts, strict=True))
     order = np.argsort(cost, kind="stable")
     row = row[order]
     out = (cost[order], b[order], pp[order], al[:, 0][row], ga[:, 0][row], fam[:, 0][row])
@@ -368,7 +424,7 @@ def _top_pairs(P, n, cap):
     return out
 
 
-def percentile_unbounded_small(xs, name, lower, upper, beta):
+def percentile_unbounded_small(data: Data, beta: float) -> tuple[float, int] | None:
     """``(S, t*)`` of ``percentile_p`` (p != 50), one record added or removed, or ``None``.
 
     The candidates of :class:`dpsens.smooth._unbounded.PercentileUnbounded`: for each (window, class,
@@ -377,8 +433,8 @@ def percentile_unbounded_small(xs, name, lower, upper, beta):
     rank (no cheaper pair lies further out), their cheapest pairs, and then every right of cost ``<= K``
     that could beat the best of those.
     """
-    P, X, lower, upper = PercentileUnbounded.prepare(xs, name, lower, upper)
-    n = len(xs)
+    P, X, lower, upper = data.mirrored
+    n = len(data.xs)
     T, Q, k, al, ga, m0, rho0, fam, bplus = _rows(P)
     q = P / 100.0
     sup = q * (upper - lower)
@@ -432,18 +488,7 @@ def percentile_unbounded_small(xs, name, lower, upper, beta):
     return got
 
 
-def small_engine(name, neighbors):
-    """The function of this module for a query and relation (``None`` if the general engines are used)."""
-    if name not in PERCENTILES and name != "median":
-        return None
-    if neighbors == "bounded":
-        return quantile_bounded_small
-    if name in ("median", "percentile_50"):
-        return None
-    return percentile_unbounded_small
-
-
-def clear_tables():
+def clear_tables() -> None:
     """Forget the cached tables (they depend on the size only; the benchmark times a first call with it)."""
     _left_table.cache_clear()
     _top_pairs.cache_clear()

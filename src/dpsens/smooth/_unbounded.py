@@ -7,47 +7,67 @@ percentiles, unbounded").
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from ..queries import PERCENTILES
-from ._common import Candidates, PerDistance, log_ratio, pair_smooth_nodes, padded
+from ._candidates import Candidates, Data, log_ratio, padded, percentile_windows
+from ._pairs import pair_smooth_nodes, suffix_blocks
 
-__all__ = ["median_unbounded", "PercentileUnbounded"]
+__all__ = ["median_unbounded", "median_reach", "MedianReach", "PercentileUnbounded"]
 
 
-def median_unbounded(xs, lower, upper, reach=None):
-    """(cost, value) candidates for the median with one record added or removed.
+class MedianReach(Candidates):
+    """The median's candidates of cost ``<= reach`` only (a lower bound on ``A``), with the bounds of the
+    reach search: ``sup = (upper - lower)/2`` and ``t_sup = n + 1`` bound the full list's, and ``U(t) >=
+    A(t)`` is the spread of the padded data over the indices a dataset within ``t`` steps can use."""
 
-    With ``reach < n - 3`` only the candidates that can cost ``<= reach`` are listed: a pair
-    ``(p, b)`` has ``b >= n - p - 2`` and costs at least ``b - p - 1 >= n - 2p - 3``, so
-    ``p >= (n - 3 - reach)/2``; the pairs with an inserted end and the one-record datasets cost
-    at least ``n - 1``.
-    """
+    def __init__(self, cost: np.ndarray, value: np.ndarray, val: Callable[[np.ndarray], np.ndarray],
+                 lower: float, upper: float, n: int) -> None:
+        super().__init__(cost, value)
+        self.sup, self.t_sup = (upper - lower) / 2.0, n + 1     # bounds only: the list is partial
+        self.val, self.c = val, (n - 1) // 2                     # U: as for the other percentiles
+
+    def U(self, t: np.ndarray) -> np.ndarray:
+        """An upper bound on ``A(t)`` (see :meth:`PercentileUnbounded.U`)."""
+        t = np.asarray(t, dtype=np.int64)
+        return self.val(self.c + 2 * t + 5) - self.val(self.c - 2 * t - 5)
+
+
+def _median_pairs(data: Data, pmin: int,
+                  ends: bool) -> tuple[np.ndarray, np.ndarray, Callable[[np.ndarray], np.ndarray]]:
+    """``(cost, value, X)``: the median's pairs ``(p, b)`` with ``p >= pmin`` (and, with ``ends``, those with an
+    inserted end), and the padded data ``X``."""
+    xs, lower, upper = data.xs, data.lower, data.upper
     n = len(xs)
-    restricted = reach is not None and reach < n - 3
-    pmin = max(-1, (n - 3 - int(reach)) // 2 - 1) if restricted else -1
     val = padded(xs, lower, upper)
     ps, bs = [], []
     p = np.arange(pmin, min(n, n // 2 + 1))       # b > p and b <= n - p: p <= n/2
     for off in (-2, -1, 0):
         b = n - 1 - p + off + 1          # b in {n-p-2, n-p-1, n-p}
         ok = (b > p) & (b <= n)
-        ps.append(p[ok]); bs.append(b[ok])
-    if not restricted:
-        ps.append(np.full(n + 1, -1)); bs.append(np.arange(0, n + 1))       # lower element inserted at `lower`
-        ps.append(np.arange(-1, n)); bs.append(np.full(n + 1, n))           # upper element inserted at `upper`
-    p = np.concatenate(ps); b = np.concatenate(bs)
+        ps.append(p[ok])
+        bs.append(b[ok])
+    if ends:
+        ps.append(np.full(n + 1, -1))                   # lower element inserted at `lower`
+        bs.append(np.arange(0, n + 1))
+        ps.append(np.arange(-1, n))                     # upper element inserted at `upper`
+        bs.append(np.full(n + 1, n))
+    p = np.concatenate(ps)
+    b = np.concatenate(bs)
     pplus = np.maximum(p, 0)
     qplus = np.maximum(n - 1 - b, 0)
     cost = (b - p - 1) + (p < 0) + (b > n - 1) + np.maximum(0, np.abs(pplus - qplus) - 1)
     value = (val(b) - val(p)) / 2.0
-    if restricted:
-        cand = Candidates(cost, value)
-        cand.sup, cand.t_sup = (upper - lower) / 2.0, n + 1     # bounds only: the list is partial
-        c = (n - 1) // 2                                         # U: as for the other percentiles
-        cand.U = lambda t: val(c + 2 * np.asarray(t, dtype=np.int64) + 5) - val(c - 2 * np.asarray(t, dtype=np.int64) - 5)
-        return cand
+    return cost, value, val
+
+
+def median_unbounded(data: Data) -> Candidates:
+    """(cost, value) candidates for the median with one record added or removed: every one."""
+    xs, lower, upper = data.xs, data.lower, data.upper
+    n = len(xs)
+    cost, value, _ = _median_pairs(data, -1, ends=True)
     # a single remaining record: only additions are possible, LS = max(upper - y, y - lower)/2
     # (a kept record, or a new record at `lower`/`upper` once every original one is removed)
     cost = np.concatenate((cost, [n - 1, n - 1, n + 1]))
@@ -55,69 +75,32 @@ def median_unbounded(xs, lower, upper, reach=None):
     return Candidates(cost, value)
 
 
-def percentile_windows(P, g100):
-    """The two windows of the local sensitivity of the percentile ``q = P/100 > 1/2`` at a size with
-    fractional position ``g = g100/100``, as ``(k, off, alpha, gamma)``: ``k`` consecutive order
-    statistics starting at rank ``i + off``, value ``alpha (y_1 - y_0) + gamma (y_2 - y_1)`` (``k = 3``)
-    or ``alpha (y_1 - y_0)`` (``k = 2``); weights in hundredths."""
-    if g100 + P <= 100:                       # up: [h, h+q] inside one cell
-        up = (2, 0, P, 0)
-    else:
-        up = (3, 0, 100 - g100, g100 + P - 100)
-    if g100 >= P:                             # down: [h-q, h] inside one cell
-        down = (2, 0, P, 0)
-    elif g100 == 0:
-        down = (2, -1, P, 0)
-    else:
-        down = (3, -1, P - g100, g100)
-    return up, down
+def median_reach(data: Data, reach: int) -> MedianReach:
+    """The candidates of :func:`median_unbounded` that can cost ``<= reach``, for ``reach < n - 3``.
+
+    A pair ``(p, b)`` has ``b >= n - p - 2`` and costs at least ``b - p - 1 >= n - 2p - 3``, so
+    ``p >= (n - 3 - reach)/2``; the pairs with an inserted end and the one-record datasets cost
+    at least ``n - 1``.
+    """
+    n = len(data.xs)
+    if not reach < n - 3:
+        raise ValueError(f"reach must be below n - 3 = {n - 3}, got {reach}")
+    cost, value, val = _median_pairs(data, max(-1, (n - 3 - int(reach)) // 2 - 1), ends=False)
+    return MedianReach(cost, value, val, data.lower, data.upper, n)
 
 
-def suffix_blocks(length):
-    """Aligned dyadic blocks covering ``[0, length_i)`` for every ``i``: (owner, j, s), block ``[s, s + 2^j)``."""
-    owners, js, ss = [], [], []
-    for j in range(int(length.max()).bit_length()):
-        sel = np.nonzero((length >> j) & 1)[0]
-        if sel.size:
-            owners.append(sel)
-            js.append(np.full(sel.size, j, dtype=np.int64))
-            ss.append((length[sel] >> (j + 1)) << (j + 1))
-    return np.concatenate(owners), np.concatenate(js), np.concatenate(ss)
-
-
-class PercentileUnbounded(PerDistance):
+class PercentileUnbounded:
     """Exact A(t) and smooth sensitivity of ``percentile_p`` (p != 50), one record added or removed.
 
-    See the docstring of :mod:`dpsens.smooth._engines` for the argument.  Data are mirrored so that ``q > 1/2``.  Candidates are
-    triples (window, class of the size ``m`` mod ``T``, pair ``(p, b)`` of padded indices) with cost
-    ``2b + lam(p)`` and rights ``b >= lo(p)``; plus the three one-record datasets.
+    See the docstring of :mod:`dpsens.smooth._engines` for the argument.  Data are mirrored so that
+    ``q > 1/2`` (:attr:`~dpsens.smooth._candidates.Data.mirrored`).  Candidates are triples (window, class of
+    the size ``m`` mod ``T``, pair ``(p, b)`` of padded indices) with cost ``2b + lam(p)`` and rights
+    ``b >= lo(p)``; plus the three one-record datasets.  With ``reach`` set it is a restricted engine (see
+    ``__init__``).
     """
 
-    @staticmethod
-    def prepare(xs, name, lower, upper):
-        """``(P, X, lower, upper)``: the data mirrored so that ``P > 50`` and padded (shared by the engines of
-        several reaches, so that the ``O(n)`` copies are made once)."""
-        P = PERCENTILES[name]
-        n = len(xs)
-        # X(k) = X[k + 2] for k in [-2, n + 1], unscaled: the weights (hundredths) are divided by 100,
-        # so no value is ever scaled up (bounds near the largest float do not overflow); one array, written
-        # in place (at n = 10^5 each copy of the data costs a tenth of a millisecond)
-        X = np.empty(n + 4)
-        if P < 50:
-            # mirror by negation (exact in floating point; ``lower + upper - x`` rounds the spacing of
-            # the data away when the bounds are much larger than the data)
-            np.negative(xs[::-1], out=X[2:n + 2])
-            lower, upper = -upper, -lower
-            P = 100 - P
-        else:
-            X[2:n + 2] = xs
-        if not 50 < P < 100:
-            raise AssertionError(P)
-        X[:2], X[n + 2:] = lower, upper
-        return P, X, float(lower), float(upper)
-
-    def __init__(self, xs, name, lower, upper, reach=None, prepared=None):
-        P, X, lower, upper = self.prepare(xs, name, lower, upper) if prepared is None else prepared
+    def __init__(self, data: Data, reach: int | None = None) -> None:
+        P, X, lower, upper = data.mirrored
         n = len(X) - 4
         self.n, self.lower, self.upper = n, lower, upper
         self.X = X
@@ -135,7 +118,6 @@ class PercentileUnbounded(PerDistance):
         # |p - c| <= 2t + 2.  A(t) is then exact for t <= reach, a lower bound beyond (every candidate is
         # a real dataset), and ``smooth`` a lower bound including every candidate of cost <= reach.
         self.c = c = (P * (n - 1)) // 100
-        self.val = lambda k: X[np.minimum(np.maximum(k, -2), n + 1) + 2]     # the padded data at any index  # noqa: E731
         if reach is None:
             plo, phi = -2, n
         else:
@@ -199,7 +181,11 @@ class PercentileUnbounded(PerDistance):
             self._by_cost = cmin[order], {key: v[order] for key, v in E.items()}
         return self._by_cost
 
-    def U(self, t):
+    def val(self, k: np.ndarray) -> np.ndarray:
+        """The padded data at any index ``k`` (clipped to ``[-2, n + 1]``)."""
+        return self.X[np.minimum(np.maximum(k, -2), self.n + 1) + 2]
+
+    def U(self, t: ArrayLike) -> np.ndarray:
         """An upper bound on ``A(t)``: a dataset y of size m within t steps has, for every padded rank r,
         ``X_{r-t} <= y_(r) <= X_{r+t}`` (one step moves each order statistic by at most one index),
         ``LS(y) <= y_(i+2) - y_(i-1)`` with ``i = floor(q(m-1))`` in ``[c - t - 1, c + t + 1]``."""
@@ -207,6 +193,15 @@ class PercentileUnbounded(PerDistance):
         return self.val(self.c + 2 * t + 5) - self.val(self.c - 2 * t - 5)
 
     # ------------------------------------------------------------------ A(t)
+    def A(self, t: ArrayLike) -> np.ndarray:
+        """``A`` at an array of ``t``, one distance at a time (:meth:`_A1`)."""
+        t = np.asarray(t, dtype=np.int64)
+        out = np.empty(t.shape)
+        flat = out.reshape(-1)
+        for k, tk in enumerate(t.reshape(-1)):
+            flat[k] = self._A1(int(tk))
+        return out
+
     def _A1(self, t):
         n, X = self.n, self.X
         if t >= n + 1:
@@ -235,16 +230,26 @@ class PercentileUnbounded(PerDistance):
         return max(best, float(np.max(v)))
 
     # ------------------------------------------------------------------ smooth
-    def smooth(self, beta, t_max=None):
-        n, X = self.n, self.X
+    def smooth(self, beta: float, t_max: int | None = None) -> tuple[float, int]:
         if self.sup <= 0:
             return 0.0, 0
         with np.errstate(under="ignore"):
             w = np.exp(-beta * self.single_cost.astype(float)) * self.single_value
         kbest = int(np.argmax(w))
         best, best_t = float(w[kbest]), int(self.single_cost[kbest])
-        K = n + 1 if t_max is None else min(n + 1, int(t_max))   # restricted: the caller bounds longer distances
+        # restricted: the caller bounds longer distances
+        K = self.n + 1 if t_max is None else min(self.n + 1, int(t_max))
         # 1. for each (window, class, family) the lefts that can matter, and their cheapest pair
+        parts, best, best_t = self._cheapest(beta, K, best, best_t)
+        # 2. longer pairs only while they can beat the best real candidate so far
+        if best > 0:
+            K = min(K, int(math.floor(log_ratio(self.sup, best) / beta)) + 2)
+        return self._longer(parts, beta, K, best, best_t)
+
+    def _cheapest(self, beta, K, best, best_t):
+        """Step 1 of :meth:`smooth`: the lefts of every (window, class, family) that can matter (as
+        :meth:`_lefts` gives them), and ``(best, best_t)`` raised by their cheapest pairs."""
+        n = self.n
         parts = []
         for k, al, ga, p, lam, lo in self.problems:
             # (family, largest right): k = 2; k = 3 with c = b - 1 (c = n at b = n + 1); k = 3 with c = p + 1
@@ -261,9 +266,11 @@ class PercentileUnbounded(PerDistance):
                 i = int(np.argmax(w))
                 if w[i] > best:
                     best, best_t = float(v[i] * math.exp(-beta * int(c[i]))), int(c[i])
-        # 2. longer pairs only while they can beat the best real candidate so far
-        if best > 0:
-            K = min(K, int(math.floor(log_ratio(self.sup, best) / beta)) + 2)
+        return parts, best, best_t
+
+    def _longer(self, parts, beta, K, best, best_t):
+        """Step 2 of :meth:`smooth`: every pair of cost ``<= K`` of the lefts of step 1, by the divide and
+        conquer over rectangles (:meth:`_solve`, in chunks of bounded size); ``(best, best_t)`` raised."""
         chunk, size = [], 0
         for bmax, L, lam, s, R, base in parts:
             hiK = np.minimum(bmax, (K - lam) // 2)

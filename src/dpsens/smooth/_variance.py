@@ -82,8 +82,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from ._common import log_ratio
+from ..relation import Relation
+from ._candidates import log_ratio
 
 __all__ = ["VarBound"]
 
@@ -117,7 +119,7 @@ class VarBound:
     """``B(t)`` for the variance or the std of sorted ``xs`` in ``[lower, upper]``, in units of the width
     (``[0, 1]``); see the module docstring."""
 
-    def __init__(self, xs, lower, upper, query, neighbors):
+    def __init__(self, xs: np.ndarray, lower: float, upper: float, query: str, neighbors: Relation) -> None:
         self.query, self.neighbors = query, neighbors
         n = self.n = len(xs)
         self.xs, self.lower, self.upper, self.w = xs, float(lower), float(upper), float(upper - lower)
@@ -132,7 +134,7 @@ class VarBound:
         self.var = float(np.var(xs - c)) / self.w ** 2                # scaled variance
         self.S = n * self.mu
         self.b0 = self.exact_ls()[0 if query == "var" else 1]
-        self.t_const = n if neighbors == "bounded" else n + 1         # B is constant from here on
+        self.t_const = n if neighbors is Relation.BOUNDED else n + 1         # B is constant from here on
         self.K = -1
 
     def _a(self, k):
@@ -144,12 +146,12 @@ class VarBound:
         k = int(np.searchsorted(self.xs, self.mu_x + a_target * self.w))
         return np.unique(np.clip([k - 1, k], 0, self.n - 1))
 
-    def exact_ls(self):
+    def exact_ls(self) -> tuple[float, float]:
         """(LS of the variance, LS of the std) at x, scaled; see the module docstring."""
         m, var = self.n, self.var
         lo, up = ((self.lower - self.c) - self.d) / self.w, ((self.upper - self.c) - self.d) / self.w
         ends = self._a([0, m - 1])
-        if self.neighbors == "bounded":
+        if self.neighbors is Relation.BOUNDED:
             if m == 1:
                 return 0.0, 0.0
             inc = -np.inf
@@ -184,8 +186,8 @@ class VarBound:
         m, xs = self.n, self.xs
         if m == 1:
             return self.var
-        factor = (m - 1) / m if self.neighbors == "bounded" else 1.0
-        out = self.var * m / (m + 1) if self.neighbors == "unbounded" else np.inf
+        factor = (m - 1) / m if self.neighbors is Relation.BOUNDED else 1.0
+        out = self.var * m / (m + 1) if self.neighbors is Relation.UNBOUNDED else np.inf
         for k in (0, m - 1):
             rest = np.delete(xs, k)
             out = min(out, factor * float(np.var(rest - rest[len(rest) // 2])) / self.w ** 2)
@@ -229,7 +231,7 @@ class VarBound:
             out[k] = np.min(np.where(ok, ss, np.inf), axis=1)
         return out
 
-    def B(self, t):
+    def B(self, t: ArrayLike) -> np.ndarray:
         """``B(t)`` for an array of ``t`` (see the module docstring), scaled."""
         t = np.minimum(np.asarray(t, dtype=np.int64), self.t_const)
         n = self.n
@@ -237,7 +239,7 @@ class VarBound:
         r = np.minimum(t, min(n, self.K + 1))
         bot = self.H1[r] + r * self.mu                                 # sum of the r smallest (scaled)
         top = self.T1[r] + r * self.mu                                 # sum of the r largest
-        if self.neighbors == "bounded":
+        if self.neighbors is Relation.BOUNDED:
             if n == 1:
                 return np.zeros(t.shape)
             mu_min = (self.S - top) / n                                # the t largest replaced by 0 (lower)
@@ -255,15 +257,18 @@ class VarBound:
         # no variance of values in [0, 1] exceeds 1/4, so no change does (std: 1/2): a constant cap keeps
         # B admissible (min of two admissible functions) and helps tiny datasets
         bvar = np.minimum(bvar, 0.25)
-        out = bvar if self.query == "var" else np.minimum(0.5, [_std_change(v, b) for v, b in zip(V, bvar)])
+        if self.query == "var":
+            out = bvar
+        else:
+            out = np.minimum(0.5, [_std_change(v, b) for v, b in zip(V, bvar, strict=True)])
         return np.where(t == 0, self.b0, out)
 
-    def crude_sup(self):
+    def crude_sup(self) -> float:
         """An upper bound on every ``B(t)`` (``M <= 1``, smallest size 2 for the unbounded relation)."""
-        v = min(0.25, 1.0 / max(self.n - 1, 1) if self.neighbors == "bounded" else 2.0)
+        v = min(0.25, 1.0 / max(self.n - 1, 1) if self.neighbors is Relation.BOUNDED else 2.0)
         return v if self.query == "var" else min(0.5, math.sqrt(v))
 
-    def smooth(self, beta):
+    def smooth(self, beta: float) -> tuple[float, int]:
         """``(max_t e^{-beta t} B(t), argmax)``, every ``t`` accounted for.
 
         ``B`` is non-decreasing.  Beyond ``K = ln(crude_sup / B(0))/beta`` nothing can beat ``B(0)``;
