@@ -670,7 +670,7 @@ def test_var_std_bound_at_distance_zero_is_the_exact_local_sensitivity(relation)
     for trial in range(30):
         n = int(rng.integers(1, 9))
         x = np.sort(rng.uniform(0, 1, n) if trial % 3 else rng.choice([0.0, 0.5, 1.0], n))
-        ls_var, ls_std = VarBound(x, 0.0, 1.0, "var", Relation(relation)).exact_ls()
+        ls_var, ls_std = VarBound(x, 0.0, 1.0, "var", relation).exact_ls()
         assert ls_var == pytest.approx(_ls_var_std_definition(x, 0, 1, relation, "var"), abs=2e-6)
         assert ls_std == pytest.approx(_ls_var_std_definition(x, 0, 1, relation, "std"), abs=2e-3 if n > 1 else 1e-9)
         assert ls_std >= _ls_var_std_definition(x, 0, 1, relation, "std") - 1e-12    # never below the grid
@@ -690,7 +690,7 @@ def test_var_std_bound_is_above_the_neighbor_graph_search(relation):
         for name in ("var", "std"):
             a = brute_A(x, name, t_max, lower, upper, relation)
             xs = np.sort(np.asarray(x, dtype=float))
-            b = VarBound(xs, lower, upper, name, Relation(relation)).B(np.arange(t_max + 1)) * (upper - lower) ** (2 if name == "var" else 1)
+            b = VarBound(xs, lower, upper, name, relation).B(np.arange(t_max + 1)) * (upper - lower) ** (2 if name == "var" else 1)
             assert np.all(b >= a - 1e-12), (relation, name, x, upper, a, b)
             for beta in (0.1, 1.0):
                 s = sm.smooth_sensitivity_bound(x, name, beta, lower, upper, relation)
@@ -714,11 +714,11 @@ def test_var_std_bound_is_smooth_over_neighbors(relation):
         else:
             xp = np.delete(x, int(rng.integers(n)))
         for name in ("var", "std"):
-            bx = VarBound(np.sort(x), 0.0, 1.0, name, Relation(relation)).B(np.arange(0, 12))
-            bxp = VarBound(np.sort(xp), 0.0, 1.0, name, Relation(relation)).B(np.arange(1, 13))
+            bx = VarBound(np.sort(x), 0.0, 1.0, name, relation).B(np.arange(0, 12))
+            bxp = VarBound(np.sort(xp), 0.0, 1.0, name, relation).B(np.arange(1, 13))
             assert np.all(bx <= bxp * (1 + 1e-12) + 1e-15), (name, relation, trial)
-            bxp0 = VarBound(np.sort(xp), 0.0, 1.0, name, Relation(relation)).B(np.arange(0, 12))
-            bx1 = VarBound(np.sort(x), 0.0, 1.0, name, Relation(relation)).B(np.arange(1, 13))
+            bxp0 = VarBound(np.sort(xp), 0.0, 1.0, name, relation).B(np.arange(0, 12))
+            bx1 = VarBound(np.sort(x), 0.0, 1.0, name, relation).B(np.arange(1, 13))
             assert np.all(bxp0 <= bx1 * (1 + 1e-12) + 1e-15)
             for beta in (0.05, 0.5):
                 s, sp = (sm.smooth_sensitivity_bound(v, name, beta, 0, 1, relation) for v in (x, xp))
@@ -847,3 +847,19 @@ def test_distance_to_high_local_sensitivity_moves_by_at_most_one_between_neighbo
             for y in ds.neighbors.random_neighbors(x, ages_0_100, 4, relation, rng):
                 d_y = ds.distance_to_high_ls(y, query, b, 0.0, 100.0, neighbors=relation)
                 assert (math.isinf(d) and math.isinf(d_y)) or abs(d - d_y) <= 1, (x, y, b)
+
+
+def test_the_variance_bound_takes_a_relation_name_or_member_alike():
+    """VarBound converts its relation: a plain string gives exactly the member's bound, and an unknown
+    name is refused (never the wrong branch of an identity test)."""
+    from dpsens.smooth._variance import VarBound
+    xs = np.sort(np.array([0.1, 0.2, 0.2, 0.7, 0.9]))
+    for name in ("var", "std"):
+        for rel in ("bounded", "unbounded"):
+            a = VarBound(xs, 0.0, 1.0, name, rel).B(np.arange(8))
+            b = VarBound(xs, 0.0, 1.0, name, Relation(rel)).B(np.arange(8))
+            assert np.array_equal(a, b)
+        assert not np.array_equal(VarBound(xs, 0.0, 1.0, name, "bounded").B(np.arange(8)),
+                                  VarBound(xs, 0.0, 1.0, name, "unbounded").B(np.arange(8)))
+    with pytest.raises(ValueError):
+        VarBound(xs, 0.0, 1.0, "var", "replace")

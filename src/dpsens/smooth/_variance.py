@@ -119,7 +119,10 @@ class VarBound:
     """``B(t)`` for the variance or the std of sorted ``xs`` in ``[lower, upper]``, in units of the width
     (``[0, 1]``); see the module docstring."""
 
-    def __init__(self, xs: np.ndarray, lower: float, upper: float, query: str, neighbors: Relation) -> None:
+    def __init__(self, xs: np.ndarray, lower: float, upper: float, query: str, neighbors: Relation | str) -> None:
+        # converted here too (a public class of a private module): a plain string must never reach the
+        # `is Relation.X` tests below and take the wrong branch silently
+        neighbors = Relation(neighbors)
         self.query, self.neighbors = query, neighbors
         n = self.n = len(xs)
         self.xs, self.lower, self.upper, self.w = xs, float(lower), float(upper), float(upper - lower)
