@@ -9,13 +9,16 @@ computes at grading time for each student's numbers.
 
 In a cached venv ``.venv-nbgrader/`` (``tools/envs/nbgrader.txt``: nbgrader
 0.9.6 and the book's package), for **every chapter** with exercises:
-``make_assignments`` writes the course, ``tools/course.py setup`` adds the
-students and generates and releases every assignment; each student's
+``make_assignments`` writes the course, ``tools/course.py setup`` chooses the
+course's salts for the roster, adds the students and generates and releases
+every assignment, ``tools/course.py add-student`` adds a late student; each student's
 notebook is *run on the student's side* (``tests/student_run.py``: the
 cheats execute for real), saved and submitted; ``tools/course.py grade``
 autogrades and scores; ``nbgrader export`` gives the grade sheet.  The
-correct submission (each student's own numbers) gets every automatic point;
-the blank gets 0, and so does every cheat: the issue's (shadowed builtins,
+correct submissions (each student's own numbers as their notebook printed
+them, the late student's too) get every automatic point; the blank gets 0,
+and so does every cheat -- the book's published values on the exercises
+with variants among them -- : the issue's (shadowed builtins,
 ``Verdict.correct`` patched, an input transformer, reading the key) and
 others (AST transformer, patched ``dpsens`` recorder, monkeypatched numpy,
 files written where a grader would read them, ``sys.exit``/``os._exit``,
@@ -30,7 +33,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
@@ -136,29 +138,39 @@ display({'application/vnd.dpsens.answer+json': {'exercise': 'local-answer-4-1', 
 }
 #: Cheats done by editing the saved notebook (JSON) of the junk submission.
 EDITS = ("metadata", "locked_metadata", "duplicated_cells", "forged_records")
-KINDS = ["correct", "blank", "wrong", *CHEATS, *EDITS]
+#: Students who answer their own numbers correctly; "late" joins with ``course.py add-student``.
+CORRECT = ("correct", "late")
+#: The book's published value in every exercise with variants (junk elsewhere): scores 0, as nobody
+#: of the roster draws the book's numbers' answer.
+BOOK_VALUES = "book_values"
+KINDS = ["correct", "blank", "wrong", BOOK_VALUES, *CHEATS, *EDITS]
 
 
 def _solution(source_cell: str) -> str:
-    return re.search(r"### BEGIN SOLUTION\n(.*?)\n### END SOLUTION", source_cell, re.S).group(1)
+    found = re.search(r"### BEGIN SOLUTION\n(.*?)\n### END SOLUTION", source_cell, re.S)
+    assert found, source_cell
+    return found.group(1)
 
 
-def answer_body(kind: str, source_cell, student: str) -> str:
-    """What a student of ``kind`` writes in an answer cell (``source_cell``: the instructor's)."""
+def answer_body(kind: str, source_cell, student: str, config: dict) -> str:
+    """What a student of ``kind`` writes in an answer cell (``source_cell``: the instructor's) in the
+    course whose salts are ``config`` (``grade.read_config``)."""
     book = source_cell.metadata["dpsens"]
     name = ma.key_name(book["checker"], book["arguments"]) or book["checker"][len("check_"):]
     if kind == "blank":
         return "answer = ..."
-    if kind != "correct":
+    if kind == BOOK_VALUES and name in variants.VARIANTS:
+        return f"answer = {ak.REGISTRY[name]().value!r}"
+    if kind not in CORRECT:
         return (f"def symmetric_difference_size(x, y):\n    return {JUNK}" if book.get("cases")
                 else f"answer = {JUNK}")
     if name in variants.VARIANTS:
-        seed = variants.student_seed(student, ma.COURSE_ID)
+        seed = dict(grader.student_seeds(student, config))[name]
         return f"answer = {ak.REGISTRY[name](**variants.variant_params(name, seed)).value!r}"
     return _solution(source_cell.source)
 
 
-def student_notebook(kind: str, chapters: dict) -> nbformat.NotebookNode:
+def student_notebook(kind: str, chapters: dict, config: dict) -> nbformat.NotebookNode:
     """One notebook with every chapter's graded cells, run by the student ``kind`` (split afterwards)."""
     cells = [nbformat.v4.new_code_cell(PRELUDE.format(student=kind))]
     if kind in CHEATS:
@@ -174,14 +186,16 @@ def student_notebook(kind: str, chapters: dict) -> nbformat.NotebookNode:
             if meta.get("solution"):
                 stub = ma_stub()
                 assert stub in cell.source, cell.source
-                cell.source = cell.source.replace(stub, answer_body(kind, sources[meta["grade_id"]], kind))
+                cell.source = cell.source.replace(stub, answer_body(kind, sources[meta["grade_id"]], kind, config))
             cell.metadata["stem"] = stem
             cells.append(cell)
     return nbformat.v4.new_notebook(cells=cells)
 
 
 def ma_stub() -> str:
-    return re.search(r'"python": "(.*?)"', ma.CONFIG).group(1)
+    found = re.search(r'"python": "(.*?)"', ma.CONFIG)
+    assert found
+    return found.group(1)
 
 
 def submission(released, ran, kind: str, stem: str):
@@ -195,36 +209,67 @@ def submission(released, ran, kind: str, stem: str):
             cell.source, cell.outputs = mine[gid].source, mine[gid].outputs
             cell.execution_count = mine[gid].execution_count
         elif cell.cell_type == "markdown" and cell.metadata.get("nbgrader", {}).get("solution"):
-            cell.source = "A proof: every step is justified." if kind == "correct" else cell.source
+            cell.source = "A proof: every step is justified." if kind in CORRECT else cell.source
     cheat = [c for c in ran.cells if c.metadata.get("cheat")]
     nb.cells[3:3] = [nbformat.from_dict(json.loads(json.dumps(c))) for c in cheat]
-    if kind == "locked_metadata":      # the locked cells made graded, unlocked, worth 100 points
-        for cell in nb.cells:
-            meta = cell.metadata.get("nbgrader")
-            if meta and not meta.get("solution"):
-                meta.update(points=100, grade=True, locked=False)
-    answers = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution") and c.cell_type == "code"]
-    if kind == "metadata":              # points raised, another checker named, a record of "correct"
-        for cell in answers:
-            cell.metadata["nbgrader"].update(points=100, checksum="0")
-            cell.metadata["dpsens"] = {"checker": "check_neighbor_count", "arguments": "", "cases": None}
-            cell.outputs.append(_record(cell.metadata["nbgrader"]["grade_id"], "correct"))
-    if kind == "duplicated_cells":
-        if len(answers) > 1:        # a cell claims another's id; a copy of a cell with the same id
-            answers[0].metadata["nbgrader"]["grade_id"] = answers[1].metadata["nbgrader"]["grade_id"]
-        for cell in list(answers):
-            twin = nbformat.from_dict(json.loads(json.dumps(cell)))
-            twin.outputs = [_record(cell.metadata["nbgrader"]["grade_id"], "correct")]
-            nb.cells.append(twin)
-    if kind == "forged_records":
-        for cell in nb.cells:
-            gid = cell.metadata.get("nbgrader", {}).get("grade_id")
-            if gid and cell.cell_type == "code" and cell.metadata["nbgrader"].get("solution"):
-                cell.outputs = ([_record(gid, v) for v in (JUNK, 0, 1, 2, 3, 5, 10, 0.5)]      # many candidates
-                                + [_record(gid, [float(v) / 7 for v in range(3000)])])
-            elif gid and cell.cell_type == "code":
-                cell.outputs = [_record(gid.replace("numbers", "answer"), 1.0)]            # in another cell
+    if kind in EDITS:
+        EDITORS[kind](nb, [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")
+                           and c.cell_type == "code"])
     return nb
+
+
+def _locked_metadata(nb, answers) -> None:
+    """The locked cells made graded, unlocked, worth 100 points."""
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader")
+        if meta and not meta.get("solution"):
+            meta.update(points=100, grade=True, locked=False)
+
+
+def _metadata(nb, answers) -> None:
+    """Points raised, another checker named, a record of "correct"."""
+    for cell in answers:
+        cell.metadata["nbgrader"].update(points=100, checksum="0")
+        cell.metadata["dpsens"] = {"checker": "check_neighbor_count", "arguments": "", "cases": None}
+        cell.outputs.append(_record(cell.metadata["nbgrader"]["grade_id"], "correct"))
+
+
+def _duplicated_cells(nb, answers) -> None:
+    """A cell claims another's id; a copy of a cell with the same id."""
+    if len(answers) > 1:
+        answers[0].metadata["nbgrader"]["grade_id"] = answers[1].metadata["nbgrader"]["grade_id"]
+    for cell in list(answers):
+        twin = nbformat.from_dict(json.loads(json.dumps(cell)))
+        twin.outputs = [_record(cell.metadata["nbgrader"]["grade_id"], "correct")]
+        nb.cells.append(twin)
+
+
+def _forged_records(nb, answers) -> None:
+    """Many candidate records in an answer cell, a huge one, records in other cells."""
+    for cell in nb.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if gid and cell.cell_type == "code" and cell.metadata["nbgrader"].get("solution"):
+            cell.outputs = ([_record(gid, v) for v in (JUNK, 0, 1, 2, 3, 5, 10, 0.5)]      # many candidates
+                            + [_record(gid, [float(v) / 7 for v in range(3000)])])
+        elif gid and cell.cell_type == "code":
+            cell.outputs = [_record(gid.replace("numbers", "answer"), 1.0)]            # in another cell
+
+
+#: How each cheat of :data:`EDITS` edits the saved notebook (the junk submission's).
+EDITORS = {"metadata": _metadata, "locked_metadata": _locked_metadata, "duplicated_cells": _duplicated_cells,
+           "forged_records": _forged_records}
+
+
+def numbers_printed(ran) -> dict[str, str]:
+    """exercise name -> what the locked "your numbers" cell printed in a student's run notebook."""
+    out = {}
+    for cell in ran.cells:
+        if "-numbers-" in cell.metadata.get("nbgrader", {}).get("grade_id", ""):
+            found = ma.NUMBERS_CALL.search(cell.source)
+            assert found, cell.source
+            name = found.group(1)
+            out[name] = "".join(o.get("text", "") for o in cell.outputs if o.get("output_type") == "stream").strip()
+    return out
 
 
 def _record(gid, value):
@@ -239,6 +284,7 @@ def test_graded_cells_record_and_the_grader_judges_each_students_numbers(tmp_pat
     monkeypatch.setattr(_secret, "ITERATIONS", 1)
     paths = ma.write_course(tmp_path / "course")
     assert len(paths) >= 11
+    config = grader.read_config(tmp_path / "course")      # no salts chosen yet: salt 0 everywhere
     n = 0
     for path in paths:
         nb = nbformat.read(path, as_version=4)
@@ -250,18 +296,18 @@ def test_graded_cells_record_and_the_grader_judges_each_students_numbers(tmp_pat
             assert "check_" not in cell.source and "hand_in(" in cell.source
             graded = {"grade_id": meta["grade_id"], "points": 1.0, **cell.metadata["dpsens"]}
             for student in ("ada", "bob"):
-                seed = variants.student_seed(student, ma.COURSE_ID)
-                outputs = _run_cell(answer_body("correct", cell, student), cell.metadata["dpsens"])
-                ok, message = grader.judge(graded, outputs, seed)
+                seeds = grader.student_seeds(student, config)
+                outputs = _run_cell(answer_body("correct", cell, student, config), cell.metadata["dpsens"])
+                ok, message = grader.judge(graded, outputs, seeds)
                 assert ok, (meta["grade_id"], message)
                 junk = _run_cell(f"answer = {JUNK}", cell.metadata["dpsens"])
-                assert not grader.judge(graded, junk, seed)[0]
+                assert not grader.judge(graded, junk, seeds)[0]
             name = ma.key_name(graded["checker"], graded["arguments"]) or graded["checker"][len("check_"):]
             if name in variants.VARIANTS:      # a classmate's answer (one that differs from ada's) is wrong
-                mine = answer_body("correct", cell, "ada")
-                other = next(b for b in (f"s{i}" for i in range(50)) if answer_body("correct", cell, b) != mine)
-                theirs = _run_cell(answer_body("correct", cell, other), cell.metadata["dpsens"])
-                assert not grader.judge(graded, theirs, variants.student_seed("ada", ma.COURSE_ID))[0], name
+                mine = answer_body("correct", cell, "ada", config)
+                other = next(b for b in (f"s{i}" for i in range(50)) if answer_body("correct", cell, b, config) != mine)
+                theirs = _run_cell(answer_body("correct", cell, other, config), cell.metadata["dpsens"])
+                assert not grader.judge(graded, theirs, grader.student_seeds("ada", config))[0], name
             n += 1
     assert n >= 40
 
@@ -294,10 +340,13 @@ def test_nbgrader_round_trip_every_chapter_every_cheat(tmp_path):
         return out
 
     tool("setup", "--roster", str(roster))
+    tool("add-student", "late")                     # after the release: checked with the course's salts
+    config = grader.read_config(course)
+    assert config["students"] == [*KINDS, "late"] and set(config["salts"]) == set(variants.VARIANTS)
     stems = sorted(p.name for p in (course / "source").iterdir())
     chapters = {s: (nbformat.read(course / "source" / s / f"{s}.ipynb", as_version=4),
                     nbformat.read(course / "release" / s / f"{s}.ipynb", as_version=4)) for s in stems}
-    for s, (_, released) in chapters.items():      # the released notebooks hold no key and no solution
+    for _, released in chapters.values():         # the released notebooks hold no key and no solution
         text = json.dumps(released)
         assert "BEGIN SOLUTION" not in text and "Rubric" not in text and "exercises._key" not in text
     # the released notebooks number exercises as the book does ("Exercise 4.3", id local-answer-4-3)
@@ -305,15 +354,21 @@ def test_nbgrader_round_trip_every_chapter_every_cheat(tmp_path):
 
     home = tmp_path / "students"                    # the students' own machines
     runs = {}
-    for kind in (k for k in KINDS if k not in EDITS):     # the edits start from the junk submission
+    for kind in [*(k for k in KINDS if k not in EDITS), "late"]:     # the edits start from the junk submission
         folder = home / kind
         folder.mkdir(parents=True)
         runs[kind] = folder / "all.ipynb"
-        nbformat.write(student_notebook(kind, chapters), runs[kind])
+        nbformat.write(student_notebook(kind, chapters, config), runs[kind])
     out = subprocess.run([str(py), str(ROOT / "tests" / "student_run.py"), *map(str, runs.values())],
                          capture_output=True, text=True, env=clean_env(), timeout=1800)
     assert out.returncode == 0, out.stderr[-3000:]
-    for kind in KINDS:
+    for kind in CORRECT:        # each printed the numbers the grader judges them by (the course's salts)
+        printed = numbers_printed(nbformat.read(runs[kind], as_version=4))
+        seeds = dict(grader.student_seeds(kind, config))
+        assert len(printed) >= 40
+        assert printed == {name: f"Your numbers ({kind}): {variants.variant_text(name, seeds[name])}."
+                           for name in printed}, kind
+    for kind in [*KINDS, "late"]:
         ran = nbformat.read(runs["wrong" if kind in EDITS else kind], as_version=4)
         for s, (_, released) in chapters.items():
             folder = course / "submitted" / kind / s
@@ -328,11 +383,11 @@ def test_nbgrader_round_trip_every_chapter_every_cheat(tmp_path):
     auto = {s: sum(c.metadata["nbgrader"]["points"] for c in src.cells if "dpsens" in c.metadata)
             for s, (src, _) in chapters.items()}
     assert all(auto.values())
-    got = {s: {k: score[(s, k)] for k in KINDS} for s in stems}
+    got = {s: {k: score[(s, k)] for k in [*KINDS, "late"]} for s in stems}
     for s in stems:
-        assert got[s]["correct"] == auto[s], (s, got[s])
-        assert got[s]["blank"] == 0 and got[s]["wrong"] == 0, (s, got[s])
-        cheats = {k: v for k, v in got[s].items() if k not in ("correct",) and v > got[s]["blank"]}
+        assert got[s]["correct"] == got[s]["late"] == auto[s], (s, got[s])
+        assert got[s]["blank"] == 0 and got[s]["wrong"] == 0 and got[s][BOOK_VALUES] == 0, (s, got[s])
+        cheats = {k: v for k, v in got[s].items() if k not in CORRECT and v > got[s]["blank"]}
         assert not cheats, (s, cheats)
     assert not list(course.rglob("PWNED-*")), "a submission ran on the grader's side"
     ran_here = {k for k in CHEATS if (home / k / f"PWNED-{k}").exists()}
