@@ -39,6 +39,7 @@ import nbformat
 import pytest
 
 import answer_key as ak  # tools/, on sys.path by conftest
+import course as course_tool
 import grade as grader
 import make_assignments as ma
 from dpsens.exercises import _secret, variants
@@ -265,7 +266,7 @@ def numbers_printed(ran) -> dict[str, str]:
     out = {}
     for cell in ran.cells:
         if "-numbers-" in cell.metadata.get("nbgrader", {}).get("grade_id", ""):
-            found = ma.NUMBERS_CALL.search(cell.source)
+            found = course_tool.NUMBERS_CALL.search(cell.source)
             assert found, cell.source
             name = found.group(1)
             out[name] = "".join(o.get("text", "") for o in cell.outputs if o.get("output_type") == "stream").strip()

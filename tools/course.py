@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import csv
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable
 from functools import lru_cache
@@ -177,15 +178,41 @@ def course_id_of(course: Path) -> str:
     return "dpsens"
 
 
+def numbers_source(name: str, course_id: str, salt: int = 0, own: dict | None = None) -> str:
+    """The code of the locked cell that prints a student's numbers of exercise ``name``
+    (``tools/make_assignments.py`` writes it): drawn with the course's salt ``salt`` of the exercise,
+    or with ``own[student]`` for a student with a salt of their own (:func:`late_salts`)."""
+    which = f"{dict(sorted(own.items()))!r}.get(STUDENT, {salt})" if own else str(salt)
+    return f"print(ds.exercises.your_numbers({name!r}, STUDENT, {course_id!r}, salt={which}))"
+
+
+#: The call of a numbers cell, its exercise's name captured.
+NUMBERS_CALL = re.compile(r"your_numbers\('(\w+)', STUDENT, ")
+
+
+def set_salts(path: Path, config: dict) -> None:
+    """Write the salts of ``config`` (a course's ``variants.json``: ``salts`` per exercise,
+    ``exceptions`` per student) into the numbers cells of the source notebook ``path``."""
+    import nbformat
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        numbers = "-numbers-" in cell.metadata.get("nbgrader", {}).get("grade_id", "")
+        found = NUMBERS_CALL.search(cell.source) if numbers else None
+        if found:
+            name = found.group(1)
+            own = {s: e[name] for s, e in config.get("exceptions", {}).items() if name in e}
+            cell.source = numbers_source(name, config["course"], config["salts"].get(name, 0), own)
+    nbformat.write(nb, path)
+
+
 def write_salts(course: Path, config: dict) -> None:
     """``config`` into ``<course>/variants.json`` and into the numbers cells of every source notebook."""
     import json
 
     import grade as grader
-    import make_assignments as ma
     (course / grader.VARIANTS_FILE).write_text(json.dumps(config, indent=1, sort_keys=True) + "\n")
     for a in assignments(course):
-        ma.set_salts(course / "source" / a / f"{a}.ipynb", config)
+        set_salts(course / "source" / a / f"{a}.ipynb", config)
 
 
 def api(course: Path, force_release: bool = False) -> Any:

@@ -19,9 +19,8 @@ For each chapter the student handout (``tools/make_student.py``) becomes
   nbgrader's gradebook;
 * an exercise with per-student numbers (``ds.exercises.VARIANTS``) gets a
   locked cell above its answer cell showing the student's numbers
-  (:func:`numbers_source`: ``your_numbers(name, STUDENT, course, salt=...)``;
-  ``tools/course.py setup`` writes the course's salts in with
-  :func:`set_salts`);
+  (``course.numbers_source``: ``your_numbers(name, STUDENT, course,
+  salt=...)``; ``tools/course.py setup`` writes the course's salts in);
 * each proof exercise's answer cell is a **manually graded** Markdown answer
   (:data:`PROOF_POINTS` points) whose solution region holds the rubric.
 
@@ -49,6 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 sys.path.insert(0, str(ROOT / "tools"))
 import answer_key as ak  # noqa: E402  (the teacher's answer key)
+import course as course_tool  # noqa: E402  (the course's salts: the numbers cells)
 import make_student as ms  # noqa: E402  (the student notebooks)
 
 POINTS = 1
@@ -191,7 +191,7 @@ def assignment(stem: str, course_id: str = COURSE_ID) -> nbformat.NotebookNode:
         record += f", cases=ds.exercises.{cases}())" if cases else ")"
         name = key_name(checker, args) or checker[len("check_"):]       # leak_discarded(size=4): leak_discarded_4
         if name in ex.VARIANTS:
-            numbers = nbformat.v4.new_code_cell(numbers_source(name, course_id))
+            numbers = nbformat.v4.new_code_cell(course_tool.numbers_source(name, course_id))
             numbers.metadata["nbgrader"] = _meta(grade_id(stem, "numbers", number), grade=False, solution=False, locked=True)
             cells.append(numbers)
         cell.source = "### BEGIN SOLUTION\n" + body + "\n### END SOLUTION\n" + record
@@ -203,31 +203,6 @@ def assignment(stem: str, course_id: str = COURSE_ID) -> nbformat.NotebookNode:
     nb.metadata.pop("jupytext", None)
     nb.metadata["dpsens"] = {"course": course_id}
     return nb
-
-
-def numbers_source(name: str, course_id: str, salt: int = 0, own: dict | None = None) -> str:
-    """The code of the locked cell that prints a student's numbers of exercise ``name``: drawn with the
-    course's salt ``salt`` of the exercise, or with ``own[student]`` for a student with a salt of their
-    own (a late student's, ``tools/course.py add-student``)."""
-    which = f"{dict(sorted(own.items()))!r}.get(STUDENT, {salt})" if own else str(salt)
-    return f"print(ds.exercises.your_numbers({name!r}, STUDENT, {course_id!r}, salt={which}))"
-
-
-NUMBERS_CALL = re.compile(r"your_numbers\('(\w+)', STUDENT, ")
-
-
-def set_salts(path: Path, config: dict) -> None:
-    """Write the salts of ``config`` (a course's ``variants.json``: ``salts`` per exercise,
-    ``exceptions`` per student) into the numbers cells of the source notebook ``path``."""
-    nb = nbformat.read(path, as_version=4)
-    for cell in nb.cells:
-        numbers = "-numbers-" in cell.metadata.get("nbgrader", {}).get("grade_id", "")
-        found = NUMBERS_CALL.search(cell.source) if numbers else None
-        if found:
-            name = found.group(1)
-            own = {s: e[name] for s, e in config.get("exceptions", {}).items() if name in e}
-            cell.source = numbers_source(name, config["course"], config["salts"].get(name, 0), own)
-    path.write_text(ms.render(nb))
 
 
 def _unique(gid: str, used: set) -> str:
