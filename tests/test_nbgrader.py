@@ -393,3 +393,43 @@ def test_nbgrader_round_trip_every_chapter_every_cheat(tmp_path):
     assert not list(course.rglob("PWNED-*")), "a submission ran on the grader's side"
     ran_here = {k for k in CHEATS if (home / k / f"PWNED-{k}").exists()}
     assert {"builtins", "numpy", "files", "fake_output"} <= ran_here, ran_here   # the cheats did run, student-side
+
+
+@pytest.mark.readers
+def test_a_late_student_who_needs_a_salt_of_their_own_gets_the_assignments_again(tmp_path):
+    """``course.py add-student`` for a student whose numbers, with the course's salt, would give them
+    the book's answer: a salt of their own, in ``variants.json`` and in the notebook released again
+    (through nbgrader's exchange); the students already there keep their numbers."""
+    given = os.environ.get("DPSENS_NBGRADER_PY")
+    py = Path(given) if given else venv_for("nbgrader", ROOT / "tools" / "envs" / "nbgrader.txt")
+    course = tmp_path / "course"
+    ma.write_course(course, ["ptr"])
+    roster = ["ada", "bob", "cy"]
+    (tmp_path / "roster.csv").write_text("student_id\n" + "\n".join(roster) + "\n")
+    name = "ptr_source_accident"            # its answer depends on δ alone: a late student can draw the book's
+    salt = course_tool.choose_salts(roster, ma.COURSE_ID, [name], log=None)[0][name]
+    book = ak.REGISTRY[name]()
+    late = next(f"late-{i}" for i in range(50_000) if course_tool.problems(
+        {f"late-{i}": course_tool.student_answer(name, f"late-{i}", ma.COURSE_ID, salt)}, book))
+
+    def tool(*args):
+        out = subprocess.run([str(py), str(ROOT / "tools" / "course.py"), *args, "--course", str(course)],
+                             capture_output=True, text=True, env=clean_env(), timeout=1800)
+        assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-4000:]
+        return out.stdout
+
+    tool("setup", "--roster", str(tmp_path / "roster.csv"))
+    outbound = course / "exchange" / ma.COURSE_ID / "outbound" / "ptr" / "ptr.ipynb"
+    before = nbformat.read(outbound, as_version=4)
+    said = tool("add-student", late)
+    assert "released again" in said and name in said, said
+    config = grader.read_config(course)
+    own = config["exceptions"][late][name]
+    assert own != salt == config["salts"][name] and config["students"] == [*roster, late]
+    after = nbformat.read(outbound, as_version=4)
+    cells = {c.source for c in after.cells} - {c.source for c in before.cells}
+    assert any(f"{late!r}: {own}}}.get(STUDENT, {salt})" in c for c in cells), cells
+    cell = next(c for c in after.cells if f"your_numbers({name!r}" in c.source)
+    for student, expected in [(late, own), *((s, salt) for s in roster)]:
+        ns: dict = {"STUDENT": student}
+        assert eval(cell.source.split("salt=", 1)[1][:-2], ns) == expected      # the salt the cell draws with
