@@ -15,10 +15,11 @@ Usage::
     python tools/answer_key.py show           # the answers, for the teacher
     python tools/answer_key.py roster FILE [COURSE]   # the teacher's sheet: each student's numbers and answers
 
-``FILE`` is a CSV with a ``student_id`` column; a student's numbers are drawn from
-``ds.exercises.student_seed(student_id, COURSE)`` (seed 0 is the book's own numbers).  Graded
-notebooks ship no key: ``tools/grade.py`` computes each student's expected values from this registry
-at grading time.
+``FILE`` is a CSV with a ``student_id`` column; ``COURSE`` a course's folder (``make course``) or a
+course id; a student's numbers are drawn from ``ds.exercises.student_seed(student_id, course, salt)``
+with each exercise's salt in the course's ``variants.json`` (``tools/course.py``; seed 0 is the
+book's own numbers).  Graded notebooks ship no key: ``tools/grade.py`` computes each student's
+expected values from this registry at grading time.
 
 Adding an exercise (the recipe of ``dpsens/exercises/__init__.py``): move the
 computation of the expected value out of the checker into a function here,
@@ -32,6 +33,7 @@ import json
 import math
 import sys
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -43,12 +45,12 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "tools"))
 
 import dpsens as ds  # noqa: E402
-import dpsens.grid  # noqa: E402,F401
-import dpsens.proportions  # noqa: E402,F401
-import dpsens.smooth  # noqa: E402,F401
-import dpsens.transformations  # noqa: E402,F401
+import dpsens.grid  # noqa: E402
+import dpsens.proportions  # noqa: E402
+import dpsens.smooth  # noqa: E402
+import dpsens.transformations  # noqa: E402
 from dpsens.exercises import _secret  # noqa: E402
-from dpsens.exercises.variants import VARIANTS, variant_params, variant_text  # noqa: E402
+from dpsens.exercises.variants import VARIANTS, variant_params  # noqa: E402
 
 KEY_FILE = ROOT / "src" / "dpsens" / "exercises" / "_key.py"
 
@@ -73,11 +75,11 @@ class Key:
     cases: list | None = None
 
 
-REGISTRY: dict[str, callable] = {}
+REGISTRY: dict[str, Callable[..., Key]] = {}
 
 
-def exercise(name: str):
-    def register(func):
+def exercise(name: str) -> Callable[[Callable[..., Key]], Callable[..., Key]]:
+    def register(func: Callable[..., Key]) -> Callable[..., Key]:
         REGISTRY[name] = func
         return func
     return register
@@ -209,7 +211,7 @@ def grid_row(x=(1, 3, 10), pool=ds.grid.SOURCE_UNIVERSE) -> Key:
 def rows_at_global(pool=ds.grid.SOURCE_UNIVERSE) -> Key:
     def top(k):
         g = ds.grid.sensitivity_grid(ds.neighbors.Pool(list(pool)), 3, k, "median", "bounded")
-        return [x for x, ls in zip(g.rows, g.local) if ls == g.global_sensitivity]
+        return [x for x, ls in zip(g.rows, g.local, strict=True) if ls == g.global_sensitivity]
     return Key(top(2), SET, {"k1_rows": top(1)})
 
 
@@ -388,9 +390,9 @@ def smooth_median_direct(n=2001, epsilon=1.0) -> Key:
 
 
 @exercise("smooth_student_error")
-def smooth_student_error(epsilon=0.5, df=3.0) -> Key:
+def smooth_student_error(n=2001, epsilon=0.5, df=3.0) -> Key:
     from scipy import stats
-    x = ds.load_ages().to_numpy(dtype=float)[:2001]
+    x = _raw_ages()[:n]
     psi, beta = epsilon * math.sqrt(df) / (df + 1), epsilon / (2 * max(1.0, df))
     scale = ds.smooth.smooth_sensitivity(x, "median", beta, 0, 100, "bounded") / psi
     s_laplace = ds.smooth.smooth_sensitivity(x, "median", epsilon / (2 * math.log(2 / 1e-6)), 0, 100, "bounded")
@@ -424,10 +426,10 @@ def rank_score_sensitivity() -> Key:
 # =============================================================== vector
 @exercise("mean_median_l1")
 def mean_median_l1(lower=17, upper=90, x=(20, 21, 22, 80, 90)) -> Key:
-    import dpsens.vector
+    from dpsens.vector import vector_local_sensitivity
     dom = ds.neighbors.Domain(range(lower, upper + 1))
-    both = dpsens.vector.vector_local_sensitivity(x, ["mean", "median"], dom, norm="l1")
-    alone = sum(dpsens.vector.vector_local_sensitivity(x, [q], dom) for q in ("mean", "median"))
+    both = vector_local_sensitivity(x, ["mean", "median"], dom, norm="l1")
+    alone = sum(vector_local_sensitivity(x, [q], dom) for q in ("mean", "median"))
     return Key(both, REL3, {} if math.isclose(alone, both, rel_tol=5e-3) else {"separate_sum": alone})
 
 
@@ -467,13 +469,13 @@ def zcdp_epsilon(releases=10, sigma=4.0, delta=1e-6) -> Key:
 
 
 @exercise("private_bound_above")
-def private_bound_above() -> Key:
+def private_bound_above(alpha=0.99, epsilon=0.05) -> Key:
     from dpsens.mechanisms.exponential import quantile_exponential_distribution
-    gains = ds.load_adult()["capital-gain"].to_numpy()
+    gains = _adult()["capital-gain"].to_numpy()
     below_top = gains[gains < gains.max()].max()
 
     def above(neighbors):
-        dist = quantile_exponential_distribution(gains, 0.99, 0.05, 0.0, 99_999.0, neighbors=neighbors)
+        dist = quantile_exponential_distribution(gains, alpha, epsilon, 0.0, 99_999.0, neighbors=neighbors)
         return float(np.exp(dist["log_prob"][dist["left"] >= below_top]).sum())
     exact, bounded = above("unbounded"), above("bounded")
     return Key(exact, REL3, {} if math.isclose(exact, bounded, rel_tol=5e-3) else {"bounded": bounded})
@@ -508,7 +510,8 @@ def histogram_lower_bound(d=5000, epsilon=0.5) -> Key:
     while t <= 10 * (math.log(d) + 10) / epsilon:
         best = max(best, t / 2 * d / (math.exp(t * epsilon) + d))
         t += 1
-    real_t = max(s / 2 * d / (math.exp(s * epsilon) + d) for s in np.linspace(0.01, 10 * (math.log(d) + 10) / epsilon, 200001))
+    s = np.linspace(0.01, 10 * (math.log(d) + 10) / epsilon, 200001)
+    real_t = float(np.max(s / 2 * d / (np.exp(s * epsilon) + d)))
     return Key(best, REL3, {} if math.isclose(real_t, best, rel_tol=5e-3) else {"real_t": real_t})
 # =============================================================== composition
 @exercise("advanced_epsilon")
@@ -622,27 +625,28 @@ def _hashes(s: str, value, scheme) -> list:
     return [scheme_list(scheme), sorted(_secret.digest(s, t) for t in _secret.tokens_near(value, scheme))]
 
 
-def scheme_list(scheme) -> list:
+def scheme_list(scheme: tuple) -> list:
     return list(scheme)
 
 
 def entry(name: str, key: Key, variant: str = "") -> dict:
     """One exercise of the hashed key."""
     s = salt(name, variant)
-    out = {"salt": s}
+    out: dict[str, object] = {"salt": s}
     if key.cases is not None:
-        out["cases"] = [_secret.digest(s, f"{i}:" + _secret.token(v, key.scheme)) for i, v in enumerate(key.cases)]
+        out["cases"] = [_secret.digest(s, f"{i}:{_secret.token(v, key.scheme)}") for i, v in enumerate(key.cases)]
         return out
     out["answer"] = _hashes(s, key.value, key.scheme)
     if key.slips:
-        out["slips"] = {}
+        slips = {}
         for slip, v in key.slips.items():
             scheme, v = v if isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], tuple) else (key.scheme, v)
-            out["slips"][slip] = _hashes(s, v, scheme)
+            slips[slip] = _hashes(s, v, scheme)
+        out["slips"] = slips
     return out
 
 
-def answers(params_for=None) -> dict[str, Key]:
+def answers() -> dict[str, Key]:
     return {name: func() for name, func in REGISTRY.items()}
 
 
@@ -673,24 +677,27 @@ def _shown(value) -> str:
 
 def roster(path: Path, course: str = "dpsens") -> None:
     """The teacher's sheet of a roster: read a CSV with a ``student_id`` column, write
-    ``<path>.key.csv`` with each student's numbers and answers (their seed is
-    ``ds.exercises.student_seed(student_id, course)``, as in their graded notebooks).  It is for the
-    teacher only: nothing of it goes to students, and ``tools/grade.py`` does not need it."""
-    from dpsens.exercises.variants import student_seed
+    ``<path>.key.csv`` with each student's numbers and answers.  ``course`` is a course's folder
+    (``make course``: its ``variants.json`` gives each exercise's salt, as in the graded notebooks)
+    or a course id (every salt 0).  It is for the teacher only: nothing of it goes to students, and
+    ``tools/grade.py`` does not need it."""
+    import grade   # tools/: the grader's reading of a course's salts (one way to find a student's seeds)
+    config = (grade.read_config(Path(course)) if Path(course).is_dir()
+              else {"course": course, "students": [], "salts": {}, "exceptions": {}})
     rows = list(csv.DictReader(path.open()))
     with open(path.with_suffix(".key.csv"), "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["student_id", "seed"] + [f"{name} ({k})" for name in VARIANTS
-                                              for k in variant_params(name, 0)] + [f"{n} answer" for n in VARIANTS])
+        w.writerow(["student_id"] + [f"{name} ({k})" for name in VARIANTS
+                                     for k in variant_params(name, 0)] + [f"{n} answer" for n in VARIANTS])
         for row in rows:
-            seed = student_seed(row["student_id"], course)
-            mine = {name: variant_params(name, seed) for name in VARIANTS}     # drawn once, the answers unhashed
-            w.writerow([row["student_id"], seed] + [v for name in VARIANTS for v in mine[name].values()]
+            seeds = dict(grade.student_seeds(row["student_id"].strip(), config))
+            mine = {name: variant_params(name, seeds[name]) for name in VARIANTS}  # drawn once, the answers unhashed
+            w.writerow([row["student_id"]] + [v for name in VARIANTS for v in mine[name].values()]
                        + [_shown(REGISTRY[name](**mine[name]).value) for name in VARIANTS])
     print(f"wrote {path.with_suffix('.key.csv')}")
 
 
-def main(argv) -> None:
+def main(argv: list[str]) -> None:
     cmd = argv[1] if len(argv) > 1 else "show"
     if cmd == "write":
         KEY_FILE.write_text(render_key())

@@ -16,7 +16,10 @@ arguments are taken from there, never from the submission), the one answer
 that :func:`dpsens.exercises.hand_in` recorded in that cell's saved output.
 The answer is judged by the book's checker, here in this process, against
 a key computed now from the teacher's registry ``tools/answer_key.py`` for
-that student's numbers (``ds.exercises.student_seed(student, course)``);
+that student's numbers: for each exercise with variants, the seed
+``ds.exercises.student_seed(student, course, salt)`` with the exercise's
+salt in the course's ``variants.json`` (written by ``tools/course.py``, the
+same salt the student's notebook drew their numbers with; :func:`student_seeds`);
 nothing of the key was in the assignment.  Each answer's score (its points
 or 0) is written into nbgrader's gradebook as the cell's score, so
 ``nbgrader export`` and the formgrader show it; the proofs stay for the
@@ -41,6 +44,25 @@ from dpsens.exercises import _secret, handin  # noqa: E402
 
 #: Largest submitted notebook read (bytes); a larger one scores 0.
 MAX_NOTEBOOK = 20_000_000
+#: The course's salts (``tools/course.py``), in the course's folder.
+VARIANTS_FILE = "variants.json"
+
+
+def read_config(course: Path) -> dict:
+    """The course's ``variants.json``: ``course`` (its id), ``students``, ``salts`` (exercise -> salt)
+    and ``exceptions`` (student -> {exercise: salt}); a course without one draws with salt 0."""
+    path = Path(course) / VARIANTS_FILE
+    config = json.loads(path.read_text()) if path.is_file() else {}
+    return {"course": config.get("course", "dpsens"), "students": list(config.get("students", [])),
+            "salts": dict(config.get("salts", {})), "exceptions": dict(config.get("exceptions", {}))}
+
+
+def student_seeds(student: str, config: dict) -> tuple[tuple[str, int], ...]:
+    """Each variant exercise's seed for ``student`` in the course of ``config`` (:func:`read_config`):
+    ``(name, seed)`` pairs, the salt of the exercise (or the student's own) folded in."""
+    own = config["exceptions"].get(student, {})
+    return tuple((name, ex.student_seed(student, config["course"], own.get(name, config["salts"].get(name, 0))))
+                 for name in ex.VARIANTS)
 
 
 def graded_cells(source: Path) -> list[dict]:
@@ -85,12 +107,12 @@ def _book_entry(name: str) -> dict:
 
 
 @lru_cache(maxsize=None)
-def student_key(seed: int) -> str:
-    """The key of every exercise for the student with ``seed``: the variants' from their numbers,
-    the others the book's -- computed here, from the registry."""
-    key = {name: (ak.variant_key(name, seed)[0] if name in ex.VARIANTS else _book_entry(name))
-           for name in ak.REGISTRY}
-    return json.dumps({"seed": seed, "key": key})
+def student_key(seeds: tuple[tuple[str, int], ...]) -> str:
+    """The key of every exercise for the student whose seeds are ``seeds`` (:func:`student_seeds`): the
+    variants' from their numbers, the others the book's -- computed here, from the registry."""
+    mine = dict(seeds)
+    key = {name: (ak.variant_key(name, mine[name])[0] if name in mine else _book_entry(name)) for name in ak.REGISTRY}
+    return json.dumps({"seed": seeds[0][1] if seeds else 0, "key": key})
 
 
 def _arguments(text: str) -> dict:
@@ -99,12 +121,15 @@ def _arguments(text: str) -> dict:
     if not text:
         return {}
     call = ast.parse(f"f({text})", mode="eval").body
+    if not isinstance(call, ast.Call):
+        raise ValueError(f"the checker's arguments must be keywords (size=4), got {text!r}")
     return {k.arg: ast.literal_eval(k.value) for k in call.keywords}
 
 
-def judge(cell: dict, data, seed: int) -> tuple[bool, str]:
-    """Whether the recorded ``data`` answers ``cell``'s exercise for the student with ``seed``."""
-    ex.use_variant(student_key(seed))
+def judge(cell: dict, data, seeds: tuple[tuple[str, int], ...]) -> tuple[bool, str]:
+    """Whether the recorded ``data`` answers ``cell``'s exercise for the student whose seeds are
+    ``seeds`` (:func:`student_seeds`)."""
+    ex.use_variant(student_key(seeds))
     try:
         _secret._tries.clear()          # the practice checkers' cap on tries is for students, not the grader
         cases = getattr(ex, cell["cases"])() if cell.get("cases") else None
@@ -119,8 +144,8 @@ def grade(course: Path, assignment: str) -> list[dict]:
     """Score every submission of ``assignment`` in ``course``'s gradebook; returns the rows of the report."""
     from nbgrader.api import Gradebook
     course = course.resolve()
-    config = json.loads((course / "source" / assignment / f"{assignment}.ipynb").read_text())["metadata"]
-    course_id = config.get("dpsens", {}).get("course", "dpsens")
+    meta = json.loads((course / "source" / assignment / f"{assignment}.ipynb").read_text())["metadata"]
+    config = dict(read_config(course), course=meta.get("dpsens", {}).get("course", "dpsens"))
     cells = graded_cells(course / "source" / assignment / f"{assignment}.ipynb")
     rows = []
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
@@ -128,11 +153,11 @@ def grade(course: Path, assignment: str) -> list[dict]:
             student = submission.student.id
             if not (course / "autograded" / student / assignment).is_dir():
                 continue            # refused by nbgrader autograde (edited locked cells): it scores 0
-            seed = ex.student_seed(student, course_id)
+            seeds = student_seeds(student, config)
             outputs = submitted_outputs(course / "submitted" / student / assignment / f"{assignment}.ipynb")
             for cell in cells:
                 data, note = handin.recorded_answer(outputs.get(cell["grade_id"], []), cell["grade_id"])
-                ok, message = judge(cell, data, seed) if note == "recorded" else (False, note)
+                ok, message = judge(cell, data, seeds) if note == "recorded" else (False, note)
                 g = gb.find_grade(cell["grade_id"], assignment, assignment, student)
                 g.manual_score = cell["points"] if ok else 0.0
                 g.needs_manual_grade = False

@@ -18,7 +18,9 @@ For each chapter the student handout (``tools/make_student.py``) becomes
   notebooks, in a fresh process, and writes each answer's score into
   nbgrader's gradebook;
 * an exercise with per-student numbers (``ds.exercises.VARIANTS``) gets a
-  locked cell above its answer cell showing the student's numbers;
+  locked cell above its answer cell showing the student's numbers
+  (``course.numbers_source``: ``your_numbers(name, STUDENT, course,
+  salt=...)``; ``tools/course.py setup`` writes the course's salts in);
 * each proof exercise's answer cell is a **manually graded** Markdown answer
   (:data:`PROOF_POINTS` points) whose solution region holds the rubric.
 
@@ -46,6 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 sys.path.insert(0, str(ROOT / "tools"))
 import answer_key as ak  # noqa: E402  (the teacher's answer key)
+import course as course_tool  # noqa: E402  (the course's salts: the numbers cells)
 import make_student as ms  # noqa: E402  (the student notebooks)
 
 POINTS = 1
@@ -125,7 +128,7 @@ class _Source(str):
         return str(self)
 
 
-def solution_value(checker: str, args: str):
+def solution_value(checker: str, args: str) -> object:
     name = key_name(checker, args)
     if name is None:
         return _Source(EXAMPLES[checker]) if checker in EXAMPLES else None
@@ -146,11 +149,13 @@ def split_args(args: str) -> tuple[str, str]:
     return first.strip(), rest.strip()
 
 
-def assignment(stem: str, course_id: str = COURSE_ID):
+def assignment(stem: str, course_id: str = COURSE_ID) -> nbformat.NotebookNode:
     """The nbgrader source notebook of chapter ``stem``."""
     import dpsens.exercises as ex
     nb = ms.student_notebook(ms.read_chapter(stem), stem)
-    cells, number, used = [], None, set()
+    cells: list = []
+    number: str = ""
+    used: set[str] = set()
     student = nbformat.v4.new_code_cell(STUDENT_CELL)
     student.metadata["tags"] = ["student-id"]
     for cell in nb.cells:
@@ -186,7 +191,7 @@ def assignment(stem: str, course_id: str = COURSE_ID):
         record += f", cases=ds.exercises.{cases}())" if cases else ")"
         name = key_name(checker, args) or checker[len("check_"):]       # leak_discarded(size=4): leak_discarded_4
         if name in ex.VARIANTS:
-            numbers = nbformat.v4.new_code_cell(f"print(ds.exercises.your_numbers({name!r}, STUDENT, {course_id!r}))")
+            numbers = nbformat.v4.new_code_cell(course_tool.numbers_source(name, course_id))
             numbers.metadata["nbgrader"] = _meta(grade_id(stem, "numbers", number), grade=False, solution=False, locked=True)
             cells.append(numbers)
         cell.source = "### BEGIN SOLUTION\n" + body + "\n### END SOLUTION\n" + record

@@ -4,7 +4,8 @@ The book's parameters give the book's answers; a handout states every number
 of a student's variant (never only a seed); the answer functions generalised
 to a variant's parameters agree with independent brute force on drawn
 variants.  (The roster of 60 -- no answer shared beyond two students, never
-the book's -- is ``test_answer_leaks.py``'s, over every variant.)
+the book's -- is the course tool's, ``test_course_salts.py``; that the draws
+compute no answer is ``test_variants_answer_free.py``.)
 """
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ def test_overlapping_chunks_counted_chunk_by_chunk():
         per_record = np.zeros(p["n"], dtype=int)
         for row in idx:
             per_record[np.unique(row)] += 1
-        assert ak.REGISTRY["saa_overlap_epsilon"](**p).value == per_record.max() > 25
+        assert ak.REGISTRY["saa_overlap_epsilon"](**p).value == per_record.max()
 
 
 def test_crossover_and_turning_point_by_scanning():

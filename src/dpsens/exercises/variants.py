@@ -11,31 +11,32 @@ chapters' variants (sample and aggregate to floating point) are drawn in
 :mod:`._variants_b`.
 
 Seed 0 (and no seed) gives the book's parameters; any other seed gives the
-same exercise with different numbers, never the book's own.  The parameters
-are not secret and no answer follows from them without the exercise's
-computation: a graded assignment shows each student their numbers
-(:func:`your_numbers`, from :func:`student_seed`), and the instructor's
-grader (``tools/grade.py``) computes that student's expected answer at
-grading time from the teacher's registry ``tools/answer_key.py``.
+same exercise with other numbers.  **A draw knows nothing of the answer**:
+it draws the exercise's parameters (or data) from the student's stream and
+never computes, or compares with the book's, the quantity the exercise asks
+for -- nothing here imports a function that computes one.  So nothing in
+this module guarantees that a student's answer differs from the book's or
+from a classmate's: the instructor's ``tools/course.py`` does, when the
+course is made, by choosing each exercise's course *salt* (an argument of
+:func:`student_seed`) for the roster, and ``tools/grade.py`` computes each
+student's expected answer at grading time with the same salt.  A graded
+assignment shows each student their numbers (:func:`your_numbers`).
 """
 from __future__ import annotations
 
 import copy
-import functools
 import hashlib
+import math
 
 import numpy as np
 
 from .._validate import as_int
-from ..data import load_ages
-from ..neighbors import Domain, Pool
-from ..sensitivity import local_sensitivity
 from ._variants_b import BOOK as _BOOK_B, DRAWS as _DRAWS_B, TEXT as _TEXT_B
 
 __all__ = ["VARIANTS", "VARIANT_TEXT", "student_seed", "variant_params", "variant_text", "your_numbers"]
 
 #: The exercises that have per-student variants, with the book's parameters (seed 0).
-VARIANTS = {
+VARIANTS: dict[str, dict] = {
     "dp_density_ratio": {"fx": 100.0, "fxp": 103.0, "b": 2.0},
     "dp_household_budget": {"releases": 3, "b": 5.0, "group": 2},
     # chapters DP, Neighbours, Leak, Median grid, Global, Local, Proportions, Transformations
@@ -66,7 +67,7 @@ VARIANTS = {
 }
 
 #: How a student's handout states the parameters of their variant.
-VARIANT_TEXT = {
+VARIANT_TEXT: dict[str, str] = {
     "dp_density_ratio": "f(x) = {fx:g}, f(x') = {fxp:g} and the scale b = {b:g}",
     "dp_household_budget": "{releases} releases of the count, each with scale b = {b:g}, and a household of {group}",
     "dp_expected_loss": "|f(x) − f(x')| = {gap:g} and the scale b = {b:g}",
@@ -112,6 +113,9 @@ def variant_text(name: str, seed: int = 0) -> str:
 def variant_params(name: str, seed: int = 0) -> dict:
     """The parameters of exercise ``name`` for the student whose seed is ``seed`` (0: the book's).
 
+    Drawn from the student's stream only: nothing of the answer is computed here (see the module's
+    docstring), and a seed other than 0 never gives the book's own parameters.
+
     >>> variant_params("proportion_halfwidth")
     {'n': 2000, 'epsilon': 0.5}
     """
@@ -123,248 +127,172 @@ def variant_params(name: str, seed: int = 0) -> dict:
     # the exercise's own stream: a digest of its name, so adding an exercise changes no other's draws
     stream = int.from_bytes(hashlib.sha256(name.encode()).digest()[:4], "big")
     rng = np.random.default_rng([seed, stream])
-    while True:             # never the book's own numbers: its answer is published
+    while True:             # never the book's own parameters (a comparison of parameters, not of answers)
         params = _draw(name, rng)
         if params != VARIANTS[name]:
             return params
 
 
 # ------------------------------------------------------------------ the draws of the chapters DP to Transformations
-# Each returns the parameters of one student's variant.  An answer is never the book's: the ranges are
-# disjoint from the book's (values from 12 on, a domain of 20 or more ...), or the draw is compared, by
-# the package's own engine, with the book's parameters and redrawn.  The ranges are wide enough that
-# 60 students rarely share an answer (tests/book/test_answer_leaks.py checks a roster).
+# Each returns the parameters of one student's variant, from ranges wide enough that the answers of a
+# roster spread; none computes the answer (``tools/course.py`` checks the roster's answers).
 
-def _values(rng, size, low, high, replace=False) -> list:
+def _values(rng: np.random.Generator, size: int, low: int, high: int, replace: bool = False) -> list:
     return sorted(int(v) for v in rng.choice(np.arange(low, high + 1), size=size, replace=replace))
 
 
-def _tenths(rng, size, top) -> list:
+def _tenths(rng: np.random.Generator, size: int, top: float) -> list:
     """``size`` values in tenths, the largest ``top`` (a school table's column)."""
     return sorted([top] + [int(v) / 10 for v in rng.integers(0, int(top * 10), size - 1)])
 
 
-def _log_uniform(rng, low, high, per_unit) -> float:
-    """A number between ``low`` and ``high``, uniform on a log scale, in steps of ``1 / per_unit``."""
+def _log_uniform(rng: np.random.Generator, low: float, high: float, per_unit: int) -> float:
+    """A number between ``low`` and ``high``, uniform on a log scale, in steps of ``1 / per_unit``
+    (``low`` on that grid)."""
     return max(low, round(float(np.exp(rng.uniform(np.log(low), np.log(high)))) * per_unit) / per_unit)
 
 
-def _median_ls(x, values, pool=False) -> float:
-    universe = Pool(values) if pool else Domain(values)
-    return local_sensitivity(x, "median", universe, k=1, neighbors="unbounded")
+def _draw_expected_loss(rng: np.random.Generator) -> dict:
+    # the scale b in tenths, the gap in hundredths from b / 10 to 5 b: a ratio in [0.1, 5]
+    b10 = int(rng.integers(2, 40))
+    return {"gap": int(rng.integers(b10, 50 * b10 + 1)) / 100, "b": b10 / 10}
 
 
-def _draw_expected_loss(rng):
-    while True:         # ε = gap / b, never within 2 % of the book's
-        gap, b = int(rng.integers(1, 60)) / 10, int(rng.integers(2, 40)) / 10
-        if abs(gap / b - 1) > 0.02 and 0.1 <= gap / b <= 5:
-            return {"gap": gap, "b": b}
-
-
-def _draw_neighbor_count(rng):
+def _draw_neighbor_count(rng: np.random.Generator) -> dict:
     top = int(rng.integers(20, 2500))
     return {"x": sorted(int(v) for v in rng.integers(1, min(top, 30) + 1, int(rng.integers(3, 7)))), "top": top}
 
 
-def _draw_bounded_neighbors(rng):
-    x = _values(rng, 2, 4, 40, replace=True)          # values from 4 on: never the book's set
+def _draw_bounded_neighbors(rng: np.random.Generator) -> dict:
+    x = _values(rng, 2, 4, 40, replace=True)
     return {"x": x, "pool": sorted(x + _values(rng, int(rng.integers(2, 5)), 1, 40, replace=True))}
 
 
-def _draw_leak_ls(rng):
-    book = VARIANTS["leak_local_sensitivity"]
-    book_ls = _median_ls(book["x"], book["domain"])
-    while True:
-        domain = _values(rng, 5, 1, 3000)
-        x = sorted(int(v) for v in rng.choice(domain, 3))
-        ls = _median_ls(x, domain)
-        if ls > 0 and ls != book_ls:
-            return {"x": x, "domain": domain}
+def _draw_leak_ls(rng: np.random.Generator) -> dict:
+    # three records of the domain, at least two of them different (three equal records make a question
+    # about a constant dataset)
+    domain = _values(rng, 5, 1, 3000)
+    two = [int(v) for v in rng.choice(domain, 2, replace=False)]
+    return {"x": sorted(two + [int(rng.choice(domain))]), "domain": domain}
 
 
-def _draw_event_loss(rng):
-    while True:         # the loss is about 1.75 ε τ: never within 3 % of the book's
-        epsilon, tau = _log_uniform(rng, 0.05, 5.0, 100), _log_uniform(rng, 0.6, 20.0, 100)
-        if abs(epsilon * tau / 3 - 1) > 0.03:
-            return {"epsilon": epsilon, "tau": tau}
+def _draw_threshold(rng: np.random.Generator) -> dict:
+    # a loss above 1.75 ε, the loss of the chapter's event at its smallest threshold
+    epsilon = _log_uniform(rng, 0.1, 3.0, 100)
+    return {"epsilon": epsilon, "loss": _log_uniform(rng, max(2.0, math.ceil(17.5 * epsilon + 1) / 10), 30.0, 10)}
 
 
-def _draw_threshold(rng):
-    while True:         # τ is about loss / (1.75 ε): never within 2 % of the book's
-        epsilon, loss = _log_uniform(rng, 0.1, 3.0, 100), _log_uniform(rng, 2.0, 30.0, 10)
-        if abs(loss / epsilon / 5 - 1) > 0.02 and loss > 1.75 * epsilon:
-            return {"epsilon": epsilon, "loss": loss}
+def _draw_discarded(rng: np.random.Generator) -> dict:
+    return {"domain": _values(rng, 5, 12, 99)}
 
 
-def _draw_discarded(rng):
-    return {"domain": _values(rng, 5, 12, 99)}       # from 12 on: never the book's datasets
+def _draw_grid_row(rng: np.random.Generator) -> dict:
+    pool = _values(rng, 5, 1, 3000)
+    return {"x": sorted(int(v) for v in rng.choice(pool, 3, replace=False)), "pool": pool}
 
 
-def _draw_grid_row(rng):
-    book = VARIANTS["grid_row"]
-    book_ls = _median_ls(book["x"], book["pool"], pool=True)
-    while True:
-        pool = _values(rng, 5, 1, 3000)
-        x = sorted(int(v) for v in rng.choice(pool, 3, replace=False))
-        if _median_ls(x, pool, pool=True) != book_ls:
-            return {"x": x, "pool": pool}
+def _draw_pool_of_ten(rng: np.random.Generator) -> list:
+    return _tenths(rng, 10, int(rng.integers(200, 2500)) / 10)
 
 
-def _draw_global_sum(rng):
-    book = sum(sorted(VARIANTS["global_sum"]["pool"])[-2:])
-    while True:         # the sum of the two largest values: never the book's
-        pool = _tenths(rng, 10, int(rng.integers(200, 2500)) / 10)
-        if sum(pool[-2:]) != book:
-            return {"pool": pool}
+def _draw_bounded_mean(rng: np.random.Generator) -> dict:
+    domain, n = _values(rng, 3, 0, 300), int(rng.integers(3, 8))
+    return {"domain": domain, "n": n, "k": int(rng.integers(1, min(n, 4)))}
 
 
-def _draw_bounded_mean(rng):
-    book = VARIANTS["bounded_mean"]
-    while True:         # k (max - min) / n: never the book's
-        domain, n = _values(rng, 3, 0, 300), int(rng.integers(3, 8))
-        k = int(rng.integers(1, min(n, 4)))
-        if k * (domain[-1] - domain[0]) * book["n"] != book["k"] * (book["domain"][-1] - book["domain"][0]) * n:
-            return {"domain": domain, "n": n, "k": k}
+def _draw_local_sum(rng: np.random.Generator) -> dict:
+    pool = _draw_pool_of_ten(rng)
+    chosen = set(int(i) for i in rng.choice(10, 6, replace=False))
+    return {"released": [pool[i] for i in sorted(chosen)], "others": [pool[i] for i in range(10) if i not in chosen]}
 
 
-def _draw_local_sum(rng):
-    book = VARIANTS["local_sum"]
-    while True:         # the largest value of the pool: never the book's
-        pool = _tenths(rng, 10, int(rng.integers(200, 2500)) / 10)
-        chosen = set(int(i) for i in rng.choice(10, 6, replace=False))
-        if pool[-1] != max(book["released"] + book["others"]):
-            return {"released": [pool[i] for i in sorted(chosen)],
-                    "others": [pool[i] for i in range(10) if i not in chosen]}
-
-
-def _draw_adult_rows(rng, low: int, second: str, values) -> dict:
+def _draw_adult_rows(rng: np.random.Generator, low: int, second: str, values) -> dict:
     # the first rows of the data (never all 32,561 of them) and a second parameter
     return {"rows": int(_log_uniform(rng, low, 30_000, 1)), second: int(rng.choice(values))}
 
 
-@functools.lru_cache(maxsize=1)
-def _adult_ages() -> np.ndarray:
-    return load_ages().to_numpy(float)
+def _draw_laplace_tail(rng: np.random.Generator) -> dict:
+    return {"epsilon": _log_uniform(rng, 0.05, 3.0, 100), "zeta": int(rng.integers(1, 200)) / 1000}
 
 
-def _group_for_a_move(rows, years) -> int:
-    """The smallest k at which replacing k of the first ``rows`` ages can move their median by ``years``."""
-    x = np.sort(_adult_ages()[:rows])
-    m = len(x) // 2
-    return next(k for k in range(1, m + 1) if max(x[m + k] - x[m], x[m] - x[m - k]) >= years)
-
-
-def _draw_median_k(rng):
-    book_k = _group_for_a_move(**VARIANTS["median_k"])
-    while True:         # compared with the book's by the same computation
-        params = _draw_adult_rows(rng, 2000, "years", range(1, 9))
-        if _group_for_a_move(**params) != book_k:
-            return params
-
-
-def _draw_vector_change(rng):
-    while True:
-        counts = [int(_log_uniform(rng, 1, 2000, 1)) for _ in range(int(rng.integers(3, 6)))]
-        if counts != VARIANTS["proportion_vector_change"]["counts"]:
-            return {"counts": counts}
-
-
-def _draw_plan(rng):
-    book = VARIANTS["plan_sensitivity"]
-    while True:         # rows x repeats x upper: never the book's
-        params = {"rows": int(rng.integers(2, 10)), "repeats": int(rng.integers(2, 10)),
-                  "upper": int(rng.integers(10, 1000))}
-        if np.prod(list(params.values())) != np.prod(list(book.values())):
-            return params
-
-
-def _draw_private_join(rng):
-    while True:         # q t_1 + 2 t_2 (drop_non_unique on Users): never the book's
-        params = {"purchases": int(rng.integers(2, 1000)), "user_rows": int(rng.integers(1, 9)),
-                  "purchase_rows": int(rng.integers(1, 9))}
-        q, t1, t2 = params.values()
-        b = VARIANTS["private_join_sensitivity"]
-        if q * t1 + 2 * t2 != b["purchases"] * b["user_rows"] + 2 * b["purchase_rows"]:
-            return params
+def _draw_stable_threshold(rng: np.random.Generator) -> dict:
+    # δ = d 10^-k, never 1e-6: the chapter prints the thresholds for that δ
+    deltas = [d * 10.0 ** -k for k in range(5, 10) for d in range(1, 10) if (d, k) != (1, 6)]
+    return {"epsilon": int(rng.integers(10, 301)) / 100, "delta": float(deltas[int(rng.integers(len(deltas)))])}
 
 
 _DRAWS_A = {
+    "dp_density_ratio": lambda rng: {"fx": 100.0, "fxp": 100 + int(rng.integers(15, 80)) / 10,
+                                     "b": int(rng.integers(10, 60)) / 10},
+    "dp_household_budget": lambda rng: {"releases": int(rng.integers(2, 13)), "b": int(rng.integers(15, 200)) / 10,
+                                        "group": int(rng.integers(2, 9))},
     "dp_expected_loss": _draw_expected_loss,
     "neighbor_count": _draw_neighbor_count,
     "bounded_neighbors": _draw_bounded_neighbors,
     "leak_local_sensitivity": _draw_leak_ls,
-    "leak_event_loss": _draw_event_loss,
+    "leak_event_loss": lambda rng: {"epsilon": _log_uniform(rng, 0.05, 5.0, 100),
+                                    "tau": _log_uniform(rng, 0.6, 20.0, 100)},
     "leak_threshold": _draw_threshold,
     "leak_discarded_3": _draw_discarded,
     "leak_discarded_4": _draw_discarded,
     "grid_row": _draw_grid_row,
     "rows_at_global": lambda rng: {"pool": _draw_discarded(rng)["domain"]},
-    "global_sum": _draw_global_sum,
+    "global_sum": lambda rng: {"pool": _draw_pool_of_ten(rng)},
     "bounded_mean": _draw_bounded_mean,
     "local_sum": _draw_local_sum,
     "adult_mean_local": lambda rng: _draw_adult_rows(rng, 200, "top", range(100, 400)),
-    "median_k": _draw_median_k,
-    "proportion_vector_change": _draw_vector_change,
-    "plan_sensitivity": _draw_plan,
-    "private_join_sensitivity": _draw_private_join,
+    "median_k": lambda rng: _draw_adult_rows(rng, 2000, "years", range(1, 9)),
+    "proportion_vector_change": lambda rng: {"counts": [int(_log_uniform(rng, 1, 2000, 1))
+                                                        for _ in range(int(rng.integers(3, 6)))]},
+    "plan_sensitivity": lambda rng: {"rows": int(rng.integers(2, 10)), "repeats": int(rng.integers(2, 10)),
+                                     "upper": int(rng.integers(10, 1000))},
+    "private_join_sensitivity": lambda rng: {"purchases": int(rng.integers(2, 1000)),
+                                             "user_rows": int(rng.integers(1, 9)),
+                                             "purchase_rows": int(rng.integers(1, 9))},
+    "proportion_halfwidth": lambda rng: {"n": int(rng.integers(500, 20_001)),
+                                         "epsilon": float(rng.choice([0.25, 0.5, 1.0, 2.0]))},
+    "laplace_tail": _draw_laplace_tail,
+    "histogram_lower_bound": lambda rng: {"d": int(rng.integers(20, 100_001)),
+                                          "epsilon": _log_uniform(rng, 0.02, 1.0, 1000)},
+    "optimal_epsilon": lambda rng: {"releases": int(rng.integers(10, 1001)), "epsilon": int(rng.integers(1, 31)) / 100},
+    "stable_threshold": _draw_stable_threshold,
 }
 
 
 def _draw(name: str, rng: np.random.Generator) -> dict:
-    if name == "dp_density_ratio":
-        while True:         # the ratio depends on |f(x) - f(x')| / b only: never the book's 3 / 2
-            fxp, b = 100 + int(rng.integers(15, 80)) / 10, int(rng.integers(10, 60)) / 10
-            if abs((fxp - 100) / b - 1.5) > 0.01:
-                return {"fx": 100.0, "fxp": fxp, "b": b}
-    if name == "dp_household_budget":
-        while True:         # never a budget of releases x group / b equal to the book's 3 x 2 / 5
-            params = {"releases": int(rng.integers(2, 13)), "b": int(rng.integers(15, 200)) / 10,
-                      "group": int(rng.integers(2, 9))}
-            if abs(params["releases"] * params["group"] / params["b"] / 1.2 - 1) > 0.01:
-                return params
-    if name in _DRAWS_A:
-        return _DRAWS_A[name](rng)
-    if name == "laplace_tail":
-        while True:         # never a width ln(1/zeta)/epsilon within 1 % of the book's
-            params = {"epsilon": int(rng.integers(5, 301)) / 100, "zeta": int(rng.integers(1, 200)) / 1000}
-            if abs(np.log(1 / params["zeta"]) / params["epsilon"] / (4 * np.log(100)) - 1) > 0.01:
-                return params
-    if name == "histogram_lower_bound":
-        return {"d": int(rng.integers(20, 100_001)), "epsilon": int(rng.integers(5, 301)) / 100}
-    if name == "optimal_epsilon":
-        return {"releases": int(rng.integers(10, 1001)), "epsilon": int(rng.integers(1, 31)) / 100}
-    if name == "stable_threshold":
-        # never δ = 1e-6: the chapter prints the thresholds for that δ
-        delta = 1e-6
-        while delta == 1e-6:
-            delta = int(rng.integers(1, 10)) * 10.0 ** -int(rng.integers(5, 10))
-        return {"epsilon": int(rng.integers(10, 301)) / 100, "delta": delta}
-    if name in _DRAWS_B:
-        return _DRAWS_B[name](rng)
-    return {"n": int(rng.integers(500, 20_001)), "epsilon": float(rng.choice([0.25, 0.5, 1.0, 2.0]))}
+    return (_DRAWS_A.get(name) or _DRAWS_B[name])(rng)
 
-def student_seed(student: str, course: str = "dpsens") -> int:
-    """The seed of the student whose course id is ``student`` in the course ``course``: a whole
-    number from 1 on, the same wherever it is computed (the student's notebook, the grader).
 
-    The seed only draws the numbers of an exercise; it is not secret, and no answer follows from
-    it without the exercise's computation.
+def student_seed(student: str, course: str = "dpsens", salt: int = 0) -> int:
+    """The seed of the student whose course id is ``student`` in the course ``course``, for an
+    exercise whose course salt is ``salt``: a whole number from 1 on, the same wherever it is
+    computed (the student's notebook, the grader).
+
+    The salt is the course's choice, per exercise (``tools/course.py`` picks it so that no two
+    classmates' answers crowd and nobody draws the book's); salt 0 is the seed of earlier
+    courses.  Neither seed nor salt is secret: they give the numbers, and the answer follows from
+    the numbers only through the exercise's computation.
 
     >>> student_seed("ada") == student_seed("ada") != student_seed("bob")
+    True
+    >>> student_seed("ada", salt=1) != student_seed("ada")
     True
     """
     if not isinstance(student, str) or not student.strip():
         raise ValueError(f"student must be a non-empty student id (text), got {student!r}")
     if not isinstance(course, str) or not course:
         raise ValueError(f"course must be a non-empty course id (text), got {course!r}")
-    digest = hashlib.sha256(f"dpsens student seed|{course}|{student.strip()}".encode()).digest()
+    salt = as_int(salt, "salt", minimum=0)
+    text = f"dpsens student seed|{course}|{student.strip()}" + (f"|salt {salt}" if salt else "")
+    digest = hashlib.sha256(text.encode()).digest()
     return 1 + int.from_bytes(digest[:4], "big") % (2**31 - 1)
 
 
-def your_numbers(name: str, student: str, course: str = "dpsens") -> str:
-    """What a graded notebook shows above exercise ``name``: the numbers of student ``student``.
+def your_numbers(name: str, student: str, course: str = "dpsens", salt: int = 0) -> str:
+    """What a graded notebook shows above exercise ``name``: the numbers of student ``student``
+    (``salt``: the course's salt of that exercise, written into the notebook by the course).
 
     >>> your_numbers("proportion_halfwidth", "ada").startswith("Your numbers (ada): n = ")
     True
     """
-    return f"Your numbers ({student}): {variant_text(name, student_seed(student, course))}."
+    return f"Your numbers ({student}): {variant_text(name, student_seed(student, course, salt))}."
