@@ -246,15 +246,15 @@ def test_median_bounded_against_the_direct_nrs_formula(n):
     x = rng.uniform(0, 100, n) if n % 3 else np.round(rng.normal(50, 10, n)).clip(0, 100)
     ts = np.unique(np.concatenate(([0, 1, 2, 5], rng.integers(0, n + 2, 12))))
     got = ds.ls_at_distance(x, "median", ts, 0, 100)
-    want = [sm.median_A_direct(x, int(t), 0, 100) for t in ts]
+    want = [oracles.median_A_direct(x, int(t), 0, 100) for t in ts]
     assert got == pytest.approx(want, abs=1e-12)
     for beta in (0.5, 0.02, 1e-3):
         s, t_star = sm.smooth_sensitivity_argmax(x, "median", beta, 0, 100)
         # the direct formula over every t up to the point where e^{-beta t} (upper - lower) <= s: beyond it no t wins
         t_stop = min(n + 1, int(math.ceil(math.log(100 / s) / beta)) + 1) if s > 0 else n + 1
-        direct = max(math.exp(-beta * t) * sm.median_A_direct(x, t, 0, 100) for t in range(t_stop + 1))
+        direct = max(math.exp(-beta * t) * oracles.median_A_direct(x, t, 0, 100) for t in range(t_stop + 1))
         assert s == pytest.approx(direct, rel=1e-9)
-        assert math.exp(-beta * t_star) * sm.median_A_direct(x, t_star, 0, 100) == pytest.approx(s, rel=1e-9)
+        assert math.exp(-beta * t_star) * oracles.median_A_direct(x, t_star, 0, 100) == pytest.approx(s, rel=1e-9)
         assert math.exp(-beta * t_stop) * 100 <= s or t_stop >= n + 1
 
 
@@ -454,7 +454,7 @@ def test_ptr_checkers():
     assert _status(ex.check_ptr_median_distance(...)) == "not yet"
     ages = ds.load_ages().to_numpy(dtype=float)
     # independent: the direct NRS formula, scanned
-    k = next(k for k in range(0, len(ages)) if sm.median_A_direct(ages, k, 0, 100) > 2)
+    k = next(k for k in range(0, len(ages)) if oracles.median_A_direct(ages, k, 0, 100) > 2)
     assert ex.check_ptr_median_distance(k).correct
     assert _status(ex.check_ptr_median_distance(k - 1)) == "wrong"
 
@@ -473,9 +473,9 @@ def test_smooth_checkers():
     assert _status(ex.check_smooth_median_direct(...)) == "not yet"
     x = ds.load_ages().to_numpy(dtype=float)[:2001]
     b = 1 / (2 * math.log(2 * 2001 ** 2))
-    direct = max(math.exp(-b * t) * sm.median_A_direct(x, t, 0, 100) for t in range(2003))
+    direct = max(math.exp(-b * t) * oracles.median_A_direct(x, t, 0, 100) for t in range(2003))
     assert ex.check_smooth_median_direct(direct).correct
-    assert _status(ex.check_smooth_median_direct(sm.median_A_direct(x, 0, 0, 100))) == "wrong"   # the LS
+    assert _status(ex.check_smooth_median_direct(oracles.median_A_direct(x, 0, 0, 100))) == "wrong"   # the LS
 
 
 # ---------------------------------------------------------------------------------------------- figures

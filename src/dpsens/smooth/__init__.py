@@ -9,7 +9,7 @@ engines of :mod:`dpsens.smooth._engines`, whose docstring holds the
 derivation (the neighbour graph, ``A(t)`` of every query and relation, and
 why each algorithm is exact and fast).  The provable smooth upper bound for
 the variance and the standard deviation, with its proof, is in
-:mod:`dpsens.smooth._variance`; the reference oracle :func:`median_A_direct`
+:mod:`dpsens.smooth._variance`; the reference oracle ``median_A_direct``
 (a test oracle) in :mod:`dpsens.smooth._oracles`.
 """
 from __future__ import annotations
@@ -24,11 +24,10 @@ from ..queries import check_query
 from ..relation import Relation
 from ._checks import as_t, huge_exponent, prepare, scale_down, scale_up, t_cap
 from ._engines import engine, smooth_and_distance
-from ._oracles import median_A_direct
 from ._variance import VarBound
 
 __all__ = ["ls_at_distance", "distance_to_high_ls", "smooth_sensitivity", "ls_curve",
-           "smooth_sensitivity_argmax", "smooth_sensitivity_bound", "median_A_direct"]
+           "smooth_sensitivity_argmax", "smooth_sensitivity_bound"]
 
 #: ``ls_curve`` returns an array of ``t_max + 1`` values: at most this many.
 MAX_CURVE = 10_000_000
