@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
+from typing import Literal, overload
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -352,6 +353,24 @@ def median_lower_bound(epsilon: float, lower: float, upper: float) -> float:
     """
     lower, upper = as_bounds(lower, upper)
     return (upper - lower) / 2.0 * math.exp(-float(np.logaddexp(0.0, as_positive(epsilon, "epsilon"))))
+
+
+@overload
+def local_minimax_lower_bound(x: ArrayLike, q: float, epsilon: float, lower: float, upper: float,
+                              neighbors: Relation | str = Relation.BOUNDED, t_max: int | None = None,
+                              return_t: Literal[False] = False) -> float: ...
+
+
+@overload
+def local_minimax_lower_bound(x: ArrayLike, q: float, epsilon: float, lower: float, upper: float,
+                              neighbors: Relation | str = Relation.BOUNDED, t_max: int | None = None, *,
+                              return_t: Literal[True]) -> tuple[float, int]: ...
+
+
+@overload
+def local_minimax_lower_bound(x: ArrayLike, q: float, epsilon: float, lower: float, upper: float,
+                              neighbors: Relation | str = Relation.BOUNDED, t_max: int | None = None,
+                              return_t: bool = False) -> float | tuple[float, int]: ...
 
 
 def local_minimax_lower_bound(x: ArrayLike, q: float, epsilon: float, lower: float, upper: float,

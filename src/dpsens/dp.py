@@ -303,7 +303,7 @@ def empirical_log_ratios(outputs: ArrayLike, neighbor_outputs: ArrayLike, edges:
     return out
 
 
-def laplace_privacy_loss(t: ArrayLike, locs: tuple[float, float], scales: tuple[float, float]) -> np.ndarray:
+def laplace_privacy_loss(t: ArrayLike, locs: Sequence[float], scales: Sequence[float]) -> np.ndarray:
     """Privacy loss ``ln p_x(t) / p_x'(t)`` between two Laplace releases.
 
     Chapter: *Smooth sensitivity* (the leak chapter's pair).

@@ -161,9 +161,10 @@ def identifying_fraction(value: float, value_prime: float, sensitivity: float, e
     -------
     AttackResult
     """
-    value, value_prime = as_value(value, "value"), as_value(value_prime, "value_prime")
-    if not isinstance(value, float) or not isinstance(value_prime, float):
+    checked, checked_prime = as_value(value, "value"), as_value(value_prime, "value_prime")
+    if not isinstance(checked, float) or not isinstance(checked_prime, float):
         raise TypeError("value and value_prime must be single numbers")
+    value, value_prime = checked, checked_prime
     scale = laplace_noise_scale(sensitivity, epsilon)
     if abs(value - value_prime) > float(sensitivity):
         raise ValueError(f"value and value_prime must be at most sensitivity = {sensitivity} apart, "

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Literal, overload
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -215,6 +216,21 @@ def sensitivity_grid(universe: Pool | Domain | str, n: int, k: int = 1, query: s
         cells[i, : len(d)] = d
     return SensitivityGrid(universe, n, k, name, neighbors, tuple(rows), np.asarray(values),
                            tuple(neigh), cells)
+
+
+@overload
+def source_bounded_local(x: ArrayLike, universe: Pool | Domain | str, k: int = 1, query: str = "median",
+                         return_pair: Literal[False] = False) -> float: ...
+
+
+@overload
+def source_bounded_local(x: ArrayLike, universe: Pool | Domain | str, k: int = 1, query: str = "median", *,
+                         return_pair: Literal[True]) -> tuple[float, tuple[tuple, tuple] | None]: ...
+
+
+@overload
+def source_bounded_local(x: ArrayLike, universe: Pool | Domain | str, k: int = 1, query: str = "median",
+                         return_pair: bool = False) -> float | tuple[float, tuple[tuple, tuple] | None]: ...
 
 
 def source_bounded_local(x: ArrayLike, universe: Pool | Domain | str, k: int = 1, query: str = "median",

@@ -143,7 +143,7 @@ def check_universe(universe: Any) -> Pool | Domain:
     return universe
 
 
-def check_release(x: ArrayLike, universe: Pool | Domain) -> np.ndarray:
+def check_release(x: object, universe: Pool | Domain) -> np.ndarray:
     """Validate a release ``x`` against its universe and return it sorted.
 
     Chapter: *Neighbouring datasets* (a release is drawn from its universe).

@@ -370,15 +370,13 @@ def test_every_subpackage_is_in_the_wheel():
 
 
 # Every public function and public method is annotated: each parameter (but ``self``/``cls``) and the
-# return (issue 36).  The package paths already annotated; the rest of the package joins as it is done.
-ANNOTATED_PATHS = (
-    "__init__.py", "accounting.py", "pld.py", "floating_point.py", "data.py", "timing.py",
-    "figures", "widgets", "transformations",
-    *(f"exercises/{name}.py" for name in (
-        "__init__", "_key", "_secret", "_verdict", "accounting", "accuracy", "dp", "exponential", "floating",
-        "globalsens", "handin", "leak", "local", "median_grid", "neighbors", "proportions", "ptr",
-        "sample_aggregate", "smooth", "stability", "transformations", "vector")),
-)
+# return (issue 36): every module of the package but those being rewritten on other branches.
+#: Paths being annotated on other branches (``smooth/`` and the two variants modules); the integrator
+#: removes this exclusion once those branches are merged.
+NOT_YET_ANNOTATED = ("smooth", "exercises/variants.py", "exercises/_variants_b.py")
+ANNOTATED_PATHS = tuple(sorted(
+    p.relative_to(PKG).as_posix() for p in PKG.rglob("*.py")
+    if not any(p.relative_to(PKG).as_posix() == x or p.relative_to(PKG).parts[0] == x for x in NOT_YET_ANNOTATED)))
 
 
 def _annotated_modules() -> list[pathlib.Path]:

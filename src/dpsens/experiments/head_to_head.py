@@ -31,6 +31,7 @@ from ..mechanisms.noise import laplace_noise
 from ..mechanisms.ptr import propose_test_release, ptr_from_distance
 from ..mechanisms.sample_aggregate import chunk_answers
 from ..mechanisms.smooth_noise import check_laplace_smooth_region, smooth_sensitivity_beta, smooth_sensitivity_mechanism
+from ..relation import Relation
 from ..smooth import distance_to_high_ls, smooth_sensitivity
 from .sample_aggregate import partition_aggregates
 
@@ -228,7 +229,7 @@ def quantile_head_to_head(x: ArrayLike, quantiles: Sequence[float], epsilons: Se
                           rng: np.random.Generator, runs: int = 1000, bounds: tuple[float, float] = (0.0, 100.0),
                           ptr_bound: float = 0.01, n_chunks: int = 600,
                           chunk_bounds: tuple[float, float] = (20.0, 80.0), n_partitions: int = 20,
-                          neighbors: str = "unbounded", grid: ArrayLike | None = None,
+                          neighbors: Relation | str = Relation.UNBOUNDED, grid: ArrayLike | None = None,
                           ) -> tuple[dict[tuple[float, float, str], np.ndarray], pd.DataFrame]:
     """Absolute errors of six mechanisms releasing quantiles of ``x``, for each ε (seeded).
 
@@ -289,7 +290,7 @@ def quantile_head_to_head(x: ArrayLike, quantiles: Sequence[float], epsilons: Se
     ptr_bound = as_positive(ptr_bound, "ptr_bound")
     n_chunks = as_int(n_chunks, "n_chunks", minimum=1)
     neighbors = check_relation(neighbors)
-    partition = "balanced" if neighbors == "bounded" else "independent"
+    partition = "balanced" if neighbors is Relation.BOUNDED else "independent"
     grid = np.arange(math.ceil(lower), math.floor(upper) + 1.0) if grid is None else grid
     errors, rows = {}, []
     for q in quantiles:
@@ -298,7 +299,7 @@ def quantile_head_to_head(x: ArrayLike, quantiles: Sequence[float], epsilons: Se
         agg = np.array([np.mean(chunk_answers(x, name, n_chunks, chunk_lower, chunk_upper, rng=rng,
                                               partition=partition)) for _ in range(n_partitions)])
         for eps in epsilons:
-            out = {}
+            out: dict[str, float | np.ndarray] = {}
             given = _ptr_releases(true, distance, ptr_bound, eps / 2, delta, rng, runs)
             out[HEAD_TO_HEAD_MECHANISMS[0]] = given
             check_laplace_smooth_region(eps, delta)     # the Laplace calibration is proved only there

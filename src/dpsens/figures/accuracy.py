@@ -15,7 +15,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from numpy.typing import ArrayLike
 
-from .._validate import as_bounds, as_int, as_positive, as_probability
+from .._validate import as_bounds, as_int, as_positive, as_probability, check_relation
 from ..accuracy import (DELTA, count_lower_bound, expected_abs_error, histogram_lower_bound, laplace_expected_max,
                         local_minimax_lower_bound, median_lower_bound, simulate_accuracy)
 from ..data import load_ages
@@ -23,6 +23,7 @@ from ..inverse import order_statistic
 from ..mechanisms.exponential import quantile_exponential_distribution
 from ..mechanisms.inverse_sensitivity import inverse_sensitivity_distribution
 from ..mechanisms.smooth_noise import smooth_sensitivity_beta
+from ..relation import Relation
 from ..smooth import smooth_sensitivity
 from .style import MAX_WIDTH_IN, PALETTE, legend_below, line_style
 
@@ -101,7 +102,7 @@ def plot_worst_case_bounds(epsilons: ArrayLike | None = None, cells: ArrayLike |
 
 
 def instance_errors(x: ArrayLike, epsilons: Sequence[float] | np.ndarray, lower: float = 0.0, upper: float = 100.0,
-                    neighbors: str = "unbounded", delta: float = DELTA) -> dict:
+                    neighbors: Relation | str = Relation.UNBOUNDED, delta: float = DELTA) -> dict:
     """Exact expected errors of four median mechanisms on ``x``, and the local lower bound, for each ε.
 
     Chapter: *What can no mechanism beat?* (instance optimality).  Returns
@@ -111,6 +112,7 @@ def instance_errors(x: ArrayLike, epsilons: Sequence[float] | np.ndarray, lower:
     :func:`dpsens.accuracy.local_minimax_lower_bound`.  The target is the
     order statistic of :func:`dpsens.inverse.order_statistic`.
     """
+    neighbors = check_relation(neighbors)
     delta = as_probability(delta, "delta")
     target = order_statistic(x, 0.5)
     grid = np.arange(math.ceil(lower), math.floor(upper) + 1.0)
@@ -133,19 +135,20 @@ def instance_errors(x: ArrayLike, epsilons: Sequence[float] | np.ndarray, lower:
 
 def plot_instance_bounds(x: Sequence[float] | np.ndarray, epsilons: Sequence[float] | np.ndarray | None = None,
                          lower: float = 0.0, upper: float = 100.0,
-                         neighbors: str = "unbounded", what: str = "ages") -> Figure:
+                         neighbors: Relation | str = Relation.UNBOUNDED, what: str = "ages") -> Figure:
     """The exact expected errors of :func:`instance_errors` against ε, on log axes.
 
     Chapter: *What can no mechanism beat?*.
     """
     epsilons = np.geomspace(0.05, 5.0, 21) if epsilons is None else np.asarray(epsilons, dtype=float)
+    neighbors = check_relation(neighbors)
     errors = instance_errors(x, epsilons, lower, upper, neighbors)
     fig, ax = plt.subplots(figsize=(MAX_WIDTH_IN, 4.8))
     for i, (label, values) in enumerate(errors.items()):
         style = (dict(color=PALETTE[-1], linestyle="-", lw=2) if label.startswith("lower")
                  else line_style(i))
         ax.plot(epsilons, values, label=label, **style)
-    relation = "add/remove" if neighbors == "unbounded" else "replace one"
+    relation = "add/remove" if neighbors is Relation.UNBOUNDED else "replace one"
     ax.set(xscale="log", yscale="log", title=f"Median of {len(x)} {what} ({relation}) vs the local bound",
            xlabel="ε (log scale)", ylabel="expected |error| (years, log scale)")
     legend_below(fig)

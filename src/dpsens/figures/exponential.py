@@ -16,9 +16,11 @@ import pandas as pd
 from matplotlib.figure import Figure
 from numpy.typing import ArrayLike
 
+from .._validate import check_relation
 from ..inverse import order_statistic
 from ..mechanisms.exponential import quantile_exponential_distribution
 from ..mechanisms.inverse_sensitivity import inverse_sensitivity_distribution
+from ..relation import Relation
 from .style import MAX_WIDTH_IN, PALETTE, legend_below, line_style
 
 __all__ = ["plot_exponential_toy", "plot_reachable_intervals", "plot_output_distributions", "plot_head_to_head", "ERROR_FLOOR"]
@@ -110,7 +112,7 @@ def plot_reachable_intervals(intervals: Sequence[tuple[float, float]], labels: S
 
 
 def plot_output_distributions(x: ArrayLike, q: float, epsilon: float, lower: float = 0.0, upper: float = 100.0,
-                              neighbors: str = "unbounded", half_window: float = 6.0) -> Figure:
+                              neighbors: Relation | str = Relation.UNBOUNDED, half_window: float = 6.0) -> Figure:
     """Output distributions of the exponential and the inverse sensitivity mechanisms for the ``q`` quantile.
 
     Chapter: *The exponential mechanism and inverse sensitivity* (its explorer).
@@ -120,6 +122,7 @@ def plot_output_distributions(x: ArrayLike, q: float, epsilon: float, lower: flo
     distributions, not sampled); dots: inverse sensitivity restricted to the
     whole years.  The dashed line marks the true value.
     """
+    neighbors = check_relation(neighbors)
     x = np.asarray(x, dtype=float)
     true = order_statistic(x, q)
     lo, hi = np.floor(true - half_window), np.ceil(true + half_window)

@@ -16,8 +16,10 @@ from matplotlib.figure import Figure
 from numpy.typing import ArrayLike
 
 from .. import smooth as sm
+from .._validate import check_relation
 from ..data import N_AGES
 from ..dp import laplace_privacy_loss
+from ..relation import Relation
 from .style import MAX_WIDTH_IN, PALETTE, legend_below, line_style
 
 __all__ = ["plot_smooth_curve", "plot_error_vs_epsilon", "plot_smooth_explorer", "plot_leak_closed"]
@@ -88,7 +90,7 @@ def plot_error_vs_epsilon(epsilons: ArrayLike, errors: dict, title: str, ylabel:
 
 def plot_smooth_explorer(data: ArrayLike, epsilon: float = 1.0, delta_exp: int = 2, sample_size: int = N_AGES,
                          query: str = "median", lower: float = 0.0, upper: float = 100.0,
-                         neighbors: str = "bounded", seed: int = 0, n_points: int = 160) -> Figure:
+                         neighbors: Relation | str = Relation.BOUNDED, seed: int = 0, n_points: int = 160) -> Figure:
     """The smooth-sensitivity curve and the resulting noise for a subsample of ``data``.
 
     Chapter: *Smooth sensitivity* (the interactive explorer).
@@ -110,15 +112,16 @@ def plot_smooth_explorer(data: ArrayLike, epsilon: float = 1.0, delta_exp: int =
     sample_size : int
     query, lower, upper
         As in :func:`dpsens.smooth_sensitivity`.
-    neighbors : {"bounded"}
+    neighbors : Relation or {"bounded"}
         Only the bounded relation (δ is computed from n).
     seed : int
         Seed of the subsample.
     n_points : int
         Number of distances drawn on the curve.
     """
-    if neighbors != "bounded":
-        raise ValueError(f"neighbors={neighbors!r}: this explorer sets delta = 1/n^delta_exp from the size n of the "
+    neighbors = check_relation(neighbors)
+    if neighbors is not Relation.BOUNDED:
+        raise ValueError(f"neighbors={neighbors.value!r}: this explorer sets delta = 1/n^delta_exp from the size n of the "
                          f"data, which is public only for neighbors='bounded' (records replaced); under "
                          f"additions and removals n is private and delta must not depend on it")
     data = np.asarray(data, dtype=float)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import numbers
 from fractions import Fraction
+from typing import overload
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -303,6 +304,14 @@ def _laplace_parts(scale: Fraction) -> tuple[int, int]:
     return scale.numerator, scale.denominator
 
 
+@overload
+def sample_discrete_laplace(scale: float | Fraction, rng: np.random.Generator, size: None = None) -> int: ...
+
+
+@overload
+def sample_discrete_laplace(scale: float | Fraction, rng: np.random.Generator, size: int | tuple[int, ...]) -> np.ndarray: ...
+
+
 def sample_discrete_laplace(scale: float | Fraction, rng: np.random.Generator, size: Size = None) -> int | np.ndarray:
     """Draw from the discrete Laplace distribution ``Lap_Z(b)``, ``P(k) ∝ exp(-|k|/b)`` on the integers, exactly.
 
@@ -346,6 +355,14 @@ def _gaussian_parts(sigma) -> tuple[int, int, int]:
                          f"2 * {a} * {c} * (floor(sigma) + 1)^2 must be at most 2**56 "
                          f"(give sigma with fewer decimals; a whole sigma may be at most 13,776)")
     return a, c, t
+
+
+@overload
+def sample_discrete_gaussian(sigma: float | Fraction, rng: np.random.Generator, size: None = None) -> int: ...
+
+
+@overload
+def sample_discrete_gaussian(sigma: float | Fraction, rng: np.random.Generator, size: int | tuple[int, ...]) -> np.ndarray: ...
 
 
 def sample_discrete_gaussian(sigma: float | Fraction, rng: np.random.Generator, size: Size = None) -> int | np.ndarray:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import Literal, overload
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -226,6 +227,27 @@ def ptr_from_distance(value: float, distance: float, bound: float, epsilon: floa
         return {"released": released, "noisy_distance": float(noisy), "threshold": t, "passed": passed,
                 "distance": distance}
     return released
+
+
+@overload
+def propose_test_release(x: ArrayLike, query: str, bound: float, epsilon: float, delta: float, lower: float,
+                         upper: float, rng: np.random.Generator, threshold: str | float = "dwork-roth",
+                         neighbors: Relation | str = Relation.BOUNDED, details: Literal[False] = False,
+                         secure: bool = False) -> float | None: ...
+
+
+@overload
+def propose_test_release(x: ArrayLike, query: str, bound: float, epsilon: float, delta: float, lower: float,
+                         upper: float, rng: np.random.Generator, threshold: str | float = "dwork-roth",
+                         neighbors: Relation | str = Relation.BOUNDED, *, details: Literal[True],
+                         secure: bool = False) -> dict: ...
+
+
+@overload
+def propose_test_release(x: ArrayLike, query: str, bound: float, epsilon: float, delta: float, lower: float,
+                         upper: float, rng: np.random.Generator, threshold: str | float = "dwork-roth",
+                         neighbors: Relation | str = Relation.BOUNDED, details: bool = False,
+                         secure: bool = False) -> float | None | dict: ...
 
 
 def propose_test_release(x: ArrayLike, query: str, bound: float, epsilon: float, delta: float, lower: float,

@@ -11,6 +11,7 @@ bias/noise trade-off, overlapping and positional chunks -- is in
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal, overload
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -26,7 +27,8 @@ __all__ = ["chunk_answers", "split_reduce", "sample_and_aggregate", "VECTORISED"
 
 # ------------------------------------------------------------------------------------------ the mechanism
 
-def chunk_answers(x, func, n_chunks, lower, upper, rng=None, shuffle: bool = True,
+def chunk_answers(x: ArrayLike, func: str | Callable[[np.ndarray], float], n_chunks: int, lower: float,
+                  upper: float, rng: np.random.Generator | None = None, shuffle: bool = True,
                   partition: str = "balanced") -> np.ndarray:
     """Clipped answers of ``func`` on ``n_chunks`` disjoint chunks of ``x``.
 
@@ -98,10 +100,10 @@ def chunk_answers(x, func, n_chunks, lower, upper, rng=None, shuffle: bool = Tru
 
 
 #: queries whose chunk answers :func:`split_reduce` computes in one numpy call
-VECTORISED = {"mean": np.mean, "median": np.median, "sum": np.sum}
+VECTORISED: dict[str, Callable[..., ArrayLike]] = {"mean": np.mean, "median": np.median, "sum": np.sum}
 
 
-def split_reduce(x: np.ndarray, k: int, reduce) -> np.ndarray:
+def split_reduce(x: np.ndarray, k: int, reduce: Callable[..., ArrayLike]) -> np.ndarray:
     """``[reduce(c) for c in np.array_split(x, k)]`` without the Python loop.
 
     Chapter: *Sample and aggregate* (``benchmarks/bench_sample_aggregate.py``
@@ -119,6 +121,27 @@ def split_reduce(x: np.ndarray, k: int, reduce) -> np.ndarray:
     if k - r:
         parts.append(reduce(tail, axis=1))
     return np.concatenate(parts).astype(float)
+
+
+@overload
+def sample_and_aggregate(x: ArrayLike, func: str | Callable[[np.ndarray], float], n_chunks: int, lower: float,
+                         upper: float, epsilon: float, rng: np.random.Generator, shuffle: bool = True,
+                         details: Literal[False] = False, partition: str | None = None,
+                         neighbors: Relation | str = Relation.BOUNDED, secure: bool = False) -> float: ...
+
+
+@overload
+def sample_and_aggregate(x: ArrayLike, func: str | Callable[[np.ndarray], float], n_chunks: int, lower: float,
+                         upper: float, epsilon: float, rng: np.random.Generator, shuffle: bool = True,
+                         *, details: Literal[True], partition: str | None = None,
+                         neighbors: Relation | str = Relation.BOUNDED, secure: bool = False) -> dict: ...
+
+
+@overload
+def sample_and_aggregate(x: ArrayLike, func: str | Callable[[np.ndarray], float], n_chunks: int, lower: float,
+                         upper: float, epsilon: float, rng: np.random.Generator, shuffle: bool = True,
+                         details: bool = False, partition: str | None = None,
+                         neighbors: Relation | str = Relation.BOUNDED, secure: bool = False) -> float | dict: ...
 
 
 def sample_and_aggregate(x: ArrayLike, func: str | Callable[[np.ndarray], float], n_chunks: int, lower: float,

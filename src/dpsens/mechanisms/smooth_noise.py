@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Literal, overload
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -219,6 +220,27 @@ def _checked(x: ArrayLike, query: str, epsilon: float, delta: float | None, lowe
     if noise == "laplace":
         check_laplace_smooth_region(epsilon, delta)
     return name, f, x, lower, upper, psi, beta
+
+
+@overload
+def smooth_sensitivity_mechanism(x: ArrayLike, query: str, epsilon: float, delta: float | None, lower: float,
+                                 upper: float, rng: np.random.Generator, noise: str = "laplace",
+                                 neighbors: Relation | str = Relation.BOUNDED, gamma: float = 4.0, df: float = 3.0,
+                                 details: Literal[False] = False, secure: bool = False) -> float: ...
+
+
+@overload
+def smooth_sensitivity_mechanism(x: ArrayLike, query: str, epsilon: float, delta: float | None, lower: float,
+                                 upper: float, rng: np.random.Generator, noise: str = "laplace",
+                                 neighbors: Relation | str = Relation.BOUNDED, gamma: float = 4.0, df: float = 3.0,
+                                 *, details: Literal[True], secure: bool = False) -> dict: ...
+
+
+@overload
+def smooth_sensitivity_mechanism(x: ArrayLike, query: str, epsilon: float, delta: float | None, lower: float,
+                                 upper: float, rng: np.random.Generator, noise: str = "laplace",
+                                 neighbors: Relation | str = Relation.BOUNDED, gamma: float = 4.0, df: float = 3.0,
+                                 details: bool = False, secure: bool = False) -> float | dict: ...
 
 
 def smooth_sensitivity_mechanism(x: ArrayLike, query: str, epsilon: float, delta: float | None, lower: float,
