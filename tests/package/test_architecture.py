@@ -370,13 +370,8 @@ def test_every_subpackage_is_in_the_wheel():
 
 
 # Every public function and public method is annotated: each parameter (but ``self``/``cls``) and the
-# return (issue 36): every module of the package but those being rewritten on other branches.
-#: Paths being annotated on other branches (``smooth/`` and the two variants modules); the integrator
-#: removes this exclusion once those branches are merged.
-NOT_YET_ANNOTATED = ("smooth", "exercises/variants.py", "exercises/_variants_b.py")
-ANNOTATED_PATHS = tuple(sorted(
-    p.relative_to(PKG).as_posix() for p in PKG.rglob("*.py")
-    if not any(p.relative_to(PKG).as_posix() == x or p.relative_to(PKG).parts[0] == x for x in NOT_YET_ANNOTATED)))
+# return (issue 36): every module of the package.
+ANNOTATED_PATHS = tuple(sorted(p.relative_to(PKG).as_posix() for p in PKG.rglob("*.py")))
 
 
 def _annotated_modules() -> list[pathlib.Path]:

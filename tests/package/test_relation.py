@@ -218,15 +218,8 @@ def test_symmetric_is_refused_where_it_is_not_defined():
 PKG = pathlib.Path(__file__).resolve().parents[2] / "src" / "dpsens"
 RELATION_NAMES = {"bounded", "unbounded", "symmetric"}
 
-#: Modules being converted to :class:`Relation` on other branches (``dpsens/smooth/`` and the two
-#: variants modules); the integrator removes this exclusion once those branches are merged.
-BEING_CONVERTED_ELSEWHERE = ("smooth", "exercises/variants.py", "exercises/_variants_b.py")
-
-#: Every module of the package but those being converted elsewhere (issue 36 item 1).
-CONVERTED_MODULES = sorted(
-    p for p in PKG.rglob("*.py")
-    if not any(p.relative_to(PKG).as_posix() == x or p.relative_to(PKG).parts[0] == x
-               for x in BEING_CONVERTED_ELSEWHERE))
+#: Every module of the package (issue 36 item 1).
+CONVERTED_MODULES = sorted(PKG.rglob("*.py"))
 
 
 def _string_comparisons(source: str) -> list[int]:

@@ -49,7 +49,7 @@ def _check_per_query(mapping: object, name: str) -> dict:
     return {q: mapping[q] for q in QUERIES}
 
 
-def _ptr_releases(value: float, distance: int, bound: float, epsilon: float, delta: float, rng: np.random.Generator,
+def _ptr_releases(value: float, distance: float, bound: float, epsilon: float, delta: float, rng: np.random.Generator,
                   runs: int) -> np.ndarray:
     """The answers of ``runs`` propose-test-release calls that pass the test (⊥ left out)."""
     released = [ptr_from_distance(value, distance, bound, epsilon, delta, rng) for _ in range(runs)]

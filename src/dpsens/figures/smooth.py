@@ -134,7 +134,7 @@ def plot_smooth_explorer(data: ArrayLike, epsilon: float = 1.0, delta_exp: int =
     k_max = int(min(n + 2, max(3 * t_star, math.ceil(math.log(max(upper - lower, 1e-300) / max(s, 1e-300)) / beta)
                                if s > 0 else n + 2, 10)))
     ks = np.unique(np.concatenate((np.linspace(0, k_max, n_points).astype(int), [t_star])))
-    a = sm.ls_at_distance(x, query, ks, lower, upper, neighbors)
+    a = np.asarray(sm.ls_at_distance(x, query, ks, lower, upper, neighbors))
     w = np.exp(-beta * ks) * a
     # the axis spans what matters: from 1/1000 of the smallest of S and the
     # first positive A(k) up to the largest A(k); far out e^{-βk} A(k) would
