@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 JB_FLAGS := -W -n --keep-going
 
-.PHONY: venv book book-student pdf pdf-student key assignments course grade release editions-test test test-lane-site test-lane-checks test-full test-notebooks lint unit unit-full notebooks site-test site-audit student colab nbval-refs bench lab clean help
+.PHONY: venv book book-student pdf pdf-student key assignments course grade release editions-test test test-site-built test-lane-site test-unit test-lane-checks test-full test-notebooks lint unit unit-full notebooks site-test site-audit student colab nbval-refs bench lab clean help
 
 help:
 	@echo "make book   build the executed website into _build/html"
@@ -33,7 +33,10 @@ help:
 $(STAMP): requirements.txt constraints.txt pyproject.toml .jupyter/labconfig/default_setting_overrides.json
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements.txt -c constraints.txt
+	$(BIN)/python -m pip install --quiet --no-compile -r requirements.txt -c constraints.txt
+	@# the byte-code on both cores (pip compiles on one: about 30 s of CPU); compiled here, not at first
+	@# import, because with PYTHONDONTWRITEBYTECODE set every process would compile its modules again
+	$(BIN)/python -m compileall -q -j 2 $(VENV)/lib
 	@# JupyterLab opens chapters/*.md as notebooks (jupytext's default viewer)
 	@mkdir -p $(VENV)/etc/jupyter/labconfig
 	cp .jupyter/labconfig/default_setting_overrides.json $(VENV)/etc/jupyter/labconfig/
@@ -155,26 +158,33 @@ site-audit: venv
 	$(BIN)/python -m pytest -q -p no:cacheprovider -m audit tests/book/test_site.py
 	$(BIN)/python tools/site_audit.py $(AUDIT_ARGS)
 
-# Two lanes on the two cores (-O keeps each lane's output together): (1) the site is
-# built -- every chapter executed once -- then its executed chapters are checked
-# against the nbval references (tools/nbval_notebooks.py check-built: nbval-lax's
-# comparison, no second execution) and the site is opened in Chromium; (2) the unit
-# tests.  First, quickly: the committed Colab/Binder copies (before `book` refreshes
-# them) and the nbval references match the chapters, and the book's cached executions
-# older than the package's code are forgotten (so that the chapters run on this code).
+# Two lanes on the two cores (-O keeps each job's output together; --keep-going: a failure in one lane
+# does not stop the other), started at once after the venv:
+# (1) the book's cached executions older than the package's code are forgotten (so that the chapters
+# run on this code), the site is built -- every chapter executed once -- and its executed chapters
+# are checked against the nbval references (tools/nbval_notebooks.py check-built: nbval-lax's
+# comparison, no second execution); then the site in Chromium, every page at 1280 px (test_page);
+# (2) the nbval references match the chapters, then the unit tests, which include the check that the
+# committed Colab/Binder copies and handouts match the chapters (tests/test_student.py; the book is
+# built without `make colab`, so nothing rewrites notebooks/ while it is checked); then, once the
+# site is built too, the rest of the site test (the phone layouts, search, numbering) on that core.
 test: venv
-	$(BIN)/python tools/make_student.py check-colab
-	$(BIN)/python tools/nbval_notebooks.py check
+	$(MAKE) --no-print-directory --keep-going -j2 -O test-lane-site test-lane-checks
+
+test-site-built: venv
 	$(BIN)/python tools/nbval_notebooks.py expire-cache
-	$(MAKE) --no-print-directory -j2 -O test-lane-site test-lane-checks
-
-test-lane-site: venv
-	$(MAKE) --no-print-directory book
+	$(BIN)/jupyter-book build . $(JB_FLAGS)
 	$(BIN)/python tools/nbval_notebooks.py check-built
-	$(MAKE) --no-print-directory site-test
 
-test-lane-checks: venv
+test-lane-site: test-site-built
+	PYTEST_ADDOPTS="-k test_page" $(MAKE) --no-print-directory site-test
+
+test-unit: venv
+	$(BIN)/python tools/nbval_notebooks.py check
 	$(MAKE) --no-print-directory unit
+
+test-lane-checks: test-unit test-site-built
+	PYTEST_ADDOPTS="-k 'not test_page'" $(MAKE) --no-print-directory site-test
 
 # What `make test` leaves out, so that CI (.ci/run) loses nothing: the unit and property tests
 # again in the full profile (twice the baseline examples, the slow tests), and nbval itself

@@ -171,10 +171,10 @@ def expire_cache(cache: Path = ROOT / "_build" / ".jupyter_cache") -> int:
     """Forget the book's cached executions made before the package last changed: jupyter-cache keys
     a chapter by its code only, so without this a chapter would keep the outputs of the old package.
     ``make test`` runs it before ``make book``; the book then executes those chapters again."""
+    if not Path(cache).is_dir():     # a fresh clone: nothing to forget (and no jupyter-cache import, ~1 s)
+        return 0
     from jupyter_cache import get_cache
 
-    if not Path(cache).is_dir():
-        return 0
     jc = get_cache(str(cache))
     stale = [r for r in jc.list_cache_records() if _created(r) < _package_time()]
     for record in stale:

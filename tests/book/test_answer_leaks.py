@@ -377,7 +377,7 @@ def test_student_edition_serves_nothing_that_leads_to_solutions(monkeypatch):
 
 
 # The roster of 60 (no variant answer shared beyond two students, nobody draws the book's) is the
-# course tool's guarantee since the draws know no answer: tests/test_course_salts.py.
+# course tool's guarantee since the draws know no answer: tests/book/test_course_salts.py.
 
 
 #: Numbers in a chapter's student version that equal an exercise's answer, in a form its checker

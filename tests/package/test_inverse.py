@@ -9,6 +9,7 @@ import pytest
 
 from dpsens import inverse
 from dpsens.inverse_variance import UnboundedVarianceReach
+from profiles import cases  # tests/profiles.py: the quick profile's smaller instances
 
 
 def _neighbors(y, domain, relation, max_size):
@@ -262,9 +263,11 @@ def _test_points(intervals, rng, x, top):
 
 
 def test_variance_and_std_len_unbounded_match_every_removed_set():
+    # 60 random small datasets in the full profile, the first 20 in the quick one (profiles.cases)
+    n_cases = cases(quick=20, full=60)
     rng = np.random.default_rng(24)
     checked = 0
-    for x, lo_b, up_b in _small_cases(rng, 60):
+    for x, lo_b, up_b in _small_cases(rng, n_cases):
         top = ((up_b - lo_b) / 2) ** 2
         intervals = brute_unbounded_variance_intervals(x, lo_b, up_b)
         zs = _test_points(intervals, rng, x, top)
@@ -276,7 +279,7 @@ def test_variance_and_std_len_unbounded_match_every_removed_set():
         assert inverse.inverse_len(x, "var", float(np.var(x)), lo_b, up_b, "unbounded") == 0
         assert inverse.inverse_len(x, "std", float(np.std(x)), lo_b, up_b, "unbounded") == 0
         checked += len(zs)
-    assert checked > 5000
+    assert checked > 5000 * n_cases // 60
 
 
 def test_variance_len_unbounded_outside_the_range_and_negative_std():
