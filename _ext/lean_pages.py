@@ -39,6 +39,14 @@ Once the site is written (``build-finished``), every HTML page is rewritten:
   ``@import``s Sphinx's ``basic.css`` (a request after a request before the
   text, and axe-core, resolving the import against the page, asked for
   ``/basic.css`` at the site root, a 404); ``basic.css`` is put in its place.
+* **Long proofs folded**: a proof the chapter marks ``:class: fold``
+  (``{prf:proof}``) keeps its box, but its content is in a closed
+  ``<details>`` whose ``<summary>`` names it ("Proof of Theorem 8.1"):
+  a closed box's content is neither styled nor laid out until the reader
+  opens it (from the keyboard or a screen reader too, as any disclosure;
+  the browser's find-in-page opens it on a match, and printing the page
+  opens every one).  The single-page build that ``make pdf`` prints keeps
+  every proof open.
 * **Lazy layout with true placeholders**: every section of a page gets its
   height, measured in headless Chromium once the page is final
   (``_ext/section_heights.py``), as the placeholder that ``legible.css``'s
@@ -62,6 +70,7 @@ import shutil
 import struct
 import subprocess
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sphinx.util import logging
 
@@ -69,6 +78,9 @@ from dpsens.widgets.static_html import SCRIPT
 
 import css_prune  # _ext/, beside this file
 import section_heights  # _ext/, beside this file
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
 
 logger = logging.getLogger(__name__)
 
@@ -88,7 +100,7 @@ _SEARCH_SCRIPTS = re.compile(r'<script\b[^>]*src="[^"]*(searchtools\.js|language
 _FA_DEF = re.compile(r'([A-Za-z0-9_$"\-]+):\[(\d+),(\d+),\[[^\]]*\],"[0-9a-f]+",("[^"]*")\]')
 _STYLE_PREFIX = {"fa-brands": "fab", "fab": "fab", "fa-regular": "far", "far": "far", "fa-solid": "fas", "fas": "fas"}
 _FA_NOT_NAMES = {"fa-brands", "fa-regular", "fa-solid", "fab", "far", "fas", "fa-lg", "fa-fw", "fa-xs", "fa-sm",
-                 "fa-2x", "fa-spin", "fa-pull-left", "fa-pull-right", "fa-fw"}
+                 "fa-2x", "fa-spin", "fa-pull-left", "fa-pull-right"}
 
 
 def png_size(png: bytes) -> tuple[int, int]:
@@ -158,10 +170,64 @@ def scroll_regions(text: str) -> str:
     return re.sub(r'(<mjx-container class="MathJax" jax="CHTML" display="true")(?! tabindex)', r'\1 tabindex="0"', text)
 
 
+_DIV = re.compile(r"<div\b|</div>")
+_FOLD = re.compile(r'<div class="(?=[^"]*\bproof\b)(?=[^"]*\bfold\b)[^"]*"[^>]*>')
+_STATEMENT = re.compile(r'<div class="proof (?:theorem|lemma|proposition|corollary)\b[^"]*"[^>]*>\s*'
+                        r'<p class="admonition-title"><span class="caption-number">([^<]+?)\s*</span>')
+#: Opens every folded proof before the page is printed from the browser (a closed box prints closed).
+FOLD_PRINT_SCRIPT = ('<script>addEventListener("beforeprint",function(){document.querySelectorAll('
+                     '"details.dpsens-fold").forEach(function(d){d.open=true})});</script>\n')
+
+
+def div_end(text: str, start: int) -> int:
+    """The index of the ``</div>`` that closes the ``<div`` at ``start`` (the divs between balanced)."""
+    depth = 0
+    for m in _DIV.finditer(text, start):
+        depth += 1 if m.group(0) == "<div" else -1
+        if depth == 0:
+            return m.start()
+    raise ValueError(f"unclosed <div> at {start}: {text[start:start + 80]!r}")
+
+
+def _proved(text: str, start: int) -> str | None:
+    """The number ("Theorem 8.1") of the statement whose box ends right before ``start``, if any."""
+    before = None
+    for m in _STATEMENT.finditer(text, 0, start):
+        before = m
+    if before is None:
+        return None
+    end = div_end(text, before.start())
+    return before.group(1).strip() if text[end + len("</div>"):start].strip() == "" else None
+
+
+def fold_proofs(text: str) -> str:
+    """Each proof marked ``:class: fold`` with its content in a closed ``<details class="dpsens-fold">``,
+    its ``<summary>`` "Proof of <the statement right before it>" (or "Proof"); the box itself stays.
+    A closed box is not laid out, so a chapter's long proofs cost a phone nothing until opened; pages
+    with one get :data:`FOLD_PRINT_SCRIPT`, so that a printed page shows them."""
+    out, pos = [], 0
+    for m in _FOLD.finditer(text):
+        if m.start() < pos or "<details" in text[m.end():m.end() + 40]:
+            continue        # inside a proof folded already, or folded by an earlier build
+        end = div_end(text, m.start())
+        number = _proved(text, m.start())
+        label = f"Proof of {number}" if number else "Proof"
+        out.append(f'{text[pos:m.end()]}\n<details class="dpsens-fold"><summary>{label}</summary>'
+                   f'{text[m.end():end]}</details>\n')
+        pos = end
+    if not out:
+        return text
+    out.append(text[pos:])
+    text = "".join(out)
+    if FOLD_PRINT_SCRIPT not in text:
+        text = text.replace("</body>", FOLD_PRINT_SCRIPT + "</body>", 1)
+    return text
+
+
 class Rewriter:
     """Rewrites the pages of one build (see the module docstring)."""
 
-    def __init__(self, outdir: Path, lazy: bool, icons: dict, typeset=frozenset()):
+    def __init__(self, outdir: Path, lazy: bool, icons: dict, typeset: set | frozenset = frozenset()) -> None:
         self.outdir, self.lazy, self.icons, self.typeset = Path(outdir), lazy, icons, typeset
         (self.outdir / IMG_DIR).mkdir(parents=True, exist_ok=True)
         self.unknown_icons = set()
@@ -183,6 +249,8 @@ class Rewriter:
             page.write_text(new, encoding="utf-8")
 
     def rewrite(self, text: str, page: Path) -> str:
+        if self.lazy:
+            text = fold_proofs(text)
         text = self.explorer_views(text, page)
         text = self.images(text, page)
         text = self.icons_inline(text)
@@ -306,7 +374,7 @@ FA_FACES = [("Font Awesome 6 Free", 900, "fa-solid-900.ttf"), ("Font Awesome 6 F
             ("Font Awesome 6 Brands", 400, "fa-brands-400.ttf")]
 
 
-def icon_codepoints(css_files) -> set:
+def icon_codepoints(css_files: list) -> set:
     """The private-use code points (Font Awesome icons) the style sheets use outside Font Awesome's own
     ``.fa-*`` classes (the admonitions' icons, the theme's variables ``--pst-icon-*``)."""
     points = set()
@@ -385,6 +453,19 @@ def mathjax_node_ready() -> bool:
     return True
 
 
+def _put_typeset(text: str, rendered: list) -> str:
+    """``text`` with its formulas not typeset yet replaced, in order, by ``rendered`` (MathJax's output for
+    each; None where MathJax failed: that formula is left as it is)."""
+    outputs = iter(rendered)
+
+    def swap(m: re.Match) -> str:
+        if "<mjx-container" in m.group(3):
+            return m.group(0)
+        out = next(outputs)
+        return m.group(0) if out is None else m.group(1) + out + m.group(4)
+    return _MATH.sub(swap, text)
+
+
 def typeset_pages(outdir: Path, pages: list) -> tuple[set, list]:
     """Typeset the maths of ``pages`` with MathJax in Node: each formula becomes MathJax's CHTML (with
     its MathML for screen readers), each page gets the style sheet of its characters.  Returns the
@@ -402,19 +483,12 @@ def typeset_pages(outdir: Path, pages: list) -> tuple[set, list]:
                           text=True, check=True)
     results = json.loads(done.stdout)
     clean, errors = set(), []
-    for page, text, job, result in zip(pages, texts, jobs, results):
+    for page, text, job, result in zip(pages, texts, jobs, results, strict=True):
         if not job["items"]:
             if "dpsens-mathjax-css" in text:
                 clean.add(page)
             continue
-        rendered = iter(result["html"])
-
-        def swap(m):
-            if "<mjx-container" in m.group(3):
-                return m.group(0)
-            out = next(rendered)
-            return m.group(0) if out is None else m.group(1) + out + m.group(4)
-        text = _MATH.sub(swap, text)
+        text = _put_typeset(text, result["html"])
         errors += [f"{page.name}: {e}" for e in result["errors"]]
         if not result["errors"]:
             clean.add(page)
@@ -440,6 +514,11 @@ def drop_icon_font_faces(outdir: Path) -> None:
             css.write_text(new, encoding="utf-8")
 
 
+def rebase_css_urls(css: str, folder: str) -> str:
+    """``css`` moved into ``_static`` from ``_static/<folder>``: each relative ``url()`` prefixed with ``folder``."""
+    return _CSS_URL.sub(lambda m: f"url({m.group(1)}{folder}/{m.group(2)}{m.group(1)})", css)
+
+
 class StyleBundles:
     """One style sheet per page instead of thirteen: the page's screen style sheets, in their order,
     concatenated into ``_static/bundle-<hash>.css`` (their ``url()`` rewritten), so the text waits
@@ -448,7 +527,7 @@ class StyleBundles:
 
     MANIFEST = "bundles.json"
 
-    def __init__(self, outdir: Path, vocabulary: css_prune.Vocabulary | None = None):
+    def __init__(self, outdir: Path, vocabulary: css_prune.Vocabulary | None = None) -> None:
         self.outdir = outdir
         self.vocabulary = vocabulary
         self.made = {}
@@ -474,7 +553,7 @@ class StyleBundles:
                 text = f.read_text(encoding="utf-8")
                 rel = Path(os.path.relpath(f.parent, self.outdir / "_static")).as_posix()
                 if rel != ".":
-                    text = _CSS_URL.sub(lambda m: f"url({m.group(1)}{rel}/{m.group(2)}{m.group(1)})", text)
+                    text = rebase_css_urls(text, rel)
                 text = re.sub(r"@charset[^;]*;", "", text)
                 parts.append(f"/* {f.name} */\n{text}")
             body = "\n".join(parts)
@@ -559,27 +638,21 @@ def inline_basic_css(outdir: Path) -> None:
         theme.write_text(text.replace('@import "../basic.css";', body), encoding="utf-8")
 
 
-def _finished(app, exception) -> None:
-    if exception is not None or app.builder.format != "html":
-        return
-    outdir = Path(app.outdir)
-    fa = outdir / "_static" / THEME_FA
-    icons = font_awesome_icons(fa.read_text(encoding="utf-8")) if fa.exists() else {}
-    pages = sorted(outdir.rglob("*.html"))
-    typeset, errors = set(), []
-    if app.builder.name != "singlehtml":   # the printed edition keeps MathJax in the browser (tools/make_pdf.py)
-        if mathjax_node_ready():
-            typeset, errors = typeset_pages(outdir, pages)
-        else:
-            logger.info("lean_pages: no node/npm, so the maths is typeset in the browser (MathJax loaded after the text)")
+def _typeset(app: Sphinx, outdir: Path, pages: list) -> set:
+    """The pages typeset at build time (none in the single-page build, or without Node)."""
+    if app.builder.name == "singlehtml":   # the printed edition keeps MathJax in the browser (tools/make_pdf.py)
+        return set()
+    if not mathjax_node_ready():
+        logger.info("lean_pages: no node/npm, so the maths is typeset in the browser (MathJax loaded after the text)")
+        return set()
+    typeset, errors = typeset_pages(outdir, pages)
     for e in errors:
         logger.warning(f"lean_pages: MathJax could not typeset {e}")
-    rewriter = Rewriter(outdir, lazy=app.builder.name != "singlehtml", icons=icons, typeset=typeset)
-    for page in pages:
-        rewriter.page(page)
-    inline_basic_css(outdir)
-    drop_icon_font_faces(outdir)
-    lazy_theme_scripts(outdir)
+    return typeset
+
+
+def _legible_css(app: Sphinx, outdir: Path) -> None:
+    """``_static/legible.css`` afresh from the source, with the icon subsets appended."""
     legible = outdir / "_static" / "legible.css"
     source = Path(app.srcdir) / "_static" / "legible.css"
     if source.exists():
@@ -589,6 +662,23 @@ def _finished(app, exception) -> None:
     if legible.exists() and "dpsens icon subsets" not in legible.read_text(encoding="utf-8"):
         with legible.open("a", encoding="utf-8") as f:
             f.write("\n/* dpsens icon subsets (_ext/lean_pages.py) */\n" + icon_font_css(outdir) + "\n")
+
+
+def _finished(app: Sphinx, exception: Exception | None) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    outdir = Path(app.outdir)
+    fa = outdir / "_static" / THEME_FA
+    icons = font_awesome_icons(fa.read_text(encoding="utf-8")) if fa.exists() else {}
+    pages = sorted(outdir.rglob("*.html"))
+    typeset = _typeset(app, outdir, pages)
+    rewriter = Rewriter(outdir, lazy=app.builder.name != "singlehtml", icons=icons, typeset=typeset)
+    for page in pages:
+        rewriter.page(page)
+    inline_basic_css(outdir)
+    drop_icon_font_faces(outdir)
+    lazy_theme_scripts(outdir)
+    _legible_css(app, outdir)
     bundles = StyleBundles(outdir, css_prune.site_vocabulary(outdir))
     for page in pages:
         text = page.read_text(encoding="utf-8")
@@ -603,7 +693,7 @@ def _finished(app, exception) -> None:
         logger.warning(f"lean_pages: icons not found in Font Awesome: {rewriter.unknown_icons}")
 
 
-def setup(app):
+def setup(app: Sphinx) -> dict:
     # late: after the theme writes its pygments.css (pydata-sphinx-theme, also at build-finished)
     app.connect("build-finished", _finished, priority=900)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

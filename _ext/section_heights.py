@@ -16,7 +16,7 @@ placeholder is the section's height as measured, never less:
   sheet), headless Chromium (Debian's ``chromium``, driven by Playwright, in a
   subprocess) opens each page with every section laid out as
   ``content-visibility: auto`` lays it out once rendered (layout, style and
-  paint containment), and measures every top-level section at the widths of
+  paint containment), and measures every section at the widths of
   the two layouts the site has: :data:`PHONE_WIDTHS` (viewport narrower than
   :data:`WIDE_FROM` px: the column is the viewport less 32 px) and
   :data:`WIDE_WIDTHS` (the column 569-895 px, with or without the sidebars);
@@ -24,6 +24,11 @@ placeholder is the section's height as measured, never less:
   plus the growth of the section's images between the narrowest width and
   the widest (as the column widens, text gets shorter and images taller, so
   a width between two measured ones is covered), plus :data:`MARGIN`;
+* the sections inside a section (``###`` and below) are measured and made
+  lazy the same way, each inside its own: a long section that starts near
+  the top of a page (the smooth chapter's first, 6,500 elements, most of
+  them in its subsection on privacy) is then laid out at load only down to
+  its first subsection below the screen (issue 35);
 * it is written on the section as two custom properties,
   ``style="--dpsens-h-phone:...px;--dpsens-h-wide:...px"``, and
   ``legible.css`` makes lazy only a section that has them.
@@ -64,9 +69,12 @@ _STYLE = re.compile(r' style="--dpsens-h-phone:[^"]*"')
 _LINKED_CSS = re.compile(r'<link rel="stylesheet" href="([^"]+)"')
 
 #: The page as ``content-visibility: auto`` lays out a rendered section, every section rendered.
-MEASURE_CSS = (".bd-article > section > section{content-visibility:visible!important;"
+MEASURE_CSS = (".bd-article > section section{content-visibility:visible!important;"
                "contain:layout style paint!important}")
-MEASURE_JS = """() => Array.from(document.querySelectorAll('.bd-article > section > section[id]')).map(s =>
+#: The sections measured: the chapter's sections at every level, each with its heading (not the ``<section>``
+#: boxes that sphinx-proof and sphinx-exercise put inside a definition, a proof or an exercise).
+SECTIONS = ".bd-article > section section[id]:has(> h2, > h3, > h4, > h5, > h6)"
+MEASURE_JS = """() => Array.from(document.querySelectorAll('""" + SECTIONS + """')).map(s =>
     [s.id, s.getBoundingClientRect().height,
      Array.from(s.querySelectorAll('img')).reduce((a, i) => a + i.getBoundingClientRect().height, 0)])"""
 READY_JS = """async () => {
@@ -111,8 +119,10 @@ def annotate_text(text: str, heights: dict) -> str:
 
 
 def page_key(text: str, page: Path) -> str:
-    """What the measured heights depend on: the page's HTML (placeholders left out) and its style sheets."""
+    """What the measured heights depend on: the page's HTML (placeholders left out), its style sheets and
+    the measurement itself."""
     h = hashlib.sha1(strip(text).encode("utf-8"))
+    h.update((MEASURE_CSS + MEASURE_JS).encode("utf-8"))      # and what is measured, how
     for href in _LINKED_CSS.findall(text):
         css = (page.parent / href.split("?", 1)[0])
         if css.exists():

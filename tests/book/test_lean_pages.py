@@ -295,3 +295,41 @@ def test_every_theme_script_patch_applies_once_to_the_pinned_theme(tmp_path):
     assert 'e=e||document.getElementsByClassName("bd-header")[0].getBoundingClientRect()' in boot
     lean_pages.lazy_theme_scripts(tmp_path)                         # a second build changes nothing
     assert (tmp_path / "_static" / "scripts" / "bootstrap.js").read_text(encoding="utf-8") == boot
+
+
+_THEOREM = ('<div class="proof theorem admonition" id="thm-a">\n<p class="admonition-title">'
+            '<span class="caption-number">Theorem 8.1 </span> (A statement)</p>\n'
+            '<section class="theorem-content" id="proof-content">\n<p>It holds.</p>\n</section>\n</div>')
+_FOLDED = ('<div class="proof admonition fold" id="proof">\n<p>Proof. First step.</p>\n'
+           '<div class="math notranslate nohighlight">x</div>\n<p>Last step.</p>\n</div>')
+
+
+def test_a_proof_marked_fold_is_a_closed_box_named_after_its_statement(tmp_path):
+    """A proof marked ``:class: fold`` keeps its box; its content, nested boxes included, is in a closed
+    ``<details>`` whose summary names the statement right before it; an unmarked proof is left as it is;
+    the page opens the boxes before it is printed; a second build changes nothing."""
+    plain = '<div class="proof admonition" id="proof">\n<p>Proof. Short.</p>\n</div>'
+    lone = '<p>Text.</p>\n<div class="proof admonition fold" id="proof">\n<p>Proof. Alone.</p>\n</div>'
+    page = _page(tmp_path, _THEOREM + _FOLDED + "<p>After.</p>" + plain + lone)
+    lean_pages.Rewriter(tmp_path, lazy=True, icons={}).page(page)
+    text = page.read_text()
+    assert text.count('<details class="dpsens-fold">') == 2
+    first = text.index('<div class="proof admonition fold" id="proof">')
+    assert text[first:].startswith('<div class="proof admonition fold" id="proof">\n<details class="dpsens-fold">'
+                                   '<summary>Proof of Theorem 8.1</summary>\n<p>Proof. First step.</p>')
+    # the whole content inside, nested div included; the box closes after the details
+    body = text[first:text.index("<p>After.</p>")]
+    assert "<p>Last step.</p>\n</details>\n</div>" in body and "x</div>" in body
+    assert "<summary>Proof</summary>\n<p>Proof. Alone.</p>" in text        # no statement before it
+    assert '<div class="proof admonition" id="proof">\n<p>Proof. Short.</p>\n</div>' in text   # not marked
+    assert text.count(lean_pages.FOLD_PRINT_SCRIPT) == 1
+    assert text.index(lean_pages.FOLD_PRINT_SCRIPT) > text.rindex("</details>")
+    lean_pages.Rewriter(tmp_path, lazy=True, icons={}).page(page)
+    assert page.read_text() == text
+
+
+def test_the_printed_single_page_keeps_every_proof_open(tmp_path):
+    page = _page(tmp_path, _THEOREM + _FOLDED)
+    lean_pages.Rewriter(tmp_path, lazy=False, icons={}).page(page)
+    text = page.read_text()
+    assert "<details" not in text and "beforeprint" not in text and "<p>Last step.</p>" in text

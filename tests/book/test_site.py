@@ -10,7 +10,7 @@ host blocked, as on a computer with no network.  For every page:
   (nothing is fetched from a CDN), math typeset by the bundled MathJax;
 * no error, traceback or stderr output in any cell, no raw widget repr;
 * every image loads and carries a real alt text (not a file name);
-* every exercise has a solution, and every solution dropdown opens;
+* every exercise has a solution, and every solution dropdown and every folded proof opens;
 * every interactive explorer responds: moving each control swaps the image
   for the precomputed view of the new setting;
 * a full-page screenshot goes to ``tests/screenshots/<page>.png`` for review.
@@ -230,6 +230,19 @@ def check_solutions(page) -> tuple[int, int]:
     return n_ex, n_sol
 
 
+def open_folds(page) -> int:
+    """Open every folded proof (``_ext/lean_pages.py``, ``fold_proofs``) as a reader does, by a click on its
+    summary: closed before, its content shown after.  Returns how many."""
+    folds = page.locator("details.dpsens-fold")
+    for i in range(folds.count()):
+        fold = folds.nth(i)
+        body = fold.locator("summary ~ *").first
+        assert not body.is_visible(), f"folded proof {i + 1} is open before it is opened"
+        fold.locator("summary").click()
+        body.wait_for(state="visible")
+    return folds.count()
+
+
 #: Resolves when the explorer shows the view its controls select (its script sets ``data-current``
 #: then: at once for an image, when the file arrives for an HTML view) and, for an image, once the
 #: image has loaded or failed (its ``load``/``error`` event).  Events only; the timer is a hang guard.
@@ -344,6 +357,7 @@ def test_page(open_page, path):
                  for i in images if BAD_ALT.search(i["alt"] or "")]
     problems += cell_problems(page)
     n_ex, n_sol = check_solutions(page)
+    open_folds(page)
     if not known:
         problems += opened_layout_problems(page, 1280)
     stem = path.rsplit("/", 1)[-1]
@@ -604,21 +618,23 @@ WRAPPED_OUTPUT_JS = """() => {
 #: Sections laid out lazily (legible.css: ``content-visibility: auto``) whose placeholder is shorter than
 #: the section (the boxes of a skipped section's links would run on over the sections below: Lighthouse's
 #: target-size audit found them overlapping an explorer's controls, issue 35), and sections with no
-#: placeholder measured by the build (``_ext/section_heights.py``), laid out at load.
+#: placeholder measured by the build (``_ext/section_heights.py``), laid out at load; the sections inside a
+#: section (``###`` and below) too, each measured with the sections it is in laid out.
 PLACEHOLDER_JS = """() => {
     const bad = [];
-    for (const s of document.querySelectorAll(".bd-article > section > section[id]")) {
+    for (const s of document.querySelectorAll(".bd-article > section section[id]:has(> h2, > h3, > h4, > h5, > h6)")) {
         const cs = getComputedStyle(s);
         if (cs.contentVisibility !== "auto") {
             bad.push(`section #${s.id} has no measured placeholder: laid out at load (build with Chromium)`);
             continue;
         }
         const placeholder = parseFloat(cs.containIntrinsicHeight.replace("auto", ""));
-        const saved = s.getAttribute("style");
-        s.style.contentVisibility = "visible";    // laid out as when rendered: contained, so margins stay inside
-        s.style.contain = "layout style paint";
+        // laid out as when rendered (contained, so margins stay inside), and so are the sections it is in
+        const chain = [];
+        for (let a = s; a; a = a.parentElement.closest(".bd-article > section section")) chain.push([a, a.getAttribute("style")]);
+        chain.forEach(([a]) => { a.style.contentVisibility = "visible"; a.style.contain = "layout style paint"; });
         const height = s.getBoundingClientRect().height;
-        s.setAttribute("style", saved);
+        chain.forEach(([a, saved]) => saved === null ? a.removeAttribute("style") : a.setAttribute("style", saved));
         if (!(height <= placeholder + 0.5))
             bad.push(`section #${s.id} is ${Math.round(height)} px high, its lazy-layout placeholder ` +
                      `${cs.containIntrinsicHeight}: the links of a skipped section would overlap the next`);
@@ -628,12 +644,14 @@ PLACEHOLDER_JS = """() => {
 
 
 def open_solutions(page) -> None:
-    """Open every solution dropdown of the page (their content is then laid out and checked too)."""
+    """Open every solution dropdown of the page, and every folded proof (``_ext/lean_pages.py``,
+    ``fold_proofs``): their content is then laid out and checked too."""
     sols = page.locator("div.solution button.toggle-button")
     for i in range(sols.count()):
         if sols.nth(i).get_attribute("aria-expanded") != "true":
             sols.nth(i).click()
     page.wait_for_function("() => !document.querySelector('div.solution.toggle-hidden')")
+    open_folds(page)
 
 
 #: Known layout problems, each an open item (strict: the test fails once it is fixed, so the entry goes).
