@@ -12,10 +12,9 @@ from typing import Any, Literal, TypeGuard, overload
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .relation import RELATIONS, Relation, as_relation
 
 __all__ = ["SAFE_EXPONENT", "as_data", "as_int", "as_positive", "as_nonnegative", "as_probability", "as_bounds",
-           "as_quantile", "check_in_bounds", "check_relation", "check_rng", "check_result", "power_of_two_scale",
+           "as_quantile", "check_in_bounds", "check_rng", "check_result", "power_of_two_scale",
            "scale_back", "rescaled_rounding"]
 
 #: the types accepted as real numbers without the (slower) abstract-base-class check
@@ -216,14 +215,6 @@ def check_in_bounds(x: np.ndarray, lower: float, upper: float, name: str = "x") 
             f"{name} has {int(outside.sum())} value(s) outside [lower, upper] = [{lower:g}, {upper:g}], "
             f"e.g. {x[outside][0]:g}; clip the data first (np.clip) or widen the bounds"
         )
-
-
-def check_relation(neighbors: Relation | str, allowed: tuple[Relation, ...] = RELATIONS) -> Relation:
-    """Return ``neighbors`` as a :class:`~dpsens.relation.Relation` if allowed, else raise.
-
-    The one conversion of the ``neighbors=`` argument (see :func:`dpsens.relation.as_relation`).
-    """
-    return as_relation(neighbors, allowed)
 
 
 def as_quantile(q: object, name: str = "q") -> float:

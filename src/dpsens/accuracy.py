@@ -28,8 +28,7 @@ import pandas as pd
 from scipy.optimize import brentq
 from scipy.special import ndtri
 
-from ._validate import (as_bounds, as_data, as_int, as_nonnegative, as_positive, as_probability, as_quantile,
-                        check_relation)
+from ._validate import (as_bounds, as_data, as_int, as_nonnegative, as_positive, as_probability, as_quantile)
 from .inverse import inverse_len_quantile, order_statistic
 from .mechanisms.exponential import quantile_exponential, quantile_exponential_distribution, quantile_rank_utility
 from .mechanisms.gaussian import gaussian_mechanism, gaussian_sigma
@@ -40,7 +39,7 @@ from .mechanisms.ptr import ptr_pass_probability, ptr_from_distance, ptr_thresho
 from .mechanisms.sample_aggregate import chunk_answers
 from .mechanisms.smooth_noise import smooth_sensitivity_beta
 from .smooth import distance_to_high_ls, smooth_sensitivity
-from .relation import Relation
+from .relation import Relation, as_relation
 
 __all__ = ["DELTA", "laplace_tail_bound", "gaussian_tail_bound", "gaussian_tail_exact", "heavy_tailed_tail_exact",
            "exponential_utility_bound", "rank_error", "rank_error_bound", "rank_value_bound", "ptr_refusal_bound",
@@ -145,7 +144,7 @@ def rank_error(x: ArrayLike, q: float, released: ArrayLike, lower: float, upper:
     score; OPT its largest value on a set of positive length (what the
     mechanism can release with positive density).
     """
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     _, _, _, opt = _rank_setup(x, q, 1.0, lower, upper, neighbors)
     return opt - np.asarray(quantile_rank_utility(x, q, released, neighbors))
 
@@ -157,7 +156,7 @@ def rank_error_bound(x: ArrayLike, q: float, epsilon: float, zeta: float, lower:
     Chapter: *How accurate is it?*.  ``μ(Z) = upper − lower``; ``μ(S)`` the
     total length of the intervals whose score is OPT.
     """
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     dist, length, positive, opt = _rank_setup(x, q, epsilon, lower, upper, neighbors)
     best = float(np.sum(length[positive & (dist["utility"] == opt)]))
     return exponential_utility_bound(dist["sensitivity"], epsilon, zeta, (upper - lower) / best)
@@ -171,7 +170,7 @@ def rank_value_bound(x: ArrayLike, q: float, rank_bound: float, lower: float, up
     value, on these data; ``f(x)`` the order statistic).
     """
     rank_bound = as_nonnegative(rank_bound, "rank_bound")
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     dist, _, positive, opt = _rank_setup(x, q, 1.0, lower, upper, neighbors)
     target = order_statistic(x, q)
     keep = positive & (opt - dist["utility"] <= rank_bound + 1e-9)
@@ -239,7 +238,7 @@ def local_modulus_quantile(x: ArrayLike, q: float, t: ArrayLike, lower: float, u
     x = as_data(x)
     q = as_quantile(q)
     lower, upper = as_bounds(lower, upper)
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     ts = np.asarray(t)
     if ts.size == 0 or np.any(ts < 0) or np.any(ts != np.floor(ts)):
         raise ValueError(f"t must be whole numbers >= 0, got {t!r}")
@@ -276,7 +275,7 @@ def inverse_sensitivity_error_bound(x: ArrayLike, q: float, epsilon: float, zeta
     epsilon = as_positive(epsilon, "epsilon")
     zeta = _zeta(zeta)
     lower, upper = as_bounds(lower, upper)
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     dist = inverse_sensitivity_distribution(x, q, epsilon, lower, upper, neighbors, candidates)
     if candidates is not None:
         if not np.any(dist["len"] == 0):
@@ -384,7 +383,7 @@ def local_minimax_lower_bound(x: ArrayLike, q: float, epsilon: float, lower: flo
     """
     x = as_data(x)
     epsilon = as_positive(epsilon, "epsilon")
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     t_max = len(x) if t_max is None else as_int(t_max, "t_max", minimum=1)
     ts = np.arange(1, t_max + 1)
     omega = local_modulus_quantile(x, q, ts, lower, upper, neighbors)

@@ -30,11 +30,11 @@ import numpy as np
 from numpy.typing import ArrayLike
 from tqdm.auto import tqdm
 
-from ._validate import as_int, check_relation, check_result
+from ._validate import as_int, check_result
 from .neighbors import (Domain, Pool, check_release, check_universe, count_neighbors, count_releases, iter_neighbors,
                         releases)
 from .queries import Query, check_query, evaluate_safely
-from .relation import Relation
+from .relation import Relation, as_relation
 
 __all__ = ["bruteforce_local_sensitivity", "bruteforce_global_sensitivity", "MAX_NEIGHBORS", "source_evaluations"]
 
@@ -121,7 +121,7 @@ def bruteforce_local_sensitivity(x: ArrayLike, query: Query, universe: Pool | Do
     f = _query_function(query)
     x = check_release(x, universe)
     k = _check_k(k, len(x))
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     total = count_neighbors(x, universe, k, neighbors)
     _refuse(total, as_int(max_neighbors, "max_neighbors", 0), "one release")
     fx = _value(f, x)
@@ -252,7 +252,7 @@ def bruteforce_global_sensitivity(query: Query, universe: Pool | Domain, n: int,
     universe = check_universe(universe)
     n = as_int(n, "n", 2, len(universe.values) if isinstance(universe, Pool) else None)
     k = _check_k(k, n)
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     max_neighbors = as_int(max_neighbors, "max_neighbors", 0)
     n_releases = count_releases(universe, n)
     # every release has at least one neighbour: refuse at once when the releases alone are too
@@ -306,7 +306,7 @@ def source_evaluations(n_values: int, n: int, k: int = 1, neighbors: Relation | 
     n_values = as_int(n_values, "n_values", 1)
     n = as_int(n, "n", 1)
     k = as_int(k, "k", 1, n)
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     size = n_values * n                                   # the list values * n
     if neighbors is Relation.UNBOUNDED:
         return comb(size, n) * (1 + comb(n, n - k) + comb(size - n, k))

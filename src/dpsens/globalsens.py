@@ -127,11 +127,11 @@ from typing import Callable
 
 import numpy as np
 
-from ._validate import as_int, check_relation, check_result, rescaled_rounding, scale_back
+from ._validate import as_int, check_result, rescaled_rounding, scale_back
 from .local import available_values, local_sensitivity_sorted
 from .neighbors import Domain, Pool, check_universe, count_releases, releases
 from .queries import PERCENTILES, Query, check_query, rescale_exponent, scaling_degree
-from .relation import Relation
+from .relation import Relation, as_relation
 
 __all__ = ["exact_global_sensitivity", "MAX_RELEASES"]
 
@@ -492,7 +492,7 @@ def exact_global_sensitivity(query: Query, universe: Pool | Domain, n: int, k: i
     universe = check_universe(universe)
     n = as_int(n, "n", 2, len(universe.values) if isinstance(universe, Pool) else None)
     k = as_int(k, "k", 1, n - 1)
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     max_releases = as_int(max_releases, "max_releases", 0)
     if isinstance(universe, Domain):
         if n > MAX_DOMAIN_N:

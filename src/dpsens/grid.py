@@ -27,11 +27,11 @@ from typing import Literal, overload
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validate import as_int, check_relation
+from ._validate import as_int
 from .neighbors import (Domain, Pool, additions, check_release, check_universe, count_neighbors,
                         count_releases, enumerate_neighbors, releases, submultisets)
 from .queries import check_query
-from .relation import Relation
+from .relation import Relation, as_relation
 
 __all__ = ["SOURCE_UNIVERSE", "UNIVERSE_PRESETS", "MAX_ROWS", "MAX_COLS", "MAX_VALUES", "SensitivityGrid",
            "resolve_universe", "grid_size", "sensitivity_grid", "source_bounded_local", "parse_values"]
@@ -148,7 +148,7 @@ def grid_size(universe: Pool | Domain | str, n: int, k: int = 1,
     (10, 5)
     """
     universe = resolve_universe(universe)
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     # the same checks as sensitivity_grid, so a size that passes here can be drawn
     n = as_int(n, "n", 2, len(universe.values) if isinstance(universe, Pool) else None)
     k = as_int(k, "k", 1, n - 1)
@@ -199,7 +199,7 @@ def sensitivity_grid(universe: Pool | Domain | str, n: int, k: int = 1, query: s
     """
     universe = resolve_universe(universe)
     name, f = check_query(query)
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     n = as_int(n, "n", 2, len(universe.values) if isinstance(universe, Pool) else None)
     k = as_int(k, "k", 1, n - 1)
     rows, values, neigh, diffs = [], [], [], []

@@ -91,9 +91,9 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validate import as_bounds, as_data, as_quantile, check_in_bounds, check_relation
+from ._validate import as_bounds, as_data, as_quantile, check_in_bounds
 from .inverse_variance import DEFAULT_MAX_WORK, UnboundedVarianceReach
-from .relation import Relation
+from .relation import Relation, as_relation
 
 __all__ = ["quantile_rank", "order_statistic", "inverse_len_quantile", "inverse_len", "INVERSE_QUERIES"]
 
@@ -227,7 +227,7 @@ def inverse_len_quantile(x: ArrayLike, q: float, t: ArrayLike, lower: float, upp
     -------
     float or numpy.ndarray of float (whole numbers, or ``inf``).
     """
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     xs, t, lower, upper = _prepare(x, t, lower, upper)
     fr = _fraction(as_quantile(q))
     n = len(xs)
@@ -378,7 +378,7 @@ def inverse_len(x: ArrayLike, query: str, t: ArrayLike, lower: float, upper: flo
     if query not in INVERSE_QUERIES:
         raise ValueError(f"query must be one of {list(INVERSE_QUERIES)} (quantiles: inverse_len_quantile), "
                          f"got {query!r}")
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     xs, t, lower, upper = _prepare(x, t, lower, upper)
     n = len(xs)
     if query == "count":

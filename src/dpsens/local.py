@@ -110,10 +110,10 @@ from typing import Callable
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validate import as_int, check_relation, rescaled_rounding, scale_back
+from ._validate import as_int, rescaled_rounding, scale_back
 from .neighbors import Domain, Pool, check_release, check_universe
 from .queries import PERCENTILES, Query, check_query, rescale_exponent, scaling_degree
-from .relation import EXACT_RELATIONS, Relation
+from .relation import EXACT_RELATIONS, Relation, as_relation
 
 __all__ = ["exact_local_sensitivity", "available_values", "local_sensitivity_sorted", "mixed_families"]
 
@@ -377,7 +377,7 @@ def local_sensitivity_sorted(name: str, f: Callable[[np.ndarray], float], xs: np
     :func:`dpsens.queries.check_query`, ``a`` from :func:`available_values`;
     ``neighbors`` is converted like everywhere else (a member passes through).
     """
-    neighbors = check_relation(neighbors, EXACT_RELATIONS)
+    neighbors = as_relation(neighbors, EXACT_RELATIONS)
     if name == "count":
         return 0.0 if neighbors is Relation.BOUNDED else float(k)
     fx = f(xs)
@@ -409,7 +409,7 @@ def exact_local_sensitivity(x: ArrayLike, query: Query, universe: Pool | Domain,
     if n < 2:
         raise ValueError(f"x must hold at least 2 records so that k can be in 1..n-1; got n = {n}")
     k = as_int(k, "k", 1, n - 1)
-    neighbors = check_relation(neighbors, EXACT_RELATIONS)
+    neighbors = as_relation(neighbors, EXACT_RELATIONS)
     a = available_values(xs, universe, k)
     e = rescale_exponent(name, xs, a)
     if e is None:

@@ -41,8 +41,8 @@ from typing import Any, Iterator
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validate import as_data, as_int, check_relation, check_rng
-from .relation import Relation
+from ._validate import as_data, as_int, check_rng
+from .relation import Relation, as_relation
 
 __all__ = ["Pool", "Domain", "check_universe", "check_release", "submultisets", "count_submultisets", "additions",
            "iter_neighbors", "enumerate_neighbors", "random_neighbors", "format_multiset", "count_neighbors",
@@ -302,7 +302,7 @@ def iter_neighbors(x: ArrayLike, universe: Pool | Domain, k: int = 1,
     [(2.0, 1.0), (2.0, 2.0), (1.0, 1.0), (1.0, 2.0)]
     """
     x = check_release(x, universe)
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     k = as_int(k, "k", minimum=1)
     xc = Counter(x.tolist())
     for removed in submultisets(xc, k):
@@ -355,7 +355,7 @@ def enumerate_neighbors(x: ArrayLike, universe: Pool | Domain, k: int = 1,
     [(1.0, 1.0), (1.0, 2.0), (2.0, 2.0)]
     """
     x = check_release(x, universe)
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     k = as_int(k, "k", 1, len(x) - 1) if len(x) > 1 else _no_k(x)
     distinct = {tuple(sorted(y)) for y in iter_neighbors(x, universe, k, neighbors)}
     return sorted(distinct, key=lambda t: (len(t), t))
@@ -407,7 +407,7 @@ def random_neighbors(x: ArrayLike, universe: Domain, count: int, neighbors: Rela
     if len(x) < 2:
         raise ValueError(f"x must hold at least two records so that no neighbour is empty, got {len(x)}")
     count = as_int(count, "count", minimum=1)
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     rng = check_rng(rng)
     values = universe.values
     out = []
@@ -455,7 +455,7 @@ def count_neighbors(x: ArrayLike, universe: Pool | Domain, k: int = 1,
     distinct added multisets); distinct neighbours can be fewer.
     """
     x = check_release(x, universe)
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     k = as_int(k, "k", 1, max(len(x) - 1, 1))
     xc = Counter(x.tolist())
     if neighbors is Relation.UNBOUNDED:

@@ -30,9 +30,9 @@ from numpy.typing import ArrayLike
 import pandas as pd
 from scipy import stats
 
-from ._validate import as_data, as_int, as_positive, as_probability, check_relation, check_rng
+from ._validate import as_data, as_int, as_positive, as_probability, check_rng
 from .mechanisms import laplace_mechanism, local_sensitivity_laplace
-from .relation import Relation
+from .relation import Relation, as_relation
 
 __all__ = [
     "as_counts", "source_proportion_sensitivity", "proportion_changes", "proportion_local_sensitivity",
@@ -140,7 +140,7 @@ def proportion_changes(counts: ArrayLike, neighbors: Relation | str = Relation.U
     array([3., 2., 3.])
     """
     k = as_counts(counts)
-    if check_relation(neighbors) is Relation.BOUNDED:
+    if as_relation(neighbors) is Relation.BOUNDED:
         return np.full(k.size, 1.0 / k.sum())
     return np.maximum(_removal_changes(k), _addition_changes(k))
 
@@ -167,7 +167,7 @@ def proportion_local_sensitivity(counts: ArrayLike, neighbors: Relation | str = 
     1800.0
     """
     k = as_counts(counts)
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     n = int(k.sum())
     if norm == "linf":
         return float(proportion_changes(k, neighbors).max())
@@ -198,7 +198,7 @@ def proportion_global_sensitivity(n: int | None = None, neighbors: Relation | st
     >>> proportion_global_sensitivity(1000), proportion_global_sensitivity(neighbors="unbounded")
     (0.001, 0.5)
     """
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     if norm not in ("linf", "l1"):
         raise ValueError(f"norm must be 'linf' (one proportion) or 'l1' (the whole vector), got {norm!r}")
     factor = 1.0 if norm == "linf" else 2.0

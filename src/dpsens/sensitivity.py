@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from numpy.typing import ArrayLike
 
-from ._validate import check_relation
 from .bruteforce import MAX_NEIGHBORS, bruteforce_global_sensitivity, bruteforce_local_sensitivity
 from .globalsens import MAX_RELEASES, exact_global_sensitivity
 from .groupsens import symmetric_global_sensitivity
@@ -37,7 +36,7 @@ from .local import exact_local_sensitivity
 from .neighbors import Domain, Pool
 from .privatesize import SIZES, private_size_global_sensitivity
 from .queries import Query, check_query
-from .relation import EXACT_RELATIONS, Relation
+from .relation import EXACT_RELATIONS, Relation, as_relation
 
 __all__ = ["local_sensitivity", "global_sensitivity", "METHODS"]
 
@@ -49,7 +48,7 @@ def _check_method(method: str, query: Query, neighbors: Relation | str) -> Relat
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     check_query(query, allow_callable=method == "bruteforce")
-    neighbors = check_relation(neighbors, EXACT_RELATIONS)
+    neighbors = as_relation(neighbors, EXACT_RELATIONS)
     if neighbors is Relation.SYMMETRIC and method != "exact":
         raise ValueError('neighbors="symmetric" (the group relation) has method="exact" only; '
                          "the brute force enumerates the two other relations")

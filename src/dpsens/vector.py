@@ -39,13 +39,13 @@ from typing import Literal, overload
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validate import as_data, as_int, as_positive, as_probability, check_relation, check_rng
+from ._validate import as_data, as_int, as_positive, as_probability, check_rng
 from .neighbors import Domain, count_releases, releases
 from .mechanisms.gaussian import gaussian_sigma
 from .mechanisms.noise import gaussian_noise, laplace_noise
 from .neighbors import Pool, check_release, check_universe
 from .queries import PERCENTILES, check_query
-from .relation import Relation
+from .relation import Relation, as_relation
 
 __all__ = ["NORMS", "vector_norm", "evaluate_from_counts", "vector_local_sensitivity", "vector_global_sensitivity",
            "grouped_local_sensitivity", "histogram_counts", "histogram_sensitivity", "noisy_histogram"]
@@ -290,7 +290,7 @@ def vector_local_sensitivity(x: ArrayLike, queries: str | Sequence[str], univers
     2.5
     """
     names = _query_names(queries)
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     norm = check_norm(norm)
     grid, cx, addable, _ = _setting(x, universe)
     k = as_int(k, "k", minimum=1, maximum=max(1, int(cx.sum()) - 1))
@@ -345,7 +345,7 @@ def vector_global_sensitivity(queries: str | Sequence[str], universe: Pool | Dom
     1.3333333333333333
     """
     universe = check_universe(universe)
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     size_list = [sizes] if isinstance(sizes, (int, np.integer)) else list(sizes)
     if not size_list:
         raise ValueError("sizes must hold at least one size")
@@ -450,7 +450,7 @@ def grouped_local_sensitivity(x: ArrayLike, groups: ArrayLike, query: str, unive
     18.0
     """
     query = _query_names(query)[0]
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     norm = check_norm(norm)
     if not isinstance(universe, Domain):
         raise TypeError(f"universe must be a Domain for a query per group, got {type(universe).__name__}")
@@ -533,7 +533,7 @@ def histogram_sensitivity(neighbors: Relation | str = Relation.UNBOUNDED, norm: 
     >>> [histogram_sensitivity(r, m) for r in ("unbounded", "bounded") for m in NORMS]
     [1.0, 1.0, 1.0, 2.0, 1.4142135623730951, 1.0]
     """
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     norm = check_norm(norm)
     k = as_int(k, "k", minimum=1)
     n_bins = as_int(n_bins, "n_bins", minimum=1)
@@ -576,7 +576,7 @@ def noisy_histogram(counts: ArrayLike, epsilon: float, rng: np.random.Generator,
         raise ValueError("counts must be finite numbers >= 0")
     epsilon = as_positive(epsilon, "epsilon")
     rng = check_rng(rng)
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     shape = c.shape if size is None else (as_int(size, "size", minimum=1),) + c.shape
     if mechanism == "laplace":
         scale = histogram_sensitivity(neighbors, "l1", n_bins=c.size) / epsilon

@@ -40,7 +40,8 @@ from dpsens.figures import exponential as fig_exponential
 from dpsens.figures import grid as fig_grid
 from dpsens.figures import sensitivity as fig_sensitivity
 from dpsens.figures import smooth as fig_smooth
-from dpsens.mechanisms import (compare, exponential, inverse_sensitivity, ptr, sample_aggregate, smooth_noise)
+from dpsens.experiments import head_to_head
+from dpsens.mechanisms import exponential, inverse_sensitivity, ptr, sample_aggregate, smooth_noise
 from dpsens.relation import EXACT_RELATIONS, RELATIONS, Relation
 
 X = [1.0, 2.0, 3.0, 7.0, 9.0]
@@ -84,7 +85,7 @@ def _explorer(e) -> tuple:
 
 
 def _head_to_head(r):
-    errors, table = compare.quantile_head_to_head(AGES, [0.5], [1.0], 1e-6, _rng(), runs=5, n_chunks=2,
+    errors, table = head_to_head.quantile_head_to_head(AGES, [0.5], [1.0], 1e-6, _rng(), runs=5, n_chunks=2,
                                                   n_partitions=2, neighbors=r)
     return {str(key): value for key, value in errors.items()}, table.to_dict()
 
@@ -188,7 +189,7 @@ CASES = {
                                                             neighbors=r, details=True), RELATIONS),
     "dpsens.mechanisms.smooth_noise.smooth_noise_error": (
         lambda r: smooth_noise.smooth_noise_error(AGES, "median", 1.0, 1e-6, 0.0, 100.0, neighbors=r), RELATIONS),
-    "dpsens.mechanisms.compare.quantile_head_to_head": (_head_to_head, RELATIONS),
+    "dpsens.experiments.head_to_head.quantile_head_to_head": (_head_to_head, RELATIONS),
     # smooth sensitivity (dpsens.smooth: read only on this branch)
     "dpsens.smooth.ls_at_distance": (
         lambda r: smooth.ls_at_distance(AGES, "median", [0, 1, 2, 5], 0.0, 100.0, r), RELATIONS),

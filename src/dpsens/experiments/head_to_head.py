@@ -22,7 +22,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from .._validate import (as_bounds, as_data, as_int, as_positive, as_probability, as_quantile,
-                         check_in_bounds, check_relation, check_rng)
+                         check_in_bounds, check_rng)
 from ..mechanisms.exponential import quantile_exponential
 from ..mechanisms.heavy_tailed import sample_polynomial_tail
 from ..mechanisms.inverse_sensitivity import inverse_sensitivity_quantile
@@ -31,7 +31,7 @@ from ..mechanisms.noise import laplace_noise
 from ..mechanisms.ptr import propose_test_release, ptr_from_distance
 from ..mechanisms.sample_aggregate import chunk_answers
 from ..mechanisms.smooth_noise import check_laplace_smooth_region, smooth_sensitivity_beta, smooth_sensitivity_mechanism
-from ..relation import Relation
+from ..relation import Relation, as_relation
 from ..smooth import distance_to_high_ls, smooth_sensitivity
 from .sample_aggregate import partition_aggregates
 
@@ -105,7 +105,7 @@ def rmse_across_epsilon(x: ArrayLike, epsilons: Sequence[float], delta: float, l
     check_rng(rng)
     settings = _check_per_query(settings, "settings")
     for relation, bound in settings.values():
-        check_relation(relation)
+        as_relation(relation)
         as_positive(bound, "settings (the proposed bound)")
     runs = as_int(runs, "runs", minimum=1)
     true = {"mean": x.mean(), "median": float(np.median(x))}
@@ -289,7 +289,7 @@ def quantile_head_to_head(x: ArrayLike, quantiles: Sequence[float], epsilons: Se
     runs = as_int(runs, "runs", minimum=1)
     ptr_bound = as_positive(ptr_bound, "ptr_bound")
     n_chunks = as_int(n_chunks, "n_chunks", minimum=1)
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     partition = "balanced" if neighbors is Relation.BOUNDED else "independent"
     grid = np.arange(math.ceil(lower), math.floor(upper) + 1.0) if grid is None else grid
     errors, rows = {}, []

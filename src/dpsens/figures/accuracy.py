@@ -15,7 +15,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from numpy.typing import ArrayLike
 
-from .._validate import as_bounds, as_int, as_positive, as_probability, check_relation
+from .._validate import as_bounds, as_int, as_positive, as_probability
 from ..accuracy import (DELTA, count_lower_bound, expected_abs_error, histogram_lower_bound, laplace_expected_max,
                         local_minimax_lower_bound, median_lower_bound, simulate_accuracy)
 from ..data import load_ages
@@ -23,7 +23,7 @@ from ..inverse import order_statistic
 from ..mechanisms.exponential import quantile_exponential_distribution
 from ..mechanisms.inverse_sensitivity import inverse_sensitivity_distribution
 from ..mechanisms.smooth_noise import smooth_sensitivity_beta
-from ..relation import Relation
+from ..relation import Relation, as_relation
 from ..smooth import smooth_sensitivity
 from .style import MAX_WIDTH_IN, PALETTE, legend_below, line_style
 
@@ -112,7 +112,7 @@ def instance_errors(x: ArrayLike, epsilons: Sequence[float] | np.ndarray, lower:
     :func:`dpsens.accuracy.local_minimax_lower_bound`.  The target is the
     order statistic of :func:`dpsens.inverse.order_statistic`.
     """
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     delta = as_probability(delta, "delta")
     target = order_statistic(x, 0.5)
     grid = np.arange(math.ceil(lower), math.floor(upper) + 1.0)
@@ -141,7 +141,7 @@ def plot_instance_bounds(x: Sequence[float] | np.ndarray, epsilons: Sequence[flo
     Chapter: *What can no mechanism beat?*.
     """
     epsilons = np.geomspace(0.05, 5.0, 21) if epsilons is None else np.asarray(epsilons, dtype=float)
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     errors = instance_errors(x, epsilons, lower, upper, neighbors)
     fig, ax = plt.subplots(figsize=(MAX_WIDTH_IN, 4.8))
     for i, (label, values) in enumerate(errors.items()):

@@ -16,11 +16,10 @@ import pandas as pd
 from matplotlib.figure import Figure
 from numpy.typing import ArrayLike
 
-from .._validate import check_relation
 from ..inverse import order_statistic
 from ..mechanisms.exponential import quantile_exponential_distribution
 from ..mechanisms.inverse_sensitivity import inverse_sensitivity_distribution
-from ..relation import Relation
+from ..relation import Relation, as_relation
 from .style import MAX_WIDTH_IN, PALETTE, legend_below, line_style
 
 __all__ = ["plot_exponential_toy", "plot_reachable_intervals", "plot_output_distributions", "plot_head_to_head", "ERROR_FLOOR"]
@@ -122,7 +121,7 @@ def plot_output_distributions(x: ArrayLike, q: float, epsilon: float, lower: flo
     distributions, not sampled); dots: inverse sensitivity restricted to the
     whole years.  The dashed line marks the true value.
     """
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     x = np.asarray(x, dtype=float)
     true = order_statistic(x, q)
     lo, hi = np.floor(true - half_window), np.ceil(true + half_window)

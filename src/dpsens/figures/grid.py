@@ -27,11 +27,11 @@ from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from .._validate import check_relation
 from ..grid import (MAX_COLS, MAX_ROWS, SOURCE_UNIVERSE, SensitivityGrid, grid_size, parse_values, resolve_universe,
                     sensitivity_grid, source_bounded_local)
 from ..neighbors import Domain, Pool, format_multiset
 from ..queries import QUERIES, check_query
+from ..relation import as_relation
 from ..widgets import Explorer, TextBox, explorer
 from .glyphs import CHAR_IN, MONO_PT, Ink
 from .style import PALETTE
@@ -198,7 +198,7 @@ def _grids(universe, n, k, query, neighbors) -> tuple:
         universe = resolve_universe(universe)
         for r in relations:
             try:
-                check_relation(r)
+                as_relation(r)
             except ValueError:
                 raise ValueError(f"neighbors must be one of ('both', 'unbounded', 'bounded'), got {r!r}") from None
         check_query(query)

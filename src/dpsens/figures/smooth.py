@@ -16,10 +16,9 @@ from matplotlib.figure import Figure
 from numpy.typing import ArrayLike
 
 from .. import smooth as sm
-from .._validate import check_relation
 from ..data import N_AGES
 from ..dp import laplace_privacy_loss
-from ..relation import Relation
+from ..relation import Relation, as_relation
 from .style import MAX_WIDTH_IN, PALETTE, legend_below, line_style
 
 __all__ = ["plot_smooth_curve", "plot_error_vs_epsilon", "plot_smooth_explorer", "plot_leak_closed"]
@@ -119,7 +118,7 @@ def plot_smooth_explorer(data: ArrayLike, epsilon: float = 1.0, delta_exp: int =
     n_points : int
         Number of distances drawn on the curve.
     """
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     if neighbors is not Relation.BOUNDED:
         raise ValueError(f"neighbors={neighbors.value!r}: this explorer sets delta = 1/n^delta_exp from the size n of the "
                          f"data, which is public only for neighbors='bounded' (records replaced); under "

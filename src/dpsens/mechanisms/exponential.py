@@ -39,9 +39,9 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validate import as_bounds, as_data, as_positive, as_quantile, check_in_bounds, check_relation, check_rng
+from .._validate import as_bounds, as_data, as_positive, as_quantile, check_in_bounds, check_rng
 from .checks import Size, as_size
-from ..relation import Relation
+from ..relation import Relation, as_relation
 
 __all__ = ["exponential_log_probabilities", "exponential_mechanism", "rank_utility_sensitivity",
            "quantile_rank_utility", "quantile_exponential_distribution", "quantile_exponential",
@@ -142,7 +142,7 @@ def rank_utility_sensitivity(q: float, neighbors: Relation | str = Relation.BOUN
     replacement, ``max(q, 1 − q)`` for additions and removals.
     """
     q = as_quantile(q)
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     steps = [(-1, 0), (0, 0), (1, 0)] if neighbors is Relation.BOUNDED else [(1, 1), (0, 1), (-1, -1), (0, -1)]
     return max(abs(d - q * dn) for d, dn in steps)
 
@@ -183,7 +183,7 @@ def quantile_rank_utility(x: ArrayLike, q: float, r: ArrayLike,
     """
     x = np.sort(as_data(x))
     q = as_quantile(q)
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     r = np.asarray(r, dtype=float)
     out = -np.abs(np.searchsorted(x, r, side="left") - q * len(x))
     return float(out) if out.ndim == 0 else out
@@ -217,7 +217,7 @@ def quantile_exponential_distribution(x: ArrayLike, q: float, epsilon: float, lo
     """
     xs, q, lower, upper = _quantile_setup(x, q, lower, upper)
     epsilon = as_positive(epsilon, "epsilon")
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     du = rank_utility_sensitivity(q, neighbors)
     edges, w = _quantile_log_weights(xs, q, epsilon / (2 * du), lower, upper)
     utility = -np.abs(np.arange(len(xs) + 1) - q * len(xs))
@@ -377,7 +377,7 @@ def quantile_exponential(x: ArrayLike, q: float, epsilon: float, lower: float, u
     if not lower < upper:
         raise ValueError(f"lower must be < upper (the outputs are the points of [lower, upper]), "
                          f"got lower = upper = {lower!r}")
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     factor = epsilon / (2 * rank_utility_sensitivity(q, neighbors))
     rng = check_rng(rng)
     size = as_size(size)

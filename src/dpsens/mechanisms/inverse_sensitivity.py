@@ -26,11 +26,11 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validate import as_bounds, as_data, as_positive, as_quantile, check_in_bounds, check_relation, check_rng
+from .._validate import as_bounds, as_data, as_positive, as_quantile, check_in_bounds, check_rng
 from ..inverse import inverse_len_quantile
 from .checks import Size, as_size
 from .exponential import exponential_log_probabilities, interval_log_probabilities_sample
-from ..relation import Relation
+from ..relation import Relation, as_relation
 
 __all__ = ["inverse_sensitivity_distribution", "inverse_sensitivity_quantile"]
 
@@ -71,7 +71,7 @@ def inverse_sensitivity_distribution(x: ArrayLike, q: float, epsilon: float, low
         raise ValueError(f"lower must be < upper (the outputs are the points of [lower, upper]), "
                          f"got lower = upper = {lower!r}")
     check_in_bounds(x, lower, upper)
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     if candidates is not None:
         cands = np.unique(as_data(candidates, "candidates"))
         check_in_bounds(cands, lower, upper, "candidates")
@@ -96,7 +96,7 @@ def inverse_sensitivity_quantile(x: ArrayLike, q: float, epsilon: float, lower: 
     -------
     float, or numpy.ndarray of ``size`` draws.
     """
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     dist = inverse_sensitivity_distribution(x, q, epsilon, lower, upper, neighbors, candidates)
     rng = check_rng(rng)
     idx = interval_log_probabilities_sample(dist["log_prob"], rng, size)

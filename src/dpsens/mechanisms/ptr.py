@@ -13,14 +13,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._validate import (as_bounds, as_data, as_nonnegative, as_positive, as_probability, check_in_bounds,
-                         check_relation, check_rng)
+                         check_rng)
 from ..queries import check_query
 from ..smooth import distance_to_high_ls
 from .checks import as_value
 from .discrete import as_integer_values, as_rational
 from .laplace import laplace_mechanism
 from .noise import laplace_noise
-from ..relation import Relation
+from ..relation import Relation, as_relation
 
 __all__ = ["PTR_THRESHOLDS", "ptr_threshold", "ptr_pass_probability", "ptr_from_distance",
            "propose_test_release"]
@@ -297,7 +297,7 @@ def propose_test_release(x: ArrayLike, query: str, bound: float, epsilon: float,
     lower, upper = as_bounds(lower, upper)
     x = as_data(x)
     check_in_bounds(x, lower, upper)
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     bound = as_positive(bound, "bound")
     distance = distance_to_high_ls(x, name, bound, lower, upper, neighbors)
     return ptr_from_distance(f(x), distance, bound, epsilon, delta, rng, threshold=threshold, details=details,

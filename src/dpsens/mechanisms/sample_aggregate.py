@@ -16,9 +16,9 @@ from typing import Literal, overload
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validate import as_bounds, as_data, as_int, as_positive, check_relation, check_rng
+from .._validate import as_bounds, as_data, as_int, as_positive, check_rng
 from ..queries import check_query
-from ..relation import Relation
+from ..relation import Relation, as_relation
 from .discrete import as_integer_values
 from .laplace import laplace_mechanism
 from .noise import laplace_noise
@@ -214,7 +214,7 @@ def sample_and_aggregate(x: ArrayLike, func: str | Callable[[np.ndarray], float]
         raise ValueError(f"shuffle must be True for a release, got {shuffle!r}: chunks by position depend on the "
                          "other records and are not epsilon-DP (see positional_median_counterexample); "
                          "chunk_answers(..., shuffle=False) computes them for study")
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     if partition is None:
         partition = "balanced" if neighbors is Relation.BOUNDED else "independent"
     if partition == "balanced" and neighbors is Relation.UNBOUNDED:

@@ -12,7 +12,7 @@ from typing import Literal, overload
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validate import as_bounds, as_data, as_positive, as_probability, check_in_bounds, check_relation, check_rng
+from .._validate import as_bounds, as_data, as_positive, as_probability, check_in_bounds, check_rng
 from ..queries import check_query
 from ..smooth import smooth_sensitivity
 from .discrete import as_integer_values
@@ -21,7 +21,7 @@ from .heavy_tailed import (heavy_tailed_constants, polynomial_tail_abs_mean, pol
                            student_t_constants)
 from .checks import Size
 from .noise import laplace_noise, rounded_laplace_noise
-from ..relation import Relation
+from ..relation import Relation, as_relation
 
 __all__ = ["SMOOTH_NOISES", "smooth_sensitivity_beta", "smooth_noise_constants", "laplace_dilation_slack",
            "laplace_smooth_delta_bound", "check_laplace_smooth_region", "smooth_sensitivity_mechanism",
@@ -302,7 +302,7 @@ def smooth_sensitivity_mechanism(x: ArrayLike, query: str, epsilon: float, delta
     -------
     float (int with ``secure=True``), or dict.
     """
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     name, f, x, lower, upper, psi, beta = _checked(x, query, epsilon, delta, lower, upper, noise, gamma, df)
     rng = check_rng(rng)
     released: float
@@ -347,7 +347,7 @@ def smooth_noise_error(x: ArrayLike, query: str, epsilon: float, delta: float | 
         ``psi``, ``beta``, ``smooth_sensitivity``, ``noise_scale`` (``S/Ψ``),
         ``median_abs_error``, ``mean_abs_error``.
     """
-    neighbors = check_relation(neighbors)
+    neighbors = as_relation(neighbors)
     name, _, x, lower, upper, psi, beta = _checked(x, query, epsilon, delta, lower, upper, noise, gamma, df)
     s = float(smooth_sensitivity(x, name, beta, lower, upper, neighbors))
     med, mean = _abs_median_mean(noise, gamma, df)

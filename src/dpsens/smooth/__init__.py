@@ -19,9 +19,9 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validate import as_bounds, as_data, as_nonnegative, as_positive, check_in_bounds, check_relation
+from .._validate import as_bounds, as_data, as_nonnegative, as_positive, check_in_bounds
 from ..queries import check_query
-from ..relation import Relation
+from ..relation import Relation, as_relation
 from ._checks import as_t, huge_exponent, prepare, scale_down, scale_up, t_cap
 from ._engines import engine, smooth_and_distance
 from ._variance import VarBound
@@ -287,7 +287,7 @@ def smooth_sensitivity_bound(x: ArrayLike, query: str, beta: float, lower: float
     lower, upper = as_bounds(lower, upper)
     xs = as_data(x)
     check_in_bounds(xs, lower, upper)
-    relation = check_relation(neighbors)
+    relation = as_relation(neighbors)
     beta = as_positive(beta, "beta")
     # near the float limits, scale by a power of two (exact) so that sums and the width stay finite
     big = max(abs(lower), abs(upper))

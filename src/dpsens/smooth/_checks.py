@@ -15,9 +15,9 @@ from typing import overload
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validate import as_bounds, as_data, check_in_bounds, check_relation
+from .._validate import as_bounds, as_data, check_in_bounds
 from ..queries import PERCENTILES, check_query
-from ..relation import Relation
+from ..relation import Relation, as_relation
 
 __all__ = ["EXACT_QUERIES", "prepare", "t_cap", "as_t", "huge_exponent", "scale_down", "scale_up"]
 
@@ -42,7 +42,7 @@ def prepare(x: ArrayLike, query: str, lower: float, upper: float,
                          f"2 records (as for dpsens.local_sensitivity; under add/remove neighbours the guarantee "
                          f"is for datasets of at least 2 records, a public n_min = 2)")
     check_in_bounds(x, lower, upper)
-    relation = check_relation(neighbors)
+    relation = as_relation(neighbors)
     if name in ("var", "std"):
         raise ValueError(
             f"query={name!r}: the local sensitivity at distance t of the {name} is not implemented exactly "
