@@ -159,6 +159,25 @@ def _strip_solution_prose(text: str, inside: bool) -> tuple[str, bool]:
 PROOF = re.compile(r"^(?:`{3,}|:{3,})\{exercise\}\s*(Proof\b.*?)\s*$", re.MULTILINE)
 
 
+def _proof_parts(text: str) -> list[tuple[str, str | None]]:
+    """``text`` cut after each proof exercise's closing fence: ``[(part, proof title or None), ...]``.
+
+    The answer cell of a proof exercise follows its statement directly, even where the Markdown cell
+    goes on (e.g. into the next exercise, when no code cell stands between them)."""
+    parts: list[tuple[str, str | None]] = []
+    start = 0
+    for m in PROOF.finditer(text):
+        if m.start() < start:
+            continue
+        fence = re.match(r"`{3,}|:{3,}", m.group(0)).group(0)
+        close = re.compile(rf"^{re.escape(fence)}\s*$", re.MULTILINE).search(text, m.end())
+        end = close.end() if close else len(text)
+        parts.append((text[start:end].strip("\n"), m.group(1)))
+        start = end
+    parts.append((text[start:].strip("\n"), None))
+    return parts
+
+
 def proof_answer_cell(title: str):
     """The answer cell a handout gives a proof exercise (a Markdown cell the student writes in)."""
     cell = nbformat.v4.new_markdown_cell(
@@ -198,10 +217,13 @@ def student_notebook(nb, stem: str | None = None):
     for cell in nb.cells:
         if cell.cell_type == "markdown":
             text, inside = _strip_solution_prose(cell.source, inside)
-            if text.strip():
-                cell.source = text
-                cells.append(cell)
-                cells += [proof_answer_cell(title) for title in PROOF.findall(text)]
+            for part, title in _proof_parts(text):
+                if part.strip():
+                    piece = nbformat.from_dict(cell)
+                    piece.source = part
+                    cells.append(piece)
+                if title is not None:
+                    cells.append(proof_answer_cell(title))
             continue
         if cell.cell_type != "code":
             cells.append(cell)
