@@ -328,6 +328,8 @@ class Chapter:
                 i = end + 1
                 continue
             if (m := LABEL.match(line)):
+                if out and out[-1].strip():
+                    out.append("")   # a block of its own: right after a table, a row of the table in Jupyter
                 out.append(f'<a id="{m.group("label")}"></a>')
             elif line.startswith("% ") or line.strip() in ("%", "+++") or line.startswith("+++ "):
                 pass  # MyST comment / block break

@@ -339,6 +339,13 @@ def test_links_to_a_page_of_the_set_open_its_notebook_not_the_website(folder):
     assert websites <= (ms.TEACHER_PAGES if folder == "notebooks" else set()), websites
 
 
+def test_a_label_right_after_a_table_is_not_a_row_of_it():
+    """chapters/notation.md has ``(notation-stability)=`` on the line after a table: in Jupyter's Markdown the
+    anchor would be the table's last row (an empty one), so the converter puts it after a blank line."""
+    out = markdown("| a | b |\n| --- | --- |\n| 1 | 2 |\n(sec-next)=\n## Next\n")
+    assert '| 1 | 2 |\n\n<a id="sec-next"></a>\n## Next' in out
+
+
 def test_the_notation_notebooks_are_the_page_without_code():
     for folder, tag in (("notebooks", "colab-note"), ("handouts", "student-intro")):
         nb = nbformat.read(ROOT / folder / "notation.ipynb", as_version=4)
