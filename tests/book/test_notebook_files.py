@@ -295,12 +295,12 @@ LINK = re.compile(r"\]\((?P<md>[^()\s]+)\)|href=\"(?P<html>[^\"]+)\"")
 ANCHOR = re.compile(r'<a id="(?P<id>[^"]+)"></a>')
 
 
-def links(path: Path) -> list[tuple[str, str]]:
-    """``(url, cell text)`` of every link in the Markdown cells of the notebook ``path``, except in its
+def links(path: Path) -> list[str]:
+    """The URL of every link in the Markdown cells of the notebook ``path``, except in its
     first cell (what the notebook is; the Colab copy names its own page on the website there)."""
     cells = [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "markdown"]
     first = {"colab-note", "student-intro"}
-    return [(m.group("md") or m.group("html"), c.source) for c in cells
+    return [m.group("md") or m.group("html") for c in cells
             if not first & set(c.metadata.get("tags", [])) for m in LINK.finditer(c.source)]
 
 
@@ -324,7 +324,7 @@ def test_links_to_a_page_of_the_set_open_its_notebook_not_the_website(folder):
     anchors = {p.stem: set(ANCHOR.findall(p.read_text().replace('\\"', '"'))) for p in paths}
     bad, websites = [], set()
     for path in paths:
-        for url, text in links(path):
+        for url in links(path):
             page = website_page(url)
             if page is not None:
                 websites.add(page)
