@@ -4,8 +4,11 @@ The chapters (``chapters/<stem>.md``, MyST markdown notebooks) are the only
 source.  This tool derives two kinds of ``.ipynb`` from them, both through the
 one converter ``tools/myst_to_jupyter.py`` (every MyST directive and role as
 plain Jupyter Markdown -- exercises as "Exercise N (title)" blocks, glued
-numbers as their values, cross-references to a chapter as links to its
-notebook in the same folder, citations and other links to the website -- and the book's hidden plumbing cells dropped or folded away):
+numbers as their values, cross-references to a chapter or to a reading page
+(:data:`READING_PAGES`, the notation) as links to its notebook in the same
+folder, other links to the website -- in a handout the student site, and the
+teachers' page not linked -- and the book's hidden plumbing cells dropped or
+folded away):
 
 ``student`` (``make student``) -> ``student/<stem>.ipynb`` (not committed)
     Handouts for a class.  Every worked solution is removed:
@@ -38,6 +41,9 @@ notebook in the same folder, citations and other links to the website -- and the
     launch buttons open these copies (``_ext/launch_notebooks.py``).
     ``make colab`` also writes ``handouts/<stem>.ipynb`` (committed), the
     student notebooks, which the *student* site's launch buttons open.
+    Both folders also hold a notebook of each reading page (:data:`READING_PAGES`:
+    the notation, which every chapter links), so that no link from one
+    notebook to another page of the set needs the internet.
     ``check-colab`` fails when either is out of date (``tests/book/test_student.py``
     runs the same check).
 
@@ -98,6 +104,24 @@ def toc_chapters() -> list[str]:
     return stems
 
 
+#: Back-matter pages without code that the chapters link (each chapter links the notation where it first
+#: uses a symbol): each gets a notebook beside the chapters' in notebooks/ and handouts/ (no set-up cell,
+#: nothing to run), so that those links work in a lab without internet.  Not the teachers' page (for
+#: teachers: a handout names it without a link, :data:`TEACHER_PAGES`); not the references page (a
+#: notebook lists its own references in its last cell).
+READING_PAGES = ("notation",)
+#: Pages for teachers: a student handout shows a cross-reference to one as its text alone -- the public
+#: site's page leads to the solutions, the student site serves only a stub of it (_ext/editions.py).
+TEACHER_PAGES = frozenset({"teachers"})
+
+
+def handout_stems() -> list[str]:
+    """Stems with a notebook in notebooks/ and handouts/: the chapters, then the :data:`READING_PAGES`
+    in _toc.yml."""
+    toc = set(toc_files(ROOT))
+    return toc_chapters() + [p for p in READING_PAGES if f"chapters/{p}" in toc]
+
+
 def read_chapter(stem: str):
     return jupytext.read(CHAPTERS / f"{stem}.md")
 
@@ -106,11 +130,11 @@ _BOOK = []
 
 
 def book() -> m2j.Book:
-    """Labels, page titles and citations of the whole book (read once); a link to another chapter
-    opens its notebook in the same folder (every chapter has one in notebooks/, handouts/ and
-    student/), a link to any other page the website."""
+    """Labels, page titles and citations of the whole book (read once); a link to another chapter or
+    to a reading page opens its notebook in the same folder (each has one in notebooks/ and handouts/:
+    :func:`handout_stems`), a link to any other page the website."""
     if not _BOOK:
-        _BOOK.append(dataclasses.replace(m2j.load_book(ROOT), local=frozenset(toc_chapters())))
+        _BOOK.append(dataclasses.replace(m2j.load_book(ROOT), local=frozenset(handout_stems())))
     return _BOOK[0]
 
 
@@ -212,6 +236,8 @@ def student_notebook(nb, stem: str | None = None):
 
     ``stem`` names the chapter whose recorded glue values fill ``{glue:text}``.
     """
+    if stem in READING_PAGES:
+        return reading_notebook(nb, stem, student=True)
     nb = nbformat.from_dict(nb)  # deep copy
     cells, inside, seen_checks = [], False, set()
     for cell in nb.cells:
@@ -251,9 +277,29 @@ def student_notebook(nb, stem: str | None = None):
     intro.metadata["tags"] = ["student-intro"]
     setup = setup_cell()  # so a handout also runs in Colab
     nb.cells = cells
-    links = dataclasses.replace(book(), base_url=student_site())   # links to the student site only
-    nb = m2j.convert(nb, stem or "?", links, glue_values(stem) if stem else {})
+    nb = m2j.convert(nb, stem or "?", student_links(), glue_values(stem) if stem else {})
     nb.cells = [intro, setup] + list(nb.cells)
+    _plain_metadata(nb)
+    return nb
+
+
+def student_links() -> m2j.Book:
+    """The book as a handout links it: the student site only, the teachers' pages not at all."""
+    return dataclasses.replace(book(), base_url=student_site(), unlinked=TEACHER_PAGES)
+
+
+# --------------------------------------------------------------------------- reading pages
+def reading_notebook(nb, stem: str, student: bool):
+    """A :data:`READING_PAGES` page as a notebook: a first cell saying what it is, then the page as plain
+    Jupyter (no set-up cell: it has no code).  ``student``: the handout (links as :func:`student_links`)."""
+    nb = m2j.convert(nbformat.from_dict(nb), stem, student_links() if student else book(), {})
+    site = student_site() + f"chapters/{stem}.html" if student else book().page_url(stem)
+    first = nbformat.v4.new_markdown_cell(
+        f"*The book's page {book().pages.get(f'chapters/{stem}', stem)} as a notebook (book version "
+        f"{version()}), beside the chapters' notebooks so that their links to it work without internet; "
+        f"generated by `tools/make_student.py colab`. Nothing to run. Also [on the website]({site}).*")
+    first.metadata["tags"] = ["student-intro" if student else "colab-note"]
+    nb.cells = [first] + list(nb.cells)
     _plain_metadata(nb)
     return nb
 
@@ -335,6 +381,8 @@ def setup_cell():
 
 def colab_notebook(nb, stem: str):
     """The Binder/Colab copy of a chapter: a set-up cell, then the chapter as plain Jupyter."""
+    if stem in READING_PAGES:
+        return reading_notebook(nb, stem, student=False)
     nb = nbformat.from_dict(nb)
     for cell in nb.cells:
         if cell.cell_type == "code":
@@ -384,7 +432,7 @@ def write_student(stems=None) -> list[Path]:
 
 def _write_generated(folder: Path, make, stems=None) -> list[Path]:
     folder.mkdir(exist_ok=True)
-    live = set(toc_chapters())
+    live = set(handout_stems())
     paths = []
     for stem in stems or sorted(live):
         path = folder / f"{stem}.ipynb"
@@ -408,7 +456,7 @@ def write_colab(stems=None) -> list[Path]:
 
 def stale_colab() -> list[str]:
     """Problems with notebooks/ and handouts/: missing, out of date or without a chapter."""
-    live = toc_chapters()
+    live = handout_stems()
     bad = []
     for folder, make in ((COLAB, colab_notebook), (HANDOUTS, student_notebook)):
         for stem in live:

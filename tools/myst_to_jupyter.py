@@ -22,8 +22,11 @@ Markdown cell is rewritten here as plain Markdown:
   to a last cell listing the chapter's references in full, so that no
   citation needs the internet -- ``{ref}``/``{numref}``/``{doc}`` -> links to
   the chapter's notebook in the same folder when it is one of
-  :attr:`Book.local` (``<stem>.ipynb#anchor``), otherwise to the page of the
-  website (``html.baseurl`` in ``_config.yml``);
+  :attr:`Book.local` (``<stem>.ipynb#anchor``: the chapters and the
+  back-matter pages they link, such as the notation, have notebooks beside
+  each other), otherwise to the page of the website (``html.baseurl`` in
+  ``_config.yml``), or to no page at all (the text alone) for a page in
+  :attr:`Book.unlinked` (the teachers' page, from a student handout);
 * a formula spread over several lines inside a quoted block (a theorem,
   proof, exercise or admonition) is put on one line: JupyterLab takes the
   maths out before parsing the quote, and would typeset its "> " markers;
@@ -86,6 +89,9 @@ class Book:
     #: bibtex key -> the full reference as one line of text; in a set of notebooks (:attr:`local`)
     #: a citation links the chapter's own list of references, added as its last cell.
     entries: dict[str, str] = field(default_factory=dict)
+    #: Pages a cross-reference names without linking (its text alone): the teachers' page in a student
+    #: handout, which links neither the public site (its solutions) nor the student site's stub of it.
+    unlinked: frozenset[str] = frozenset()
 
     def page_url(self, stem_or_path: str, anchor: str | None = None) -> str:
         path = stem_or_path if "/" in stem_or_path else f"chapters/{stem_or_path}"
@@ -103,6 +109,14 @@ class Book:
                 return f"#{anchor}"
             return f"{stem}.ipynb" + (f"#{anchor}" if anchor else "")
         return self.page_url(stem_or_path, anchor)
+
+    def markdown_link(self, text: str, stem_or_path: str, anchor: str | None = None, here: str | None = None) -> str:
+        """``[text](url)`` of a cross-reference (:meth:`target_url`), or ``text`` alone to a page in
+        :attr:`unlinked`."""
+        stem = stem_or_path.rsplit("/", 1)[-1]
+        if stem in self.unlinked:
+            return text
+        return f"[{text}]({self.target_url(stem_or_path, anchor, here)})"
 
 
 DIRECTIVE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|:{3,})\{(?P<name>[^}\s]+)\}[ \t]*(?P<arg>.*?)\s*$")
@@ -314,6 +328,8 @@ class Chapter:
                 i = end + 1
                 continue
             if (m := LABEL.match(line)):
+                if out and out[-1].strip():
+                    out.append("")   # a block of its own: right after a table, a row of the table in Jupyter
                 out.append(f'<a id="{m.group("label")}"></a>')
             elif line.startswith("% ") or line.strip() in ("%", "+++") or line.startswith("+++ "):
                 pass  # MyST comment / block break
@@ -352,7 +368,7 @@ class Chapter:
         t = self.book.targets.get(label)
         if t is None:
             raise ConversionError(f"chapters/{self.stem}.md: no label {label!r} in the book")
-        return f"[{text or t.title}]({self.book.target_url(t.stem, t.anchor, self.stem)})"
+        return self.book.markdown_link(text or t.title, t.stem, t.anchor, self.stem)
 
 
 def _tidy(text: str) -> str:
@@ -653,14 +669,14 @@ def r_numref(ch: Chapter, name: str, content: str) -> str:
     word = "Exercise" if t.kind == "exercise" else PRF_KINDS.get(t.kind, t.kind.capitalize())
     numbered = f"{word} {t.number}" if t.number else t.title
     shown = text.replace("%s", str(t.number)).replace("{number}", str(t.number)) if text else numbered
-    return f"[{shown}]({ch.book.target_url(t.stem, t.anchor, ch.stem)})"
+    return ch.book.markdown_link(shown, t.stem, t.anchor, ch.stem)
 
 
 def r_doc(ch: Chapter, name: str, content: str) -> str:
     text, target = _text_and_label(content)
     path = target.lstrip("/") if target.startswith("/") else f"chapters/{target}"
     path = str(Path(path).with_suffix("")) if path.endswith(".md") else path
-    return f"[{text or ch.book.pages.get(path, target)}]({ch.book.target_url(path, None, ch.stem)})"
+    return ch.book.markdown_link(text or ch.book.pages.get(path, target), path, None, ch.stem)
 
 
 def r_math(ch: Chapter, name: str, content: str) -> str:

@@ -16,6 +16,7 @@ Colab-like environment -- are in ``tests/book/test_reader_notebooks.py``
 from __future__ import annotations
 
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -284,6 +285,74 @@ def test_links_to_a_chapter_of_the_same_set_open_its_notebook():
     assert f"[{GS_DEF}](#def-global-sensitivity)" in here.cells[0].source   # the same notebook
     assert f"[Smooth sensitivity]({BASE}chapters/smooth.html)" in out   # not in the set: the website
     assert f"({BASE}chapters/notation.html)" in out
+    unlinked = dataclasses.replace(book, unlinked=frozenset({"notation", "smooth"}))
+    out = m2j.convert(md_nb(text), "dp", unlinked, {}).cells[0].source
+    assert out.endswith("Smooth sensitivity, Notation.") and "[Local sensitivity](local.ipynb)" in out
+
+
+# ------------------------------------------------ links between the notebooks of a set (issue 35, item 6)
+LINK = re.compile(r"\]\((?P<md>[^()\s]+)\)|href=\"(?P<html>[^\"]+)\"")
+ANCHOR = re.compile(r'<a id="(?P<id>[^"]+)"></a>')
+
+
+def links(path: Path) -> list[str]:
+    """The URL of every link in the Markdown cells of the notebook ``path``, except in its
+    first cell (what the notebook is; the Colab copy names its own page on the website there)."""
+    cells = [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "markdown"]
+    first = {"colab-note", "student-intro"}
+    return [m.group("md") or m.group("html") for c in cells
+            if not first & set(c.metadata.get("tags", [])) for m in LINK.finditer(c.source)]
+
+
+def website_page(url: str) -> str | None:
+    """The stem of the book's page ``url`` opens on the public or the student site, else None."""
+    for site in (ms.student_site(), BASE):
+        if url.startswith(site):
+            return url[len(site):].split("#", 1)[0].rsplit("/", 1)[-1].removesuffix(".html")
+    return None
+
+
+@pytest.mark.parametrize("folder", ["notebooks", "handouts"])
+def test_links_to_a_page_of_the_set_open_its_notebook_not_the_website(folder):
+    """In a lab without internet every link from one notebook to another page of the set works: a page
+    with a notebook in the folder (every chapter, and the notation every chapter links) is linked as that
+    notebook, and its anchor is there.  The website is linked only for the teachers' page, and only from
+    the Binder/Colab copies: a handout names it without a link (the student site has a stub of it)."""
+    paths = sorted((ROOT / folder).glob("*.ipynb"))
+    present = {p.stem for p in paths}
+    assert set(ms.handout_stems()) == present and "notation" in present
+    anchors = {p.stem: set(ANCHOR.findall(p.read_text().replace('\\"', '"'))) for p in paths}
+    bad, websites = [], set()
+    for path in paths:
+        for url in links(path):
+            page = website_page(url)
+            if page is not None:
+                websites.add(page)
+                if page in present:
+                    bad.append(f"{folder}/{path.name}: {url} opens the website; link {page}.ipynb")
+            elif not re.match(r"[a-z]+:", url):    # a relative link: a notebook of the folder, or an anchor
+                stem, _, anchor = url.partition("#")
+                stem = stem.removesuffix(".ipynb") or path.stem
+                if stem not in present or (anchor and anchor not in anchors[stem]):
+                    bad.append(f"{folder}/{path.name}: {url} leads nowhere in {folder}/")
+    assert not bad, "\n".join(bad)
+    assert websites <= (ms.TEACHER_PAGES if folder == "notebooks" else set()), websites
+
+
+def test_a_label_right_after_a_table_is_not_a_row_of_it():
+    """chapters/notation.md has ``(notation-stability)=`` on the line after a table: in Jupyter's Markdown the
+    anchor would be the table's last row (an empty one), so the converter puts it after a blank line."""
+    out = markdown("| a | b |\n| --- | --- |\n| 1 | 2 |\n(sec-next)=\n## Next\n")
+    assert '| 1 | 2 |\n\n<a id="sec-next"></a>\n## Next' in out
+
+
+def test_the_notation_notebooks_are_the_page_without_code():
+    for folder, tag in (("notebooks", "colab-note"), ("handouts", "student-intro")):
+        nb = nbformat.read(ROOT / folder / "notation.ipynb", as_version=4)
+        assert all(c.cell_type == "markdown" for c in nb.cells), folder
+        assert tag in nb.cells[0].metadata["tags"] and f"version {ms.version()}" in nb.cells[0].source
+        text = "\n".join(c.source for c in nb.cells)
+        assert "# Notation" in text and "| $b$ |" in text and "[Differential privacy in one chapter](dp.ipynb)" in text
 
 
 def test_citations_in_a_set_of_notebooks_link_the_chapters_own_references():
@@ -374,7 +443,7 @@ def test_plain_code_fences_are_left_alone():
     assert "```{exercise}" in out  # quoted source, not a directive
 
 
-@pytest.mark.parametrize("stem", ms.toc_chapters())
+@pytest.mark.parametrize("stem", ms.handout_stems())
 def test_every_chapter_converts_with_no_myst_left(stem):
     for nb in (ms.colab_notebook(ms.read_chapter(stem), stem), ms.student_notebook(ms.read_chapter(stem), stem)):
         bad = [x for c in nb.cells if c.cell_type == "markdown" for x in m2j.leftovers(c.source)]
@@ -410,12 +479,12 @@ def myst_only(nb, name: str) -> list[str]:
 
 def test_committed_notebooks_have_no_myst_only_syntax():
     paths = sorted((ROOT / "notebooks").glob("*.ipynb"))
-    assert len(paths) == len(ms.toc_chapters())
+    assert [p.stem for p in paths] == sorted(ms.handout_stems())
     bad = [b for path in paths for b in myst_only(nbformat.read(path, as_version=4), path.name)]
     assert not bad, "\n".join(bad)
 
 
-@pytest.mark.parametrize("stem", ms.toc_chapters())
+@pytest.mark.parametrize("stem", ms.handout_stems())
 def test_handouts_have_no_myst_only_syntax(stem):
     bad = myst_only(ms.student_notebook(ms.read_chapter(stem), stem), f"student/{stem}.ipynb")
     assert not bad, "\n".join(bad)

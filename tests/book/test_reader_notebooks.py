@@ -147,7 +147,7 @@ def test_binder_environment_runs_every_notebook(tmp_path):
     shutil.copytree(ROOT / "notebooks", folder)
     results = execute(py, sorted(folder.glob("*.ipynb")))
     report(results, "Binder")
-    assert len(results) == len(ms.toc_chapters())
+    assert len(results) == len(ms.handout_stems())
     bad = [p for r in results for p in problems(Path(r["out"]))]
     assert not bad, "\n".join(bad)
 
