@@ -864,3 +864,57 @@ def test_the_variance_bound_takes_a_relation_name_or_member_alike():
                                   VarBound(xs, 0.0, 1.0, name, "unbounded").B(np.arange(8)))
     with pytest.raises(ValueError):
         VarBound(xs, 0.0, 1.0, "var", "replace")
+
+
+# ---------------------------------------------------------------------------------------------- the Smooth chapter's properties
+
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+@pytest.mark.parametrize("query", ["mean", "median"])
+def test_smooth_sensitivity_is_an_upper_bound_and_beta_smooth_over_neighbours(relation, query):
+    """Exercise ex-smooth-proof-smooth (*Smooth sensitivity*): S_beta(x) >= LS(x) = A^(0)(x) and
+    S_beta(x) <= e^beta S_beta(x') for neighbours x, x' (new records whole years 0..100), on 10 seeded
+    datasets of 6 to 9 ages per beta in (0.05, 0.5), 4 random neighbours each (the chapter's seed 16)."""
+    rng = np.random.default_rng(16)
+    ages_0_100 = ds.Domain(range(101))
+    for beta in (0.05, 0.5):
+        for _ in range(10):
+            x = rng.integers(0, 101, size=rng.integers(6, 10)).astype(float)
+            s = ds.smooth_sensitivity(x, query, beta, 0.0, 100.0, neighbors=relation)
+            ls = ds.local_sensitivity(x, query, ages_0_100, neighbors=relation)
+            assert s >= ds.ls_at_distance(x, query, 0, 0.0, 100.0, neighbors=relation) - 1e-12
+            assert s >= ls - 1e-12, (x, s, ls)
+            for y in ds.neighbors.random_neighbors(x, ages_0_100, 4, relation, rng):
+                s_y = ds.smooth_sensitivity(y, query, beta, 0.0, 100.0, neighbors=relation)
+                assert s <= math.exp(beta) * s_y * (1 + 1e-9), (x, y, beta)
+                assert s_y <= math.exp(beta) * s * (1 + 1e-9), (x, y, beta)
+
+
+def test_the_exercise_padded_formula_on_2001_ages_is_the_smooth_sensitivity():
+    """Exercise ex-smooth-median-direct: the padded-array form of the NRS formula for the median (records
+    replaced), on the first 2,001 ages with beta = 1/(2 ln(2 n^2)), equals the package's S_beta."""
+    x = ds.load_ages().to_numpy(dtype=float)[:2001]
+    n_small = len(x)
+    beta = 1 / (2 * math.log(2 * n_small ** 2))
+    padded = np.concatenate(([0.0] * (n_small + 2), np.sort(x), [100.0] * (n_small + 2)))
+    i_med = (n_small + 1) // 2 - 1 + n_small + 2
+    best = 0.0
+    for t in range(n_small + 2):
+        s = np.arange(t + 2)
+        best = max(best, math.exp(-beta * t) * np.max(padded[i_med + s] - padded[i_med + s - t - 1]))
+    assert best > 0
+    assert ds.smooth_sensitivity(x, "median", beta, 0.0, 100.0) == pytest.approx(best, rel=1e-9)
+
+
+@pytest.mark.parametrize("relation", ["bounded", "unbounded"])
+def test_local_below_smooth_below_global_on_the_ages(relation):
+    """*Smooth sensitivity*, the table of every query: on the ages (new records whole years 0..100,
+    epsilon = 1, delta = 1e-6) the local sensitivity <= the smooth sensitivity (or its bound, for var and
+    std) <= the size-n global sensitivity, for every query."""
+    ages = ds.load_ages().to_numpy(dtype=float)
+    domain = ds.Domain(range(101))
+    beta = ds.mechanisms.smooth_sensitivity_beta(1.0, 1e-6)
+    for q in ds.QUERIES:
+        g = ds.global_sensitivity(q, domain, len(ages), neighbors=relation)
+        ls = ds.local_sensitivity(ages, q, domain, neighbors=relation)
+        s = sm.smooth_sensitivity_bound(ages, q, beta, 0.0, 100.0, relation)
+        assert ls <= s * (1 + 1e-9) and s <= g * (1 + 1e-9), (q, g, ls, s)
