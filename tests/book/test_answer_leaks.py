@@ -40,6 +40,7 @@ from dpsens.exercises import _secret
 ROOT = Path(__file__).resolve().parents[2]
 import answer_key as AK  # noqa: E402  (tools/, on sys.path by conftest)
 import make_student as ms  # noqa: E402
+from kernels import stream_text  # noqa: E402  (tests/kernels.py)
 
 MODULES = [importlib.import_module(f"{EX.__name__}.{m.name}") for m in pkgutil.iter_modules(EX.__path__)]
 CHAPTER_MODULES = [m for m in MODULES if not m.__name__.rsplit(".", 1)[1].startswith("_")]
@@ -402,8 +403,9 @@ def _printed(cell: dict) -> str:
     """What a code cell of an executed reference notebook shows: streams, text, HTML, Markdown (glue
     records are not shown; their values are in the text where the chapter glues them)."""
     mimes = ("text/plain", "text/html", "text/markdown", "text/latex")
-    return "".join("".join(o.get("text", "")) + "".join("".join(o.get("data", {}).get(m, "")) for m in mimes)
-                   for o in cell.get("outputs", []))
+    streams = [stream_text(cell, name) for name in ("stdout", "stderr")]   # each whole, however chunked
+    return "\n".join(streams + ["".join("".join(o.get("data", {}).get(m, "")) for m in mimes)
+                                for o in cell.get("outputs", [])])
 
 
 def student_version(stem: str) -> str:

@@ -95,6 +95,16 @@ STATE = """() => {
   };
 }"""
 
+#: The notebook panel now shown is ``path``, every cell laid out, every Markdown cell rendered and its displays
+#: typeset, its set-up cells folded (``arg``: :func:`expected`).  Heights settle only then (typesetting moves
+#: the cells below), so a test scrolls or measures after it.
+READY = ("([path, cells, md, setup]) => { const s = (" + STATE + ")(); return !!s && s.path === path"
+         " && s.cells === cells && s.rendered === md && !s.text.some(t => t.includes('$$'))"
+         " && setup.every(i => s.folded[i]); }")
+#: Every wait is for an event or a condition of the page; this is only the limit after which it is taken
+#: for a hang (issue 31: a loaded machine must not change a verdict).  Opening a notebook takes seconds.
+HANG_GUARD_MS = 300_000
+
 MATH = re.compile(r"\$\$.+?\$\$|\$[^$]+?\$", re.S)
 STRAY = re.compile(r"(?:^|\n)[ \t]*>")
 
@@ -108,6 +118,32 @@ def test_stray_quote_detector():
     assert stray_quotes("The ratio\n$$\n> a = b\n> $$\nholds.")
     assert stray_quotes("so $$ > x $$")
     assert not stray_quotes("If $\\varepsilon > 0$ then $$ a > b \\\\ c $$ and 3 > 2.")
+
+
+def expected(root: Path, path: str) -> list:
+    """What :data:`READY` waits for in the notebook ``path`` of the lab's ``root``: [path, cells, Markdown
+    cells, indices of the set-up cells (code cells whose source begins ``# @title``)]."""
+    nb = nbformat.read(root / path, as_version=4)
+    setup = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.startswith("# @title")]
+    return [path, len(nb.cells), sum(c.cell_type == "markdown" for c in nb.cells), setup]
+
+
+def wait_until(page, condition: str, arg=None) -> bool:
+    """Wait until the page's ``condition`` (a JavaScript function of ``arg``) holds, checked every 100 ms
+    (a poll, not a verdict); False after :data:`HANG_GUARD_MS` (the caller's assertions then say what is wrong)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    try:
+        page.wait_for_function(condition, arg=arg, polling=100, timeout=HANG_GUARD_MS)
+        return True
+    except PlaywrightTimeout:
+        return False
+
+
+def in_view(page, locator) -> bool:
+    """Wait until the cell holding ``locator``'s element has its top in the window (JupyterLab may
+    scroll smoothly); False after the hang guard."""
+    return wait_until(page, "a => { const t = a.closest('.jp-Cell').getBoundingClientRect().top;"
+                            " return 0 <= t && t <= window.innerHeight; }", locator.element_handle())
 
 
 def free_port() -> int:
@@ -146,16 +182,17 @@ def lab(tmp_path_factory):
     proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=root)
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(240):
+        deadline = time.monotonic() + HANG_GUARD_MS / 1000
+        while True:             # until the server answers (polled: it sends no event); the deadline is a hang guard
             if proc.poll() is not None:
                 pytest.fail(f"jupyter lab exited: {(home / 'lab.log').read_text()[-2000:]}")
             try:
                 api(f"{url}/api/status")
                 break
             except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"jupyter lab did not answer within {HANG_GUARD_MS // 1000} s (hang guard)")
                 time.sleep(0.5)
-        else:
-            pytest.fail("jupyter lab did not answer within 120 s")
         yield url, root
     finally:
         proc.terminate()
@@ -179,17 +216,18 @@ def page(lab):
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         pg = browser.new_page(viewport={"width": 1280, "height": 900})
         pg.add_init_script(RECORD_RAW)
-        pg.goto(f"{url}/lab?reset", timeout=120_000)
-        pg.wait_for_function("window.jupyterapp && window.jupyterapp.commands.hasCommand('docmanager:open')",
-                             timeout=120_000)
-        pg.wait_for_timeout(1000)
+        pg.set_default_timeout(HANG_GUARD_MS)
+        pg.set_default_navigation_timeout(HANG_GUARD_MS)
+        pg.goto(f"{url}/lab?reset")
+        pg.wait_for_function("window.jupyterapp && window.jupyterapp.commands.hasCommand('docmanager:open')")
+        pg.evaluate("() => window.jupyterapp.restored.then(() => true)")   # the layout restored: an event, not a time
         # warm-up: the first notebook opened loads JupyterLab's MathJax; open one and wait until its
         # typesetting has been recorded, so that every test sees the recorder in place (an event, not a time)
         pg.evaluate("window.__raw = []")
         pg.evaluate("p => { window.jupyterapp.commands.execute('docmanager:open', {path: p, factory: 'Notebook'}); }",
                     NOTEBOOKS[0])
         try:
-            pg.wait_for_function("window.__raw && window.__raw.length > 0", timeout=120_000)
+            pg.wait_for_function("window.__raw && window.__raw.length > 0")
         finally:
             pg.evaluate("() => { const w = window.jupyterapp.shell.currentWidget; if (w) w.dispose(); }")
             shut_kernels(url)
@@ -213,15 +251,8 @@ def test_notebook_renders_in_jupyterlab(lab, page, path):
 
     page.evaluate("window.__raw = []")
     page.evaluate("p => { window.jupyterapp.commands.execute('docmanager:open', {path: p, factory: 'Notebook'}); }", path)
-    state, deadline = None, time.monotonic() + 120
-    while time.monotonic() < deadline:      # until every cell is laid out and every display typeset
-        state = page.evaluate(STATE)
-        if (state and state["path"] == path and state["cells"] == len(nb.cells) and state["rendered"] == n_md
-                and not any("$$" in t for t in state["text"])):
-            page.wait_for_timeout(300)
-            state = page.evaluate(STATE)
-            break
-        page.wait_for_timeout(250)
+    wait_until(page, READY, expected(root, path))    # every cell laid out, every display typeset, set-up folded
+    state = page.evaluate(STATE)
     raw = page.evaluate("window.__raw")
     # closed without asking to save (the copy is thrown away), then its kernel shut down
     page.evaluate("() => { const w = window.jupyterapp.shell.currentWidget; if (w) w.dispose(); }")
@@ -249,17 +280,18 @@ def test_a_link_to_another_handout_opens_it_and_its_anchor_exists(lab, page):
     page.evaluate("() => { window.jupyterapp.commands.execute('docmanager:open', "
                   "{path: 'handouts/vector.ipynb', factory: 'Notebook'}); }")
     link = page.locator(f'.jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedMarkdown a[href*="dp.ipynb"][href$="#{target}"]').first
-    link.wait_for(state="attached", timeout=120_000)
+    link.wait_for(state="attached")
+    wait_until(page, READY, expected(root, "handouts/vector.ipynb"))    # laid out: the link stays where it is
     link.scroll_into_view_if_needed()
     link.click()
     page.wait_for_function("() => { const w = window.jupyterapp.shell.currentWidget;"
-                           " return w && w.context && w.context.path === 'handouts/dp.ipynb'; }", timeout=120_000)
+                           " return w && w.context && w.context.path === 'handouts/dp.ipynb'; }")
     anchor = page.locator(f'.jp-NotebookPanel:not(.lm-mod-hidden) [data-jupyter-id="{target}"]').first
-    anchor.wait_for(state="attached", timeout=60_000)
-    page.wait_for_timeout(1000)
+    anchor.wait_for(state="attached")
+    wait_until(page, READY, expected(root, "handouts/dp.ipynb"))   # typeset: nothing above the anchor moves any more
     page.evaluate(f"() => window.jupyterapp.shell.currentWidget.setFragment('#{target}')")
-    page.wait_for_timeout(2000)
     # JupyterLab scrolls to the cell that holds the anchor (its top in view), not to the element
+    in_view(page, anchor)
     cell_top = anchor.evaluate("a => a.closest('.jp-Cell').getBoundingClientRect().top")
     height = page.evaluate("window.innerHeight")
     page.evaluate("() => { for (const w of [...window.jupyterapp.shell.widgets('main')]) w.dispose(); }")
@@ -275,14 +307,14 @@ def test_a_citation_scrolls_to_the_handouts_own_references(lab, page):
                   "{path: 'handouts/exponential.ipynb', factory: 'Notebook'}); }")
     panel = ".jp-NotebookPanel:not(.lm-mod-hidden)"
     link = page.locator(f'{panel} .jp-RenderedMarkdown a[href="#chapter-references"]').first
-    link.wait_for(state="attached", timeout=120_000)
+    link.wait_for(state="attached")
     target = page.locator(f'{panel} .jp-RenderedMarkdown [id="chapter-references"], '
                           f'{panel} .jp-RenderedMarkdown [data-jupyter-id="chapter-references"]').first
-    target.wait_for(state="attached", timeout=60_000)
+    target.wait_for(state="attached")
+    wait_until(page, READY, expected(root, "handouts/exponential.ipynb"))   # typeset: the layout settled
     link.scroll_into_view_if_needed()
-    page.wait_for_timeout(500)
     link.click()
-    page.wait_for_timeout(2000)
+    in_view(page, target)
     top = target.evaluate("a => a.closest('.jp-Cell').getBoundingClientRect().top")
     height = page.evaluate("window.innerHeight")
     text = target.evaluate("a => a.closest('.jp-Cell').textContent")

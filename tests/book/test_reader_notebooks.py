@@ -31,6 +31,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from kernels import stream_text  # (tests/kernels.py)
 from package_build import package_source  # (tests/book/package_build.py)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -97,11 +98,10 @@ def problems(executed: Path) -> list[str]:
         if cell.cell_type != "code":
             continue
         where = f"{executed.name} cell {i} ({cell.source.strip().splitlines()[-1][:60] if cell.source.strip() else ''})"
-        for out in cell.outputs:
-            if out.output_type == "error":
-                bad.append(f"{where}: {out.ename}: {out.evalue}")
-            elif out.output_type == "stream" and out.name == "stderr" and re.search(r"Traceback|Error\b", out.text):
-                bad.append(f"{where}: stderr {out.text[-300:]!r}")
+        bad += [f"{where}: {out.ename}: {out.evalue}" for out in cell.outputs if out.output_type == "error"]
+        stderr = stream_text(cell, "stderr")
+        if re.search(r"Traceback|Error\b", stderr):
+            bad.append(f"{where}: stderr {stderr[-300:]!r}")
         if EXPLORER.search(cell.source):
             shown = [out for out in cell.outputs if out.output_type in ("display_data", "execute_result")]
             if not any(k in out.get("data", {}) for out in shown for k in DISPLAYS):
@@ -188,7 +188,7 @@ def test_colab_environment_runs_notebooks_and_handouts(tmp_path, stand_in_reposi
         nb = nbformat.read(r["out"], as_version=4)
         for i, cell in enumerate(nb.cells):
             if cell.cell_type == "code" and ms.checker_lines(cell.source):
-                text = "\n".join(o.get("data", {}).get("text/plain", "") + o.get("text", "") for o in cell.outputs)
+                text = "\n".join([stream_text(cell)] + [o.get("data", {}).get("text/plain", "") for o in cell.outputs])
                 if "Not yet:" not in text or re.search(r"\b(Correct|Wrong):", text):
                     bad.append(f"{Path(r['out']).name} cell {i}: the placeholder's checker said {text[:120]!r}")
     assert not bad, "\n".join(bad)

@@ -78,7 +78,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-dev-shm-usage"]
 #: No test waits a fixed time: every wait is for an event or a condition of the page (the page's
 #: ``load`` event and its fonts, an explorer's ``data-current`` attribute and its image's ``load``
-#: event, a dropdown shown, a search result).  This is only the limit after which a wait is taken
+#: event, a dropdown shown, the search's summary of its results).  This is only the limit after which a wait is taken
 #: for a hang (issue 31: a loaded machine must not change a verdict; Playwright's default is 30 s).
 HANG_GUARD_MS = 180_000
 #: Pages of the table of contents that need not hold exercises.
@@ -413,7 +413,10 @@ def test_median_grid_explorer_works_from_file(browser):
 def test_search_finds_smooth_sensitivity(open_page):
     p = open_page("search.html?q=smooth+sensitivity")
     page = p.page
-    page.wait_for_selector("#search-results ul.search li")
+    # Sphinx adds the results one at a time (a timer between them) and then says how many it found:
+    # read them once it has said so, not when the first one appears
+    page.wait_for_function("() => { const s = document.querySelector('#search-results p.search-summary');"
+                           " return !!s && s.textContent.trim() !== ''; }")
     results = page.locator("#search-results ul.search li a")
     hrefs = [results.nth(i).get_attribute("href") for i in range(results.count())]
     assert any("chapters/" in h for h in hrefs), f"search results do not point to chapters: {hrefs}"
@@ -487,6 +490,7 @@ def test_favicon_and_logo(open_page, site):
     for href in hrefs:
         r = p.context.request.get(href)
         assert r.status == 200 and len(r.body()) > 0, f"favicon {href}: HTTP {r.status}"
+    load_all_images(page)     # loaded (or failed): their load and error events, not the time the page took
     logos = page.evaluate("""() => Array.from(document.querySelectorAll('img.logo__image, .navbar-brand img'))
         .map(i => ({src: i.currentSrc, w: i.naturalWidth, alt: i.getAttribute('alt')}))""")
     assert logos and all(x["w"] > 0 for x in logos), f"the logo does not load: {logos}"

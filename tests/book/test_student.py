@@ -28,7 +28,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from harness import myst_chapter
-from kernels import ipc_kernel
+from kernels import ipc_kernel, stream_text
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -269,7 +269,7 @@ def execute(stem: str):
 
 
 def verdicts(cell) -> list[str]:
-    text = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+    text = stream_text(cell)
     lines = [line for line in text.splitlines() if line.startswith("DPSENS-VERDICTS ")]
     assert len(lines) == 1, f"no verdict line in the audit cell output: {text!r}"
     return json.loads(lines[0].split(" ", 1)[1])

@@ -15,6 +15,7 @@ from pathlib import Path
 import nbformat
 import numpy as np
 import pytest
+from kernels import stream_text  # (tests/kernels.py)
 
 import dpsens as ds
 from dpsens import bruteforce as bf
@@ -43,9 +44,8 @@ def _checked_cells(path):
 
 
 def _texts(cell):
+    yield from (stream_text(cell, name) for name in ("stdout", "stderr"))   # each stream whole, however chunked
     for out in cell.get("outputs", []):
-        if "text" in out:
-            yield out["text"]
         for mime, value in out.get("data", {}).items():
             if mime.startswith("text/") and isinstance(value, str):
                 yield value
@@ -116,14 +116,36 @@ def test_global_bruteforce_prints_nothing_by_default(fast_clock, capsys):
     assert out.err == "" and out.out == ""
 
 
-def test_slow_query_prints_nothing_by_default(capsys):
-    import time
+def test_slow_query_prints_nothing_by_default(capsys, monkeypatch):
+    import tqdm.std
+
+    now = [0.0]
+    monkeypatch.setattr(tqdm.std, "time", lambda: now[0])
 
     def slow_mean(v):
-        time.sleep(0.08)
+        now[0] += 0.08           # slow on tqdm's clock, a virtual one (no sleep: the same on any machine)
         return float(np.mean(v))
 
     # 16 neighbours x 0.08 s: well over tqdm's one-second delay
     bf.bruteforce_local_sensitivity(list(range(8)), slow_mean, ds.Domain(range(8)), k=1)
     out = capsys.readouterr()
     assert out.err == "" and out.out == ""
+
+
+def test_a_cells_printed_text_is_read_whole_however_the_kernel_chunked_it():
+    """What one ``print`` wrote, sent by a busy kernel as two stream outputs with a stderr one
+    between them, reads as one text (``tests/kernels.py``, the one reader of printed output)."""
+    cell = nbformat.v4.new_code_cell("print(...)", outputs=[
+        nbformat.v4.new_output("stream", name="stdout", text="[(0,), (2,)] [1, "),
+        nbformat.v4.new_output("stream", name="stderr", text="a warning\n"),
+        nbformat.v4.new_output("display_data", data={"text/plain": "<Figure>"}),
+        nbformat.v4.new_output("stream", name="stdout", text="3] True\n[1, 3]\n")])
+    assert stream_text(cell).splitlines() == ["[(0,), (2,)] [1, 3] True", "[1, 3]"]
+    assert stream_text(cell, "stderr") == "a warning\n"
+    # a notebook's JSON keeps a text as a list of lines
+    assert stream_text({"outputs": [{"output_type": "stream", "name": "stdout", "text": ["1.2", "3 s\n"]}]}) == "1.23 s\n"
+    # a timing cut in two is still caught (each piece alone is not)
+    cut = {"outputs": [{"output_type": "stream", "name": "stdout", "text": "took 1.2"},
+                       {"output_type": "stream", "name": "stdout", "text": "3 s\n"}]}
+    assert not any(TIME_LIKE.search(o["text"]) for o in cut["outputs"])
+    assert any(TIME_LIKE.search(t) for t in _texts(cut))

@@ -116,11 +116,16 @@ def test_global_counts_exactly_near_the_limit():
         pytest.approx(ds.global_sensitivity("mean", pool, 6, 2, "bounded"))
 
 
-def test_progress_bar_appears_on_slow_runs(capsys):
-    import time
+def test_progress_bar_appears_on_slow_runs(capsys, monkeypatch):
+    # slow on tqdm's own clock, a virtual one: each query takes 0.1 s of it, 1.6 s in all, over
+    # the bar's 1 s delay whatever the machine's speed or load (no sleep, no real time)
+    import tqdm.std
+
+    now = [0.0]
+    monkeypatch.setattr(tqdm.std, "time", lambda: now[0])
 
     def slow_mean(v):
-        time.sleep(0.1)
+        now[0] += 0.1
         return float(np.mean(v))
 
     bruteforce_local_sensitivity(list(range(8)), slow_mean, ds.Domain(range(8)), k=1, progress=True)
