@@ -53,6 +53,7 @@ Without Chromium or a built site the tests skip with the reason -- unless
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -458,8 +459,9 @@ def test_launch_buttons_open_the_notebook_copies():
     checked, bad = 0, []
     for path in PAGES:
         stem = path.rsplit("/", 1)[-1]
-        if not (BOOK / "notebooks" / f"{stem}.ipynb").exists():
-            continue
+        copy = BOOK / "notebooks" / f"{stem}.ipynb"
+        if not copy.exists() or not any(c["cell_type"] == "code" for c in json.loads(copy.read_text())["cells"]):
+            continue        # no copy, or a page with no code (the notation page's copy is for offline links only)
         html = (BUILD / f"{path}.html").read_text(encoding="utf-8")
         for want in (f"https://colab.research.google.com/github/{org_repo}/blob/{branch}/notebooks/{stem}.ipynb",
                      f"https://mybinder.org/v2/gh/{org_repo}/{branch}?urlpath=lab/tree/notebooks/{stem}.ipynb"):
