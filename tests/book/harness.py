@@ -12,6 +12,8 @@ test that cannot run here (skip locally, fail under CI).
 from __future__ import annotations
 
 import os
+import pathlib
+import shutil
 import textwrap
 
 import pytest
@@ -42,3 +44,19 @@ def cannot_run(reason: str) -> None:
     if IN_CI:
         pytest.fail(f"this test cannot run under CI: {reason}")
     pytest.skip(reason)
+
+
+#: Debian's Chromium, which the browser tests drive through Playwright (never `playwright install`).
+CHROMIUM = os.environ.get("DPSENS_CHROMIUM", "/usr/bin/chromium")
+
+
+def playwright_or_skip():
+    """Playwright's ``sync_playwright``, once Chromium and the playwright package are known to be there
+    (else :func:`cannot_run`: a skip, or a failure in CI)."""
+    if not (pathlib.Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        cannot_run(f"Chromium not found at {CHROMIUM} (Debian: apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        cannot_run("the playwright package is not installed (pip install -r requirements.txt)")
+    return sync_playwright

@@ -43,10 +43,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from harness import cannot_run
+from harness import CHROMIUM, cannot_run, playwright_or_skip
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("DPSENS_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 JUPYTER = Path(sys.executable).with_name("jupyter")
@@ -206,12 +205,7 @@ def lab(tmp_path_factory):
 @pytest.fixture(scope="module")
 def page(lab):
     url, _ = lab
-    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
-        cannot_run(f"Chromium not found at {CHROMIUM} (Debian: apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        cannot_run("the playwright package is not installed (pip install -r requirements.txt)")
+    sync_playwright = playwright_or_skip()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         pg = browser.new_page(viewport={"width": 1280, "height": 900})

@@ -56,13 +56,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 import yaml
 
-from harness import cannot_run  # tests/book/harness.py
+from harness import CHROMIUM, cannot_run, playwright_or_skip  # tests/book/harness.py
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The book whose built site is tested (another checkout or a throwaway book
@@ -73,7 +72,6 @@ SHOTS = ROOT / "tests" / "screenshots"
 
 from booktoc import toc_files  # noqa: E402  (the one reader of _toc.yml)
 from serve_site import SiteServer  # noqa: E402  (gzip, like a static host)
-CHROMIUM = os.environ.get("DPSENS_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
                  "--disable-dev-shm-usage"]
@@ -104,12 +102,7 @@ def site():
 
 @pytest.fixture(scope="module")
 def browser():
-    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
-        cannot_run(f"Chromium not found at {CHROMIUM} (Debian: apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        cannot_run("the playwright package is not installed (pip install -r requirements.txt)")
+    sync_playwright = playwright_or_skip()
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
