@@ -84,7 +84,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..relation import Relation
+from ..relation import Relation, as_relation
 from ._candidates import log_ratio
 
 __all__ = ["VarBound"]
@@ -122,7 +122,7 @@ class VarBound:
     def __init__(self, xs: np.ndarray, lower: float, upper: float, query: str, neighbors: Relation | str) -> None:
         # converted here too (a public class of a private module): a plain string must never reach the
         # `is Relation.X` tests below and take the wrong branch silently
-        neighbors = Relation(neighbors)
+        neighbors = as_relation(neighbors)
         self.query, self.neighbors = query, neighbors
         n = self.n = len(xs)
         self.xs, self.lower, self.upper, self.w = xs, float(lower), float(upper), float(upper - lower)
